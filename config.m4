@@ -1,0 +1,36 @@
+dnl config.m4 for extension rlock
+
+PHP_ARG_ENABLE([rlock],
+  [whether to enable rlock support],
+  [AS_HELP_STRING([--enable-rlock], [Enable rlock, a distributed lock on Redis])],
+  [no])
+
+PHP_ARG_WITH([hiredis],
+  [for hiredis],
+  [AS_HELP_STRING([[--with-hiredis[=DIR]]], [rlock: hiredis installation prefix (default: pkg-config)])],
+  [yes],
+  [no])
+
+if test "$PHP_RLOCK" != "no"; then
+  if test "$PHP_HIREDIS" = "yes" || test -z "$PHP_HIREDIS"; then
+    PKG_CHECK_MODULES([HIREDIS], [hiredis >= 0.13])
+    PHP_EVAL_INCLINE($HIREDIS_CFLAGS)
+    PHP_EVAL_LIBLINE($HIREDIS_LIBS, RLOCK_SHARED_LIBADD)
+  else
+    AC_MSG_CHECKING([for hiredis in $PHP_HIREDIS])
+    if test -r "$PHP_HIREDIS/include/hiredis/hiredis.h"; then
+      AC_MSG_RESULT([found])
+    else
+      AC_MSG_RESULT([not found])
+      AC_MSG_ERROR([hiredis/hiredis.h not found under $PHP_HIREDIS/include])
+    fi
+    PHP_ADD_INCLUDE($PHP_HIREDIS/include)
+    PHP_ADD_LIBRARY_WITH_PATH(hiredis, $PHP_HIREDIS/$PHP_LIBDIR, RLOCK_SHARED_LIBADD)
+  fi
+
+  PHP_SUBST(RLOCK_SHARED_LIBADD)
+  PHP_NEW_EXTENSION(rlock,
+    rlock.c src/options.c src/conn.c src/lock.c src/registry.c src/errors.c,
+    $ext_shared,, -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
+  PHP_ADD_BUILD_DIR($ext_builddir/src)
+fi

@@ -1,0 +1,54 @@
+#ifndef PHP_RLOCK_H
+#define PHP_RLOCK_H
+
+extern zend_module_entry rlock_module_entry;
+#define phpext_rlock_ptr &rlock_module_entry
+
+#define PHP_RLOCK_VERSION "0.1.0"
+
+#ifdef ZTS
+# include "TSRM.h"
+#endif
+
+/* What this process counts, shown by phpinfo(). */
+typedef struct {
+	zend_ulong acquired;
+	zend_ulong contended;
+	zend_ulong timeouts;
+	zend_ulong lost;
+	zend_ulong reconnects;
+} rlock_counters;
+
+ZEND_BEGIN_MODULE_GLOBALS(rlock)
+	/* php.ini defaults, bound by the INI table in rlock.c */
+	char *server;
+	char *prefix;
+	zend_long ttl;
+	zend_long wait;
+	zend_long retry_delay;
+	zend_long connect_timeout;
+	zend_long read_timeout;
+	bool persistent;
+	bool reentrant;
+	bool auto_release;
+	bool fencing;
+	bool fair;
+	/* connections that outlive the request (src/conn.c), per process */
+	HashTable pool;
+	/* connections of this request only (persistent = false) */
+	HashTable request_conns;
+	/* locks this request holds (src/registry.c) */
+	HashTable held;
+	bool request_active;
+	uint32_t request_gen;
+	rlock_counters counters;
+ZEND_END_MODULE_GLOBALS(rlock)
+
+ZEND_EXTERN_MODULE_GLOBALS(rlock)
+#define RLOCK_G(v) ZEND_MODULE_GLOBALS_ACCESSOR(rlock, v)
+
+#if defined(ZTS) && defined(COMPILE_DL_RLOCK)
+ZEND_TSRMLS_CACHE_EXTERN()
+#endif
+
+#endif /* PHP_RLOCK_H */

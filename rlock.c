@@ -1,0 +1,662 @@
+/* rlock: a distributed lock on Redis. Module entry, php.ini, and the thin methods of RLock. */
+
+#ifdef HAVE_CONFIG_H
+# include "config.h"
+#endif
+
+#include "php.h"
+#include "php_ini.h"
+#include "ext/standard/info.h"
+#include "zend_exceptions.h"
+#include "zend_interfaces.h"
+#include "zend_attributes.h"
+#include "ext/spl/spl_exceptions.h"
+#include "php_rlock.h"
+#include "src/options.h"
+#include "src/errors.h"
+#include "src/conn.h"
+#include "src/lock.h"
+#include "src/registry.h"
+#include "rlock_arginfo.h"
+
+#include <hiredis/hiredis.h>
+#include <unistd.h>
+
+ZEND_DECLARE_MODULE_GLOBALS(rlock)
+
+static zend_class_entry *rlock_ce;
+static zend_object_handlers rlock_object_handlers;
+
+typedef struct {
+	rlock_opts *opts;
+	zend_string *key;    /* prefix included */
+	zend_string *token;  /* while held */
+	zend_long fence;
+	uint32_t holds;      /* nested holds through this object */
+	pid_t pid;           /* the process the holds belong to */
+	zend_object std;
+} rlock_object;
+
+static inline rlock_object *rlock_from_obj(zend_object *obj)
+{
+	return (rlock_object *) ((char *) obj - XtOffsetOf(rlock_object, std));
+}
+
+#define Z_RLOCK_P(zv) rlock_from_obj(Z_OBJ_P(zv))
+
+/* ---- php.ini ---- */
+
+static ZEND_INI_MH(OnUpdateServer)
+{
+	rlock_server s;
+	const char *why;
+	if (rlock_server_parse(ZSTR_VAL(new_value), ZSTR_LEN(new_value), &s, false, &why) == FAILURE) {
+		php_error_docref(NULL, E_WARNING, "Invalid rlock.server: it %s", why);
+		return FAILURE;
+	}
+	rlock_server_free(&s, false);
+	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+static ZEND_INI_MH(OnUpdatePositive)
+{
+	if (ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10) <= 0) {
+		php_error_docref(NULL, E_WARNING, "Invalid %s: it must be greater than 0", ZSTR_VAL(entry->name));
+		return FAILURE;
+	}
+	return OnUpdateLong(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+/* The DSN with its password masked: phpinfo() never shows a password. */
+static ZEND_INI_DISP(display_server)
+{
+	zend_string *v = type == ZEND_INI_DISPLAY_ORIG && ini_entry->modified ? ini_entry->orig_value : ini_entry->value;
+	if (!v) {
+		PUTS("no value");
+		return;
+	}
+	const char *s = ZSTR_VAL(v), *scheme = strstr(s, "://");
+	const char *auth = scheme ? scheme + 3 : NULL;
+	const char *slash = auth ? strchr(auth, '/') : NULL;
+	const char *at = auth ? zend_memrchr(auth, '@', (slash ? slash : s + ZSTR_LEN(v)) - auth) : NULL;
+	if (!at) {
+		php_printf("%s", s);
+		return;
+	}
+	const char *colon = memchr(auth, ':', at - auth);
+	const char *secret = colon ? colon + 1 : auth;
+	php_printf("%.*s***%s", (int) (secret - s), s, at);
+}
+
+PHP_INI_BEGIN()
+	STD_PHP_INI_ENTRY_EX("rlock.server", "redis://127.0.0.1:6379", PHP_INI_ALL, OnUpdateServer, server, zend_rlock_globals, rlock_globals, display_server)
+	STD_PHP_INI_ENTRY("rlock.prefix", "rlock:", PHP_INI_ALL, OnUpdateString, prefix, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.ttl", "30000", PHP_INI_ALL, OnUpdatePositive, ttl, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.wait", "0", PHP_INI_ALL, OnUpdateLongGEZero, wait, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.retry_delay", "50", PHP_INI_ALL, OnUpdateLongGEZero, retry_delay, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.connect_timeout", "1000", PHP_INI_ALL, OnUpdatePositive, connect_timeout, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.read_timeout", "1000", PHP_INI_ALL, OnUpdatePositive, read_timeout, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.persistent", "1", PHP_INI_ALL, OnUpdateBool, persistent, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.reentrant", "1", PHP_INI_ALL, OnUpdateBool, reentrant, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.auto_release", "1", PHP_INI_ALL, OnUpdateBool, auto_release, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.fencing", "0", PHP_INI_ALL, OnUpdateBool, fencing, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.fair", "1", PHP_INI_ALL, OnUpdateBool, fair, zend_rlock_globals, rlock_globals)
+PHP_INI_END()
+
+/* ---- the object ---- */
+
+static zend_object *rlock_create(zend_class_entry *ce)
+{
+	rlock_object *l = zend_object_alloc(sizeof(rlock_object), ce);
+	zend_object_std_init(&l->std, ce);
+	object_properties_init(&l->std, ce);
+	l->std.handlers = &rlock_object_handlers;
+	return &l->std;
+}
+
+/* The holds of this object, if they belong to this process (not to the parent of a fork). */
+static bool rlock_held(rlock_object *l)
+{
+	if (l->holds > 0 && l->pid != getpid()) {
+		l->holds = 0;
+		zend_string_release(l->token);
+		l->token = NULL;
+	}
+	return l->holds > 0;
+}
+
+static void rlock_drop_holds(rlock_object *l)
+{
+	l->holds = 0;
+	if (l->token) {
+		zend_string_release(l->token);
+		l->token = NULL;
+	}
+}
+
+static void rlock_free(zend_object *obj)
+{
+	rlock_object *l = rlock_from_obj(obj);
+	rlock_err err = {0};
+
+	if (l->opts && l->opts->auto_release && RLOCK_G(request_active) && rlock_held(l)) {
+		/* No exception from a destructor: a failed release expires with the ttl. */
+		while (l->holds-- > 0) {
+			rlock_registry_release(l->opts, l->key, l->token, &err);
+		}
+	}
+	rlock_drop_holds(l);
+	if (l->key) {
+		zend_string_release(l->key);
+	}
+	if (l->opts) {
+		rlock_opts_release(l->opts);
+	}
+	zend_object_std_dtor(obj);
+}
+
+static rlock_object *rlock_this(zval *this_ptr)
+{
+	rlock_object *l = Z_RLOCK_P(this_ptr);
+	if (!l->opts) {
+		zend_throw_error(NULL, "RLock object is not initialized");
+		return NULL;
+	}
+	return l;
+}
+
+static zend_string *full_key(const rlock_opts *o, zend_string *key)
+{
+	return zend_string_concat2(ZSTR_VAL(o->prefix), ZSTR_LEN(o->prefix), ZSTR_VAL(key), ZSTR_LEN(key));
+}
+
+/* A wait argument: null means the "wait" option. -1 with a ValueError when negative. */
+static zend_long wait_arg(rlock_object *l, zend_long wait, bool is_null, uint32_t arg_num)
+{
+	if (is_null) {
+		return l->opts->wait;
+	}
+	if (wait < 0) {
+		zend_argument_value_error(arg_num, "must be greater than or equal to 0");
+		return -1;
+	}
+	return wait;
+}
+
+/* 1 acquired, 0 not within wait, -1 thrown. */
+static int rlock_acquire(rlock_object *l, zend_long wait)
+{
+	rlock_hold hold;
+	rlock_err err = {0};
+	int rc;
+
+	rlock_held(l);
+	rc = rlock_registry_acquire(l->opts, l->key, wait, &hold, &err);
+	if (rc < 0) {
+		rlock_err_throw(&err);
+		return -1;
+	}
+	if (rc == 0) {
+		return 0;
+	}
+	if (l->holds > 0 && zend_string_equals(l->token, hold.token)) {
+		zend_string_release(hold.token);
+		l->holds++;
+	} else {
+		rlock_drop_holds(l);
+		l->token = hold.token;
+		l->holds = 1;
+		l->pid = getpid();
+	}
+	l->fence = hold.fence;
+	return 1;
+}
+
+/* Give back one hold. 1 released (or still held by an outer hold), 0 it was no longer ours,
+ * -1 thrown (when throw is set). */
+static int rlock_release_one(rlock_object *l, bool throw)
+{
+	rlock_err err = {0};
+	zend_string *token;
+
+	if (!rlock_held(l)) {
+		return 0;
+	}
+	token = zend_string_copy(l->token);
+	if (--l->holds == 0) {
+		rlock_drop_holds(l);
+	}
+	int rc = rlock_registry_release(l->opts, l->key, token, &err);
+	zend_string_release(token);
+	if (rc < 0 && throw) {
+		rlock_err_throw(&err);
+	}
+	if (rc == 0) {
+		RLOCK_G(counters).lost++;
+	}
+	return rc;
+}
+
+PHP_METHOD(RLock, __construct)
+{
+	zend_string *key;
+	HashTable *options = NULL;
+	rlock_object *l = Z_RLOCK_P(ZEND_THIS);
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_STR(key)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(options)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (l->opts) {
+		zend_throw_error(NULL, "Cannot call RLock::__construct() twice");
+		RETURN_THROWS();
+	}
+	if (ZSTR_LEN(key) == 0) {
+		zend_argument_value_error(1, "must not be empty");
+		RETURN_THROWS();
+	}
+	rlock_opts *o = rlock_opts_create(options, 2);
+	if (!o) {
+		RETURN_THROWS();
+	}
+	l->opts = o;
+	l->key = full_key(o, key);
+}
+
+PHP_METHOD(RLock, lock)
+{
+	zend_long wait = 0;
+	bool wait_null = true;
+	rlock_object *l;
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG_OR_NULL(wait, wait_null)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(l = rlock_this(ZEND_THIS)) || (wait = wait_arg(l, wait, wait_null, 1)) < 0) {
+		RETURN_THROWS();
+	}
+	int rc = rlock_acquire(l, wait);
+	if (rc < 0) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RLock, tryLock)
+{
+	rlock_object *l;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	int rc = rlock_acquire(l, 0);
+	if (rc < 0) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RLock, unlock)
+{
+	rlock_object *l;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	int rc = rlock_release_one(l, true);
+	if (rc < 0) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RLock, extend)
+{
+	zend_long ttl = 0;
+	bool ttl_null = true;
+	rlock_object *l;
+	rlock_err err = {0};
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG_OR_NULL(ttl, ttl_null)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	if (ttl_null) {
+		ttl = l->opts->ttl;
+	} else if (ttl <= 0) {
+		zend_argument_value_error(1, "must be greater than 0");
+		RETURN_THROWS();
+	}
+	if (!rlock_held(l)) {
+		RETURN_FALSE;
+	}
+	int rc = rlock_lock_extend(l->opts, l->key, l->token, ttl, &err);
+	if (rc < 0) {
+		rlock_err_throw(&err);
+		RETURN_THROWS();
+	}
+	if (rc == 0) {
+		rlock_registry_forget(l->opts, l->key, l->token);
+		rlock_drop_holds(l);
+		RLOCK_G(counters).lost++;
+	}
+	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RLock, synchronized)
+{
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	zend_long wait = 0;
+	bool wait_null = true;
+	rlock_object *l;
+	zval arg, result;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_FUNC(fci, fcc)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG_OR_NULL(wait, wait_null)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(l = rlock_this(ZEND_THIS)) || (wait = wait_arg(l, wait, wait_null, 2)) < 0) {
+		RETURN_THROWS();
+	}
+	int rc = rlock_acquire(l, wait);
+	if (rc < 0) {
+		RETURN_THROWS();
+	}
+	if (rc == 0) {
+		zend_throw_exception_ex(rlock_ce_timeout_exception, 0,
+			"Could not acquire the lock \"%s\" within " ZEND_LONG_FMT " ms", ZSTR_VAL(l->key), wait);
+		RETURN_THROWS();
+	}
+
+	ZVAL_OBJ_COPY(&arg, Z_OBJ_P(ZEND_THIS));
+	ZVAL_UNDEF(&result);
+	fci.retval = &result;
+	fci.param_count = 1;
+	fci.params = &arg;
+	zend_call_function(&fci, &fcc);
+	zval_ptr_dtor(&arg);
+
+	if (EG(exception)) {
+		/* $fn's exception wins over anything the release has to say. */
+		rlock_release_one(l, false);
+		zval_ptr_dtor(&result);
+		RETURN_THROWS();
+	}
+	rc = rlock_release_one(l, true);
+	if (rc < 0) {
+		zval_ptr_dtor(&result);
+		RETURN_THROWS();
+	}
+	if (rc == 0) {
+		zend_object *ex = zend_throw_exception_ex(rlock_ce_lost_exception, 0,
+			"The lock \"%s\" expired before it was released", ZSTR_VAL(l->key));
+		zend_update_property(rlock_ce_lost_exception, ex, "result", sizeof("result") - 1, &result);
+		zval_ptr_dtor(&result);
+		RETURN_THROWS();
+	}
+	RETURN_COPY_VALUE(&result);
+}
+
+PHP_METHOD(RLock, isLocked)
+{
+	rlock_object *l;
+	rlock_err err = {0};
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	int rc = rlock_lock_exists(l->opts, l->key, &err);
+	if (rc < 0) {
+		rlock_err_throw(&err);
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RLock, isAcquired)
+{
+	rlock_object *l;
+	rlock_err err = {0};
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	if (!rlock_held(l)) {
+		RETURN_FALSE;
+	}
+	int rc = rlock_lock_is_owner(l->opts, l->key, l->token, &err);
+	if (rc < 0) {
+		rlock_err_throw(&err);
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RLock, ttl)
+{
+	rlock_object *l;
+	rlock_err err = {0};
+	zend_long pttl;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	if (rlock_lock_pttl(l->opts, l->key, &pttl, &err) < 0) {
+		rlock_err_throw(&err);
+		RETURN_THROWS();
+	}
+	RETURN_LONG(pttl);
+}
+
+PHP_METHOD(RLock, token)
+{
+	rlock_object *l;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	if (!rlock_held(l)) {
+		RETURN_NULL();
+	}
+	RETURN_STR_COPY(l->token);
+}
+
+PHP_METHOD(RLock, fencingToken)
+{
+	rlock_object *l;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	if (!rlock_held(l) || !l->opts->fencing) {
+		RETURN_NULL();
+	}
+	RETURN_LONG(l->fence);
+}
+
+PHP_METHOD(RLock, key)
+{
+	rlock_object *l;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	RETURN_STR_COPY(l->key);
+}
+
+PHP_METHOD(RLock, release)
+{
+	zend_string *key, *token;
+	HashTable *options = NULL;
+	rlock_err err = {0};
+
+	ZEND_PARSE_PARAMETERS_START(2, 3)
+		Z_PARAM_STR(key)
+		Z_PARAM_STR(token)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(options)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (ZSTR_LEN(key) == 0) {
+		zend_argument_value_error(1, "must not be empty");
+		RETURN_THROWS();
+	}
+	rlock_opts *o = rlock_opts_create(options, 3);
+	if (!o) {
+		RETURN_THROWS();
+	}
+	zend_string *full = full_key(o, key);
+	rlock_registry_forget(o, full, token);
+	int rc = rlock_lock_release(o, full, token, false, &err);
+	zend_string_release(full);
+	rlock_opts_release(o);
+	if (rc < 0) {
+		rlock_err_throw(&err);
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RLockLostException, getResult)
+{
+	zval rv;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_COPY(zend_read_property(rlock_ce_lost_exception, Z_OBJ_P(ZEND_THIS), "result", sizeof("result") - 1, 0, &rv));
+}
+
+/* ---- module ---- */
+
+static PHP_GINIT_FUNCTION(rlock)
+{
+#if defined(COMPILE_DL_RLOCK) && defined(ZTS)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	memset(rlock_globals, 0, sizeof(*rlock_globals));
+	rlock_conn_ginit(&rlock_globals->pool, &rlock_globals->request_conns);
+}
+
+static PHP_GSHUTDOWN_FUNCTION(rlock)
+{
+	rlock_conn_gshutdown(&rlock_globals->pool, &rlock_globals->request_conns);
+}
+
+PHP_MINIT_FUNCTION(rlock)
+{
+	(void) type;
+	(void) module_number;
+	REGISTER_INI_ENTRIES();
+
+	rlock_ce = register_class_RLock();
+	rlock_ce->create_object = rlock_create;
+	memcpy(&rlock_object_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
+	rlock_object_handlers.offset = XtOffsetOf(rlock_object, std);
+	rlock_object_handlers.free_obj = rlock_free;
+	rlock_object_handlers.clone_obj = NULL;
+
+	rlock_ce_exception = register_class_RLockException(spl_ce_RuntimeException);
+	rlock_ce_connection_exception = register_class_RLockConnectionException(rlock_ce_exception);
+	rlock_ce_timeout_exception = register_class_RLockTimeoutException(rlock_ce_exception);
+	rlock_ce_lost_exception = register_class_RLockLostException(rlock_ce_exception);
+
+	rlock_lock_minit();
+	return SUCCESS;
+}
+
+PHP_MSHUTDOWN_FUNCTION(rlock)
+{
+	(void) type;
+	(void) module_number;
+	UNREGISTER_INI_ENTRIES();
+	return SUCCESS;
+}
+
+PHP_RINIT_FUNCTION(rlock)
+{
+	(void) type;
+	(void) module_number;
+#if defined(COMPILE_DL_RLOCK) && defined(ZTS)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	rlock_conn_rinit();
+	rlock_registry_rinit();
+	return SUCCESS;
+}
+
+PHP_RSHUTDOWN_FUNCTION(rlock)
+{
+	(void) type;
+	(void) module_number;
+	rlock_registry_rshutdown();
+	rlock_conn_rshutdown();
+	return SUCCESS;
+}
+
+PHP_MINFO_FUNCTION(rlock)
+{
+	char buf[64];
+	rlock_counters *c = &RLOCK_G(counters);
+
+	php_info_print_table_start();
+	php_info_print_table_row(2, "rlock support", "enabled");
+	php_info_print_table_row(2, "Version", PHP_RLOCK_VERSION);
+	snprintf(buf, sizeof(buf), "%d.%d.%d", HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
+	php_info_print_table_row(2, "hiredis version", buf);
+	snprintf(buf, sizeof(buf), "%u", rlock_conn_pooled_count());
+	php_info_print_table_row(2, "Persistent connections open", buf);
+#define COUNTER_ROW(label, field) \
+	snprintf(buf, sizeof(buf), ZEND_ULONG_FMT, c->field); \
+	php_info_print_table_row(2, label, buf);
+	COUNTER_ROW("Locks acquired", acquired)
+	COUNTER_ROW("Acquires that waited", contended)
+	COUNTER_ROW("Waits that timed out", timeouts)
+	COUNTER_ROW("Locks lost", lost)
+	COUNTER_ROW("Reconnects", reconnects)
+#undef COUNTER_ROW
+	php_info_print_table_end();
+
+	DISPLAY_INI_ENTRIES();
+}
+
+zend_module_entry rlock_module_entry = {
+	STANDARD_MODULE_HEADER,
+	"rlock",
+	NULL,
+	PHP_MINIT(rlock),
+	PHP_MSHUTDOWN(rlock),
+	PHP_RINIT(rlock),
+	PHP_RSHUTDOWN(rlock),
+	PHP_MINFO(rlock),
+	PHP_RLOCK_VERSION,
+	PHP_MODULE_GLOBALS(rlock),
+	PHP_GINIT(rlock),
+	PHP_GSHUTDOWN(rlock),
+	NULL,
+	STANDARD_MODULE_PROPERTIES_EX
+};
+
+#ifdef COMPILE_DL_RLOCK
+# ifdef ZTS
+ZEND_TSRMLS_CACHE_DEFINE()
+# endif
+ZEND_GET_MODULE(rlock)
+#endif

@@ -1,0 +1,81 @@
+<?php
+
+/** @generate-class-entries */
+
+/**
+ * A distributed lock on Redis.
+ *
+ * @strict-properties
+ * @not-serializable
+ */
+final class RLock
+{
+    /**
+     * Describe a lock on $key. Nothing is sent to Redis until the lock is used.
+     *
+     * @param array $options see the options table in the README (server, ttl, wait, ...)
+     */
+    public function __construct(string $key, #[\SensitiveParameter] array $options = []) {}
+
+    /** Acquire, blocking up to $waitMs (default: option "wait"). */
+    public function lock(?int $waitMs = null): bool {}
+
+    /** Acquire without blocking: one round trip. */
+    public function tryLock(): bool {}
+
+    /** Release; false when the lock was no longer ours. */
+    public function unlock(): bool {}
+
+    /** Reset our lease to $ttlMs (default: option "ttl"); false when the lock was lost. */
+    public function extend(?int $ttlMs = null): bool {}
+
+    /**
+     * Acquire (or throw RLockTimeoutException), call $fn($this), release, and return what
+     * $fn returned; throws RLockLostException when the lock expired before the release.
+     */
+    public function synchronized(callable $fn, ?int $waitMs = null): mixed {}
+
+    /** Whether anyone holds the key. */
+    public function isLocked(): bool {}
+
+    /** Whether we hold the key, asked of Redis. */
+    public function isAcquired(): bool {}
+
+    /** Remaining lease in ms as Redis says it; -2 when there is no key, -1 when it has no expiry. */
+    public function ttl(): int {}
+
+    /** Our owner token while we hold the lock. */
+    public function token(): ?string {}
+
+    /** The fencing token of our current hold (option "fencing"). */
+    public function fencingToken(): ?int {}
+
+    /** The Redis key, prefix included. */
+    public function key(): string {}
+
+    /** Release a lock by key and owner token, from any process. */
+    public static function release(string $key, #[\SensitiveParameter] string $token, #[\SensitiveParameter] array $options = []): bool {}
+}
+
+class RLockException extends RuntimeException
+{
+}
+
+/** Redis unreachable, I/O error or timeout. */
+class RLockConnectionException extends RLockException
+{
+}
+
+/** synchronized(): the lock was not acquired in time. */
+class RLockTimeoutException extends RLockException
+{
+}
+
+/** synchronized(): the lock expired before it was released. */
+class RLockLostException extends RLockException
+{
+    private mixed $result = null;
+
+    /** What the callable returned. */
+    public function getResult(): mixed {}
+}

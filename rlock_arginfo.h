@@ -1,0 +1,169 @@
+/* This is a generated file, edit the .stub.php file instead.
+ * Stub hash: 1059748d730659c6d60ae5068700c22a47aae437 */
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_lock, 0, 0, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_tryLock, 0, 0, _IS_BOOL, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RLock_unlock arginfo_class_RLock_tryLock
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_extend, 0, 0, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttlMs, IS_LONG, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_synchronized, 0, 1, IS_MIXED, 0)
+	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RLock_isLocked arginfo_class_RLock_tryLock
+
+#define arginfo_class_RLock_isAcquired arginfo_class_RLock_tryLock
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_ttl, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_token, 0, 0, IS_STRING, 1)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_fencingToken, 0, 0, IS_LONG, 1)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_key, 0, 0, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_release, 0, 2, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, token, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLockLostException_getResult, 0, 0, IS_MIXED, 0)
+ZEND_END_ARG_INFO()
+
+
+ZEND_METHOD(RLock, __construct);
+ZEND_METHOD(RLock, lock);
+ZEND_METHOD(RLock, tryLock);
+ZEND_METHOD(RLock, unlock);
+ZEND_METHOD(RLock, extend);
+ZEND_METHOD(RLock, synchronized);
+ZEND_METHOD(RLock, isLocked);
+ZEND_METHOD(RLock, isAcquired);
+ZEND_METHOD(RLock, ttl);
+ZEND_METHOD(RLock, token);
+ZEND_METHOD(RLock, fencingToken);
+ZEND_METHOD(RLock, key);
+ZEND_METHOD(RLock, release);
+ZEND_METHOD(RLockLostException, getResult);
+
+
+static const zend_function_entry class_RLock_methods[] = {
+	ZEND_ME(RLock, __construct, arginfo_class_RLock___construct, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, lock, arginfo_class_RLock_lock, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, tryLock, arginfo_class_RLock_tryLock, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, unlock, arginfo_class_RLock_unlock, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, extend, arginfo_class_RLock_extend, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, synchronized, arginfo_class_RLock_synchronized, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, isLocked, arginfo_class_RLock_isLocked, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, isAcquired, arginfo_class_RLock_isAcquired, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, ttl, arginfo_class_RLock_ttl, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, token, arginfo_class_RLock_token, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, fencingToken, arginfo_class_RLock_fencingToken, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, key, arginfo_class_RLock_key, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, release, arginfo_class_RLock_release, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_RLockException_methods[] = {
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_RLockConnectionException_methods[] = {
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_RLockTimeoutException_methods[] = {
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_RLockLostException_methods[] = {
+	ZEND_ME(RLockLostException, getResult, arginfo_class_RLockLostException_getResult, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
+static zend_class_entry *register_class_RLock(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_CLASS_ENTRY(ce, "RLock", class_RLock_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "release", sizeof("release") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "release", sizeof("release") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RLockException(zend_class_entry *class_entry_RuntimeException)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_CLASS_ENTRY(ce, "RLockException", class_RLockException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_RuntimeException);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RLockConnectionException(zend_class_entry *class_entry_RLockException)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_CLASS_ENTRY(ce, "RLockConnectionException", class_RLockConnectionException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_RLockException);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RLockTimeoutException(zend_class_entry *class_entry_RLockException)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_CLASS_ENTRY(ce, "RLockTimeoutException", class_RLockTimeoutException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_RLockException);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RLockLostException(zend_class_entry *class_entry_RLockException)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_CLASS_ENTRY(ce, "RLockLostException", class_RLockLostException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_RLockException);
+
+	zval property_result_default_value;
+	ZVAL_NULL(&property_result_default_value);
+	zend_string *property_result_name = zend_string_init("result", sizeof("result") - 1, 1);
+	zend_declare_typed_property(class_entry, property_result_name, &property_result_default_value, ZEND_ACC_PRIVATE, NULL, (zend_type) ZEND_TYPE_INIT_MASK(MAY_BE_ANY));
+	zend_string_release(property_result_name);
+
+	return class_entry;
+}

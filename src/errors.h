@@ -1,0 +1,30 @@
+#ifndef RLOCK_ERRORS_H
+#define RLOCK_ERRORS_H
+
+#include "php.h"
+
+extern zend_class_entry *rlock_ce_exception;
+extern zend_class_entry *rlock_ce_connection_exception;
+extern zend_class_entry *rlock_ce_timeout_exception;
+extern zend_class_entry *rlock_ce_lost_exception;
+
+typedef enum {
+	RLOCK_ERR_NONE = 0,
+	RLOCK_ERR_CONNECTION,  /* unreachable, I/O error, timeout: RLockConnectionException */
+	RLOCK_ERR_REPLY        /* Redis answered with an error: RLockException */
+} rlock_err_kind;
+
+/* A failure below rlock.c, carried up as data and thrown (or ignored) at the top. */
+typedef struct {
+	rlock_err_kind kind;
+	char msg[512];
+} rlock_err;
+
+/* "<label>: <cause>"; the label names host and port, never a password. */
+void rlock_err_set(rlock_err *err, rlock_err_kind kind, const char *label, const char *fmt, ...)
+	ZEND_ATTRIBUTE_FORMAT(printf, 4, 5);
+
+/* Throw err as the exception class its kind names. */
+void rlock_err_throw(const rlock_err *err);
+
+#endif

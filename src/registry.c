@@ -1,0 +1,118 @@
+/* What this process holds: hold counts for reentrancy, and the release at request end. */
+
+#include "php.h"
+#include "php_rlock.h"
+#include "registry.h"
+
+#include <unistd.h>
+
+typedef struct {
+	rlock_opts *opts;
+	zend_string *key;
+	rlock_hold hold;
+	uint32_t count;
+	pid_t pid;  /* a forked child holds nothing of its parent's */
+} rlock_held;
+
+static void held_dtor(zval *zv)
+{
+	rlock_held *h = Z_PTR_P(zv);
+	rlock_opts_release(h->opts);
+	zend_string_release(h->key);
+	zend_string_release(h->hold.token);
+	efree(h);
+}
+
+/* Server and key: one lock. */
+static zend_string *held_id(const rlock_opts *o, zend_string *key)
+{
+	zend_string *id = zend_string_alloc(ZSTR_LEN(o->server.id) + 1 + ZSTR_LEN(key), 0);
+	memcpy(ZSTR_VAL(id), ZSTR_VAL(o->server.id), ZSTR_LEN(o->server.id));
+	ZSTR_VAL(id)[ZSTR_LEN(o->server.id)] = '\0';
+	memcpy(ZSTR_VAL(id) + ZSTR_LEN(o->server.id) + 1, ZSTR_VAL(key), ZSTR_LEN(key));
+	ZSTR_VAL(id)[ZSTR_LEN(id)] = '\0';
+	return id;
+}
+
+static rlock_held *find(zend_string *id)
+{
+	rlock_held *h = RLOCK_G(request_active) ? zend_hash_find_ptr(&RLOCK_G(held), id) : NULL;
+	return h && h->pid == getpid() ? h : NULL;
+}
+
+int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
+{
+	zend_string *id = held_id(o, key);
+	rlock_held *h = find(id);
+
+	if (h && o->reentrant) {
+		h->count++;
+		*out = h->hold;
+		out->token = zend_string_copy(h->hold.token);
+		zend_string_release(id);
+		return 1;
+	}
+	int rc = rlock_lock_acquire(o, key, wait_ms, out, err);
+	if (rc == 1 && RLOCK_G(request_active)) {
+		h = emalloc(sizeof(*h));
+		h->opts = rlock_opts_addref(o);
+		h->key = zend_string_copy(key);
+		h->hold = *out;
+		h->hold.token = zend_string_copy(out->token);
+		h->count = 1;
+		h->pid = getpid();
+		zend_hash_update_ptr(&RLOCK_G(held), id, h);
+	}
+	zend_string_release(id);
+	return rc;
+}
+
+int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
+{
+	zend_string *id = held_id(o, key);
+	rlock_held *h = find(id);
+	bool queued = false;
+
+	if (h && zend_string_equals(h->hold.token, token)) {
+		if (--h->count > 0) {
+			zend_string_release(id);
+			return 1;
+		}
+		queued = h->hold.queued;
+		zend_hash_del(&RLOCK_G(held), id);
+	}
+	zend_string_release(id);
+	return rlock_lock_release(o, key, token, queued, err);
+}
+
+void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *token)
+{
+	zend_string *id = held_id(o, key);
+	rlock_held *h = find(id);
+	if (h && zend_string_equals(h->hold.token, token)) {
+		zend_hash_del(&RLOCK_G(held), id);
+	}
+	zend_string_release(id);
+}
+
+void rlock_registry_rinit(void)
+{
+	zend_hash_init(&RLOCK_G(held), 8, NULL, held_dtor, 0);
+	RLOCK_G(request_active) = true;
+}
+
+void rlock_registry_rshutdown(void)
+{
+	rlock_held *h;
+	rlock_err err;
+
+	/* A request that died (fatal error, exit(), timeout, uncaught exception) ends here too. */
+	ZEND_HASH_FOREACH_PTR(&RLOCK_G(held), h) {
+		if (h->pid == getpid() && h->opts->auto_release) {
+			memset(&err, 0, sizeof(err));
+			rlock_lock_release(h->opts, h->key, h->hold.token, h->hold.queued, &err);
+		}
+	} ZEND_HASH_FOREACH_END();
+	RLOCK_G(request_active) = false;
+	zend_hash_destroy(&RLOCK_G(held));
+}

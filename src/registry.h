@@ -1,0 +1,22 @@
+#ifndef RLOCK_REGISTRY_H
+#define RLOCK_REGISTRY_H
+
+#include "options.h"
+#include "lock.h"
+
+/* Acquire through the registry of what this process holds: a reentrant acquire of a key we
+ * hold counts one more hold and asks Redis nothing. Same results as rlock_lock_acquire();
+ * out->token is the caller's. */
+int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err);
+
+/* Give back one hold of token; the last one releases the key in Redis. 1, 0 not ours, -1. */
+int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err);
+
+/* Forget token's holds without asking Redis (it was lost, or released elsewhere). */
+void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *token);
+
+/* Request life cycle: at the end, release every lock held with auto_release. */
+void rlock_registry_rinit(void);
+void rlock_registry_rshutdown(void);
+
+#endif
