@@ -8,7 +8,14 @@
  * newcomer can barge in between, and a waiter that timed out or died is no longer blocked,
  * so Redis never gives it the element. A grant that found nobody blocked stays on the list,
  * and the next acquire takes it over. A holder that expires without a release wakes nobody:
- * waiters block no longer than the holder's PTTL, then try again. */
+ * waiters block no longer than the holder's PTTL, then try again.
+ *
+ * Redis checks blocking timeouts on its timer (every 100 ms at the default hz 10), so a
+ * BLPOP may return that much after its timeout. A waiter blocks for TIMER_SLACK_MS less than
+ * it means to and sleeps the last stretch itself, still counted as a waiter: a release in
+ * that stretch leaves its grant on the list for the waiter's next attempt. */
+
+#define TIMER_SLACK_MS 100
 
 #include "php.h"
 #include "php_rlock.h"
@@ -273,11 +280,17 @@ static int attempt(const rlock_opts *o, rlock_keys *k, zend_string *token, zend_
 	return 0;
 }
 
-/* Block until a release hands us the key or block_ms pass. 1 handed over (res filled),
- * 0 woken or timed out: try again; -1 err set. */
+/* Block until a release hands us the key or about block_ms pass. 1 handed over (res
+ * filled), 0 woken or timed out: try again; -1 err set. */
 static int await_grant(const rlock_opts *o, rlock_keys *k, zend_long block_ms, attempt_result *res, rlock_err *err)
 {
 	char timeout[32];
+
+	if (block_ms <= TIMER_SLACK_MS) {
+		usleep((useconds_t) block_ms * 1000);
+		return 0;
+	}
+	block_ms -= TIMER_SLACK_MS;
 	const char *argv[3] = { "BLPOP", ZSTR_VAL(k->keys[1]), timeout };
 	size_t lens[3] = { 5, ZSTR_LEN(k->keys[1]), 0 };
 	lens[2] = snprintf(timeout, sizeof(timeout), "%.3f", block_ms / 1000.0);
@@ -362,16 +375,16 @@ int rlock_lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms,
 		}
 		int g = await_grant(o, &k, MIN(res.block, remaining), &res, err);
 		if (g == 1) {
-			if (res.block != o->ttl) {
-				/* handed over with another waiter's ttl: take our own */
-				if (rlock_lock_extend(o, key, res.token, o->ttl, err) < 0) {
-					zend_string_release(res.token);
-					rc = -1;
-					break;
-				}
+			/* handed over with another waiter's ttl: take our own */
+			rc = res.block == o->ttl ? 1 : rlock_lock_extend(o, key, res.token, o->ttl, err);
+			if (rc == 1) {
+				break;
 			}
-			rc = 1;
-			break;
+			zend_string_release(res.token);
+			if (rc < 0) {
+				break;
+			}
+			continue;
 		}
 		if (g < 0) {
 			queued = false;
