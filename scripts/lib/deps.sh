@@ -1,0 +1,50 @@
+# Shared by scripts/*.sh: install what is missing, build, start and stop a redis-server.
+
+# rlock_install PKG...: apt-get install the packages not installed yet (apt-get update once).
+rlock_install() {
+	local missing=()
+	for p in "$@"; do
+		dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	echo "installing: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# rlock_build: phpize, configure and make in the repo (once; again when a source is newer).
+rlock_build() {
+	if [ ! -f modules/rlock.so ] || [ -n "$(find rlock.c src config.m4 -newer modules/rlock.so -print -quit)" ]; then
+		[ -f configure ] && [ config.m4 -ot configure ] || phpize >/dev/null
+		[ -f Makefile ] && [ configure -ot Makefile ] || ./configure -q --enable-rlock CFLAGS="-O2 -g -Wall -Wextra" >/dev/null
+		make -s -j"$(nproc)" >/dev/null
+	fi
+}
+
+# rlock_free_port: a TCP port on 127.0.0.1 that nothing listens on.
+rlock_free_port() {
+	php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'
+}
+
+# rlock_redis_start DIR PORT [ARGS...]: a throw-away redis-server, ready when this returns.
+rlock_redis_start() {
+	local dir=$1 port=$2; shift 2
+	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" \
+		--pidfile "$dir/redis-$port.pid" --logfile "$dir/redis-$port.log" --daemonize yes "$@"
+	for _ in $(seq 100); do
+		redis-cli -p "$port" ping >/dev/null 2>&1 && return 0
+		sleep 0.05
+	done
+	echo "redis-server on port $port did not start:" >&2
+	cat "$dir/redis-$port.log" >&2
+	return 1
+}
+
+# rlock_redis_stop DIR: stop every redis-server started in DIR.
+rlock_redis_stop() {
+	local f
+	for f in "$1"/redis-*.pid; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+	done
+}

@@ -1,0 +1,49 @@
+<?php
+
+/** PHP child processes that load the extension, for scenarios across processes. */
+final class Processes
+{
+    /** The php command line that loads rlock the way this PHPUnit run does. */
+    public static function php(): array
+    {
+        $ext = getenv('RLOCK_EXT') ?: dirname(__DIR__, 2) . '/modules/rlock.so';
+        return [PHP_BINARY, '-d', 'extension=' . $ext];
+    }
+
+    /**
+     * Start `php -r $code` with $args; returns the proc_open handle and its pipes.
+     * @return array{0: resource, 1: array}
+     */
+    public static function start(string $code, array $args = []): array
+    {
+        $cmd = array_merge(self::php(), ['-r', $code, '--'], array_map('strval', $args));
+        $proc = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        if (!is_resource($proc)) {
+            throw new RuntimeException('cannot start php');
+        }
+        fclose($pipes[0]);
+        return [$proc, $pipes];
+    }
+
+    /** Read one line the child prints (a readiness signal), waiting at most $seconds. */
+    public static function readLine(array $pipes, float $seconds = 10): string
+    {
+        $r = [$pipes[1]];
+        $w = $e = null;
+        if (stream_select($r, $w, $e, (int) $seconds, (int) (fmod($seconds, 1) * 1e6)) < 1) {
+            throw new RuntimeException('child printed nothing within ' . $seconds . ' s: ' . stream_get_contents($pipes[2]));
+        }
+        return rtrim((string) fgets($pipes[1]), "\n");
+    }
+
+    /** Wait for the child to exit; its exit code, stdout and stderr. */
+    public static function finish($proc, array $pipes): array
+    {
+        $out = stream_get_contents($pipes[1]);
+        $err = stream_get_contents($pipes[2]);
+        fclose($pipes[1]);
+        fclose($pipes[2]);
+        $code = proc_close($proc);
+        return [$code, $out, $err];
+    }
+}
