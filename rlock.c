@@ -16,6 +16,7 @@
 #include "src/errors.h"
 #include "src/conn.h"
 #include "src/lock.h"
+#include "src/scripts.h"
 #include "src/registry.h"
 #include "rlock_arginfo.h"
 
@@ -32,6 +33,7 @@ typedef struct {
 	zend_string *key;    /* prefix included */
 	zend_string *token;  /* while held */
 	zend_long fence;
+	zend_long valid_until;  /* Redlock: when the validity of our hold ends */
 	uint32_t holds;      /* nested holds through this object */
 	pid_t pid;           /* the process the holds belong to */
 	zend_object std;
@@ -209,6 +211,7 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 		l->pid = getpid();
 	}
 	l->fence = hold.fence;
+	l->valid_until = hold.valid_until;
 	return 1;
 }
 
@@ -340,7 +343,9 @@ PHP_METHOD(RLock, extend)
 	if (!rlock_held(l)) {
 		RETURN_FALSE;
 	}
-	int rc = rlock_lock_extend(l->opts, l->key, l->token, ttl, &err);
+	rlock_hold hold = { .token = l->token, .valid_until = l->valid_until };
+	int rc = rlock_algo_of(l->opts)->extend(l->opts, l->key, &hold, ttl, &err);
+	l->valid_until = hold.valid_until;
 	if (rc < 0) {
 		rlock_err_throw(&err);
 		RETURN_THROWS();
@@ -419,7 +424,7 @@ PHP_METHOD(RLock, isLocked)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	int rc = rlock_lock_exists(l->opts, l->key, &err);
+	int rc = rlock_algo_of(l->opts)->exists(l->opts, l->key, &err);
 	if (rc < 0) {
 		rlock_err_throw(&err);
 		RETURN_THROWS();
@@ -439,7 +444,7 @@ PHP_METHOD(RLock, isAcquired)
 	if (!rlock_held(l)) {
 		RETURN_FALSE;
 	}
-	int rc = rlock_lock_is_owner(l->opts, l->key, l->token, &err);
+	int rc = rlock_algo_of(l->opts)->is_owner(l->opts, l->key, l->token, &err);
 	if (rc < 0) {
 		rlock_err_throw(&err);
 		RETURN_THROWS();
@@ -457,7 +462,11 @@ PHP_METHOD(RLock, ttl)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (rlock_lock_pttl(l->opts, l->key, &pttl, &err) < 0) {
+	if (rlock_held(l) && l->valid_until > 0) {
+		/* Redlock: the validity left, which is less than any master's PTTL */
+		RETURN_LONG(MAX(l->valid_until - rlock_now_ms(), 0));
+	}
+	if (rlock_algo_of(l->opts)->pttl(l->opts, l->key, &pttl, &err) < 0) {
 		rlock_err_throw(&err);
 		RETURN_THROWS();
 	}
@@ -525,8 +534,9 @@ PHP_METHOD(RLock, release)
 		RETURN_THROWS();
 	}
 	zend_string *full = full_key(o, key);
+	rlock_hold hold = { .token = token };
 	rlock_registry_forget(o, full, token);
-	int rc = rlock_lock_release(o, full, token, false, &err);
+	int rc = rlock_algo_of(o)->release(o, full, &hold, &err);
 	zend_string_release(full);
 	rlock_opts_release(o);
 	if (rc < 0) {
@@ -578,7 +588,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_ce_timeout_exception = register_class_RLockTimeoutException(rlock_ce_exception);
 	rlock_ce_lost_exception = register_class_RLockLostException(rlock_ce_exception);
 
-	rlock_lock_minit();
+	rlock_scripts_minit();
 	return SUCCESS;
 }
 

@@ -4,8 +4,9 @@
 #include "php_rlock.h"
 #include "options.h"
 #include "zend_smart_str.h"
+#include "conn.h"
 
-typedef enum { OPT_POSITIVE, OPT_NON_NEGATIVE, OPT_BOOL, OPT_STRING, OPT_SERVER } rlock_opt_kind;
+typedef enum { OPT_POSITIVE, OPT_NON_NEGATIVE, OPT_BOOL, OPT_STRING, OPT_SERVER, OPT_SERVERS } rlock_opt_kind;
 
 typedef struct {
 	const char *name;
@@ -18,6 +19,7 @@ typedef struct {
 
 static const rlock_opt_def rlock_opt_defs[] = {
 	OPT("server", OPT_SERVER, server),
+	OPT("servers", OPT_SERVERS, servers),
 	OPT("ttl", OPT_POSITIVE, ttl),
 	OPT("wait", OPT_NON_NEGATIVE, wait),
 	OPT("retry_delay", OPT_NON_NEGATIVE, retry_delay),
@@ -227,6 +229,39 @@ static bool set_server(rlock_opts *o, const char *dsn, size_t len, uint32_t arg_
 	return true;
 }
 
+/* A list of DSN strings: the Redlock masters. */
+static bool set_servers(rlock_opts *o, zval *v, uint32_t arg_num)
+{
+	HashTable *list;
+	zval *dsn;
+	uint32_t n = 0;
+
+	if (Z_TYPE_P(v) != IS_ARRAY) {
+		zend_argument_type_error(arg_num, "option \"servers\" must be of type array, %s given", zend_zval_type_name(v));
+		return false;
+	}
+	list = Z_ARRVAL_P(v);
+	if (!zend_array_is_list(list) || zend_hash_num_elements(list) == 0 || zend_hash_num_elements(list) > RLOCK_MAX_SERVERS) {
+		zend_argument_value_error(arg_num, "option \"servers\" must be a list of 1 to %d DSN strings", RLOCK_MAX_SERVERS);
+		return false;
+	}
+	o->servers = ecalloc(zend_hash_num_elements(list), sizeof(rlock_server));
+	ZEND_HASH_FOREACH_VAL(list, dsn) {
+		const char *why;
+		ZVAL_DEREF(dsn);
+		if (Z_TYPE_P(dsn) != IS_STRING) {
+			zend_argument_value_error(arg_num, "option \"servers\" must be a list of strings, %s found", zend_zval_type_name(dsn));
+			return false;
+		}
+		if (rlock_server_parse(Z_STRVAL_P(dsn), Z_STRLEN_P(dsn), &o->servers[n], false, &why) == FAILURE) {
+			zend_argument_value_error(arg_num, "option \"servers\" entry %u %s", n, why);
+			return false;
+		}
+		o->nservers = ++n;
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
 /* One entry of $options into o. */
 static bool set_option(rlock_opts *o, const rlock_opt_def *def, zval *v, uint32_t arg_num)
 {
@@ -258,6 +293,8 @@ static bool set_option(rlock_opts *o, const rlock_opt_def *def, zval *v, uint32_
 			}
 			*(bool *) field = Z_TYPE_P(v) == IS_TRUE;
 			return true;
+		case OPT_SERVERS:
+			return set_servers(o, v, arg_num);
 		case OPT_STRING:
 		case OPT_SERVER:
 			if (Z_TYPE_P(v) != IS_STRING) {
@@ -273,6 +310,17 @@ static bool set_option(rlock_opts *o, const rlock_opt_def *def, zval *v, uint32_
 			return true;
 	}
 	return false;
+}
+
+static zend_string *servers_id(const rlock_opts *o)
+{
+	smart_str id = {0};
+	smart_str_appends(&id, "redlock");
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		smart_str_appendc(&id, '\0');
+		smart_str_append(&id, o->servers[i].id);
+	}
+	return smart_str_extract(&id);
 }
 
 rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
@@ -318,9 +366,14 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 			server_given |= def->kind == OPT_SERVER;
 		} ZEND_HASH_FOREACH_END();
 	}
+	if (server_given && o->servers) {
+		zend_argument_value_error(arg_num, "options \"server\" and \"servers\" exclude each other");
+		goto fail;
+	}
 	if (!server_given && !set_server(o, RLOCK_G(server), strlen(RLOCK_G(server)), 0)) {
 		goto fail;
 	}
+	o->id = o->servers ? servers_id(o) : zend_string_copy(o->server.id);
 	return o;
 
 fail:
@@ -340,6 +393,15 @@ void rlock_opts_release(rlock_opts *o)
 		return;
 	}
 	rlock_server_free(&o->server, false);
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		rlock_server_free(&o->servers[i], false);
+	}
+	if (o->servers) {
+		efree(o->servers);
+	}
+	if (o->id) {
+		zend_string_release(o->id);
+	}
 	zend_string_release(o->prefix);
 	efree(o);
 }

@@ -19,6 +19,9 @@ typedef struct {
 typedef struct {
 	uint32_t refcount;
 	rlock_server server;
+	rlock_server *servers;  /* Redlock masters ("servers"), NULL when not given */
+	uint32_t nservers;
+	zend_string *id;        /* the server(s): what the registry keys a held lock by */
 	zend_string *prefix;
 	zend_long ttl;
 	zend_long wait;

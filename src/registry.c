@@ -26,10 +26,10 @@ static void held_dtor(zval *zv)
 /* Server and key: one lock. */
 static zend_string *held_id(const rlock_opts *o, zend_string *key)
 {
-	zend_string *id = zend_string_alloc(ZSTR_LEN(o->server.id) + 1 + ZSTR_LEN(key), 0);
-	memcpy(ZSTR_VAL(id), ZSTR_VAL(o->server.id), ZSTR_LEN(o->server.id));
-	ZSTR_VAL(id)[ZSTR_LEN(o->server.id)] = '\0';
-	memcpy(ZSTR_VAL(id) + ZSTR_LEN(o->server.id) + 1, ZSTR_VAL(key), ZSTR_LEN(key));
+	zend_string *id = zend_string_alloc(ZSTR_LEN(o->id) + 1 + ZSTR_LEN(key), 0);
+	memcpy(ZSTR_VAL(id), ZSTR_VAL(o->id), ZSTR_LEN(o->id));
+	ZSTR_VAL(id)[ZSTR_LEN(o->id)] = '\0';
+	memcpy(ZSTR_VAL(id) + ZSTR_LEN(o->id) + 1, ZSTR_VAL(key), ZSTR_LEN(key));
 	ZSTR_VAL(id)[ZSTR_LEN(id)] = '\0';
 	return id;
 }
@@ -52,7 +52,12 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 		zend_string_release(id);
 		return 1;
 	}
-	int rc = rlock_lock_acquire(o, key, wait_ms, out, err);
+	int rc = rlock_algo_of(o)->acquire(o, key, wait_ms, out, err);
+	if (rc == 1) {
+		RLOCK_G(counters).acquired++;
+	} else if (rc == 0 && wait_ms > 0) {
+		RLOCK_G(counters).timeouts++;
+	}
 	if (rc == 1 && RLOCK_G(request_active)) {
 		h = emalloc(sizeof(*h));
 		h->opts = rlock_opts_addref(o);
@@ -71,18 +76,18 @@ int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *t
 {
 	zend_string *id = held_id(o, key);
 	rlock_held *h = find(id);
-	bool queued = false;
+	rlock_hold hold = { .token = token };
 
 	if (h && zend_string_equals(h->hold.token, token)) {
 		if (--h->count > 0) {
 			zend_string_release(id);
 			return 1;
 		}
-		queued = h->hold.queued;
+		hold.queued = h->hold.queued;
 		zend_hash_del(&RLOCK_G(held), id);
 	}
 	zend_string_release(id);
-	return rlock_lock_release(o, key, token, queued, err);
+	return rlock_algo_of(o)->release(o, key, &hold, err);
 }
 
 void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *token)
@@ -110,7 +115,7 @@ void rlock_registry_rshutdown(void)
 	ZEND_HASH_FOREACH_PTR(&RLOCK_G(held), h) {
 		if (h->pid == getpid() && h->opts->auto_release) {
 			memset(&err, 0, sizeof(err));
-			rlock_lock_release(h->opts, h->key, h->hold.token, h->hold.queued, &err);
+			rlock_algo_of(h->opts)->release(h->opts, h->key, &h->hold, &err);
 		}
 	} ZEND_HASH_FOREACH_END();
 	RLOCK_G(request_active) = false;
