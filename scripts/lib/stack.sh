@@ -92,7 +92,10 @@ stack_start() {
 
 	local extension=() root_flag=()
 	if [ -f "$so" ]; then
-		extension=(-d "extension=$so")
+		# php-fpm loads a copy: a rebuild that rewrites modules/rlock.so in place would
+		# otherwise change the code under the running master and crash it (SIGSEGV).
+		cp "$so" "$STACK_DIR/rlock.so"
+		extension=(-d "extension=$STACK_DIR/rlock.so")
 	else
 		stack_log "warning: $so not found; php-fpm runs without rlock (only lock=0 works)"
 	fi
