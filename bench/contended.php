@@ -157,18 +157,28 @@ $waits = array_map(fn ($s) => ($s['entered'] - $s['asked']) / 1000, $done);
 $lengths = array_map(fn ($s) => ($s['left'] - $s['entered']) / 1000, $done);
 $meanSection = $n ? array_sum($lengths) / $n : 0.0;
 
-// Busy time: the union of [entered, left] intervals.
-$busy = 0;
-$end = $cursor = $timed['start'];
-foreach ($done as $s) {
-    $from = max($s['entered'], $cursor);
-    if ($s['left'] > $from) {
-        $busy += $s['left'] - $from;
-        $cursor = $s['left'];
+/** Total length of the union of intervals [$from, $to] of the sections. */
+function union_ns(array $sections, string $from, string $to): int
+{
+    usort($sections, fn ($a, $b) => $a[$from] <=> $b[$from]);
+    $total = 0;
+    $cursor = PHP_INT_MIN;
+    foreach ($sections as $s) {
+        $start = max($s[$from], $cursor);
+        if ($s[$to] > $start) {
+            $total += $s[$to] - $start;
+            $cursor = $s[$to];
+        }
     }
-    $end = max($end, $s['left']);
+    return $total;
 }
-$wall = max(1, $end - $timed['start']);
+
+// Efficiency: of the time someone wanted the lock (asked until left), the
+// share in which someone was inside a section. With no pause between
+// sections that is all of the wall time.
+$busy = union_ns($done, 'entered', 'left');
+$demand = max(1, union_ns($done, 'asked', 'left'));
+$wall = max(1, max(array_column($done, 'left') ?: [0]) - $timed['start']);
 
 // Handoffs: one section left, the next entered, and it had asked before.
 $handoffs = [];
@@ -213,7 +223,8 @@ bench_emit([
     'lost_updates' => $procs * $sections - $timed['counter'],
     'wall_s' => $wall / 1e9,
     'throughput' => $n / ($wall / 1e9),
-    'efficiency' => $busy / $wall,
+    'efficiency' => $busy / $demand,
+    'busy_share_of_wall' => $busy / $wall,
     'mean_section_us' => $meanSection,
     'fair_share_us' => $procs * $meanSection,
     'wait_p50_us' => bench_percentile($waits, 50),

@@ -10,12 +10,12 @@ $libs = preg_split('/\s+/', trim(getenv('BENCH_LIBS') ?: 'phpredis predis symfon
 $peers = array_values(array_diff($libs, ['rlock']));
 $targetProcs = (int) (getenv('BENCH_TARGET_PROCS') ?: 8);
 
-$ping = null;
+$pings = [];
 $uncontended = $contended = $skipped = $errors = [];
 foreach (file($resultsFile, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $line) {
     $row = json_decode($line, true);
     match ($row['kind'] ?? null) {
-        'ping' => $ping = $row,
+        'ping' => $pings[] = $row,
         'uncontended' => $uncontended[$row['lib']][] = $row,
         'contended' => $contended[$row['lib']][$row['procs']] = $row,
         'skipped' => $skipped[$row['lib']] = $row['why'],
@@ -23,7 +23,7 @@ foreach (file($resultsFile, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $l
         default => null,
     };
 }
-$rtt = $ping['rtt_p50_us'] ?? null;
+$rtt = $pings ? median(array_column($pings, 'rtt_p50_us')) : null;
 
 function fmt(?float $x, int $decimals = 0, string $suffix = ''): string
 {
@@ -62,9 +62,9 @@ function why(string $lib, int|string $procs): string
 
 $md = "# rlock benchmark\n\n";
 $cpu = preg_match('/^model name\s*:\s*(.+)$/m', (string) @file_get_contents('/proc/cpuinfo'), $m) ? $m[1] : php_uname('m');
-$md .= sprintf("%s; %s, %d cores; %s %s; PHP %s; Redis %s; PING round trip p50 %s us (phpredis).\n\n",
+$md .= sprintf("%s; %s, %d cores; %s %s; PHP %s; Redis %s; PING round trip p50 %s us (phpredis, median of the rounds).\n\n",
     date('Y-m-d H:i T'), $cpu, (int) shell_exec('nproc'), php_uname('s'), php_uname('r'),
-    PHP_VERSION, $ping['redis_version'] ?? '?', fmt($rtt, 1));
+    PHP_VERSION, $pings[0]['redis_version'] ?? '?', fmt($rtt, 1));
 
 // Uncontended: the median of the rounds, per library.
 $cycles = [];

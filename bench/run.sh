@@ -119,11 +119,9 @@ export BENCH_PORT BENCH_COUNTER_PORT
 say "lock server 127.0.0.1:$BENCH_PORT, counter server 127.0.0.1:$BENCH_COUNTER_PORT"
 
 # --- the runs ------------------------------------------------------------------
-say "PING round trip"
-step ping phpredis 1 php "$BENCH/ping.php" "$PINGS"
-
 for round in $(seq "$ROUNDS"); do
-	say "uncontended, round $round of $ROUNDS"
+	say "PING round trip and uncontended, round $round of $ROUNDS"
+	step ping phpredis 1 php "$BENCH/ping.php" "$PINGS"
 	step uncontended floor 1 "$OUT/floor" "$BENCH_HOST" "$BENCH_PORT" "$UNCONTENDED_S"
 	for lib in $BENCH_LIBS; do
 		step uncontended "$lib" 1 $(php_for "$lib") "$BENCH/uncontended.php" "$lib" "$UNCONTENDED_S"

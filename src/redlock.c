@@ -95,8 +95,10 @@ static zend_long drift(const rlock_opts *o)
 	return o->ttl / 100 + 2;
 }
 
-/* Release token everywhere; the number of masters where it was ours, or -1. */
-static int release_all(const rlock_opts *o, rlock_keys *k, zend_string *token, bool queued, fanout_result *fr, rlock_err *err)
+/* Release token on every master (or those in only[]); the number of masters where it was
+ * ours, or -1. */
+static int release_all(const rlock_opts *o, rlock_keys *k, zend_string *token, bool queued, bool *only,
+	fanout_result *fr, rlock_err *err)
 {
 	rlock_call c;
 	zend_string *next = rlock_new_token(err);
@@ -106,7 +108,7 @@ static int release_all(const rlock_opts *o, rlock_keys *k, zend_string *token, b
 		return -1;
 	}
 	rlock_call_release(&c, k, token, next, queued, false);
-	fanout(o, &c, NULL, fr);
+	fanout(o, &c, only, fr);
 	zend_string_release(next);
 	for (uint32_t i = 0; i < o->nservers; i++) {
 		if (fr->replies[i]) {
@@ -130,7 +132,7 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 {
 	rlock_keys k;
 	zend_long deadline = rlock_deadline(wait_ms);
-	bool queued = false;
+	bool queued = false, answered[RLOCK_MAX_SERVERS] = {0};
 	int rc = 0;
 	zend_string *token = rlock_new_token(err);
 
@@ -148,6 +150,7 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 
 		rlock_call_acquire(&c, &k, token, o, remaining, queued);
 		fanout(o, &c, NULL, &fr);
+		memset(answered, 0, sizeof(answered));
 		if (fr.failed == o->nservers && !queued) {
 			rc = no_quorum(o, &fr, err);
 			break;
@@ -163,6 +166,7 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 				continue;
 			}
 			first = MIN(first, i);
+			answered[i] = true;
 			if (a.acquired) {
 				held[i] = zend_string_equals(a.token, token);
 				won += held[i];
@@ -185,8 +189,9 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 			break;
 		}
 		if (won > 0) {
+			/* give back what we took; a master that did not answer in time lets it expire */
 			fanout_result rr;
-			release_all(o, &k, token, false, &rr, err);
+			release_all(o, &k, token, false, held, &rr, err);
 			fanout_free(o, &rr);
 		}
 		if (remaining == 0) {
@@ -206,11 +211,11 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 		}
 	}
 	if (rc == 0 && queued) {
-		/* leave the waiters of every master we joined */
+		/* leave the waiters of the masters we joined (the others forget us in time) */
 		rlock_call c;
 		fanout_result fr;
 		rlock_call_acquire(&c, &k, token, o, 0, true);
-		fanout(o, &c, NULL, &fr);
+		fanout(o, &c, answered, &fr);
 		fanout_free(o, &fr);
 	}
 	rlock_keys_free(&k);
@@ -224,7 +229,7 @@ static int redlock_release(const rlock_opts *o, zend_string *key, const rlock_ho
 	fanout_result fr;
 
 	rlock_keys_init(&k, key);
-	int released = release_all(o, &k, h->token, h->queued, &fr, err);
+	int released = release_all(o, &k, h->token, h->queued, NULL, &fr, err);
 	rlock_keys_free(&k);
 	if (released < 0) {
 		return -1;
