@@ -46,6 +46,17 @@ mkdir -p "$OUT"
 RESULTS=$OUT/results.jsonl
 : >"$RESULTS"
 
+# --- a scratch dir and the servers, all gone at exit -------------------------
+TMP=$(mktemp -d /tmp/rlock-bench.XXXXXX)
+PIDS=()
+cleanup() {
+	for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+	for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
 # --- rlock: use the built extension, build it if there is none -------------
 if [ ! -f "$SO" ] && [ -z "${BENCH_NO_BUILD:-}" ] && [ -f "$REPO/config.m4" ]; then
 	say "building rlock (log: $OUT/build.log)"
@@ -56,7 +67,9 @@ RLOCK_PHP=(php)
 if php -m | grep -qx rlock; then
 	:
 elif [ -f "$SO" ]; then
-	RLOCK_PHP=(php -d "extension=$SO")
+	# load a copy: a rebuild in place must not crash a run in progress
+	cp "$SO" "$TMP/rlock.so"
+	RLOCK_PHP=(php -d "extension=$TMP/rlock.so")
 fi
 if ! "${RLOCK_PHP[@]}" -r 'exit(class_exists("RLock") ? 0 : 1);' 2>/dev/null; then
 	echo '{"kind":"skipped","lib":"rlock","why":"not built"}' >>"$RESULTS"
@@ -84,16 +97,6 @@ step() {
 cc -O2 -o "$OUT/floor" "$BENCH/floor.c" -lhiredis
 
 # --- two private Redis servers: one for locks, one for the counter ---------
-TMP=$(mktemp -d /tmp/rlock-bench.XXXXXX)
-PIDS=()
-cleanup() {
-	for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-	for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
 free_port() {
 	php -r '$s = stream_socket_server("tcp://127.0.0.1:0");
 		echo parse_url("tcp://" . stream_socket_get_name($s, false), PHP_URL_PORT);'
