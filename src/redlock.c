@@ -132,7 +132,7 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 {
 	rlock_keys k;
 	zend_long deadline = rlock_deadline(wait_ms);
-	bool queued = false, answered[RLOCK_MAX_SERVERS] = {0};
+	bool queued = false;
 	int rc = 0;
 	zend_string *token = rlock_new_token(err);
 
@@ -149,8 +149,8 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 		fanout_result fr;
 
 		rlock_call_acquire(&c, &k, token, o, remaining, queued);
+		/* with remaining == 0 this attempt is the last, and leaves the waiters */
 		fanout(o, &c, NULL, &fr);
-		memset(answered, 0, sizeof(answered));
 		if (fr.failed == o->nservers && !queued) {
 			rc = no_quorum(o, &fr, err);
 			break;
@@ -166,7 +166,6 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 				continue;
 			}
 			first = MIN(first, i);
-			answered[i] = true;
 			if (a.acquired) {
 				held[i] = zend_string_equals(a.token, token);
 				won += held[i];
@@ -209,14 +208,6 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 		} else if (won > 0 || first == o->nservers) {
 			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
 		}
-	}
-	if (rc == 0 && queued) {
-		/* leave the waiters of the masters we joined (the others forget us in time) */
-		rlock_call c;
-		fanout_result fr;
-		rlock_call_acquire(&c, &k, token, o, 0, true);
-		fanout(o, &c, answered, &fr);
-		fanout_free(o, &fr);
 	}
 	rlock_keys_free(&k);
 	zend_string_release(token);
