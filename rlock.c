@@ -17,6 +17,7 @@
 #include "src/conn.h"
 #include "src/lock.h"
 #include "src/scripts.h"
+#include "src/route.h"
 #include "src/registry.h"
 #include "rlock_arginfo.h"
 
@@ -568,6 +569,7 @@ static PHP_GINIT_FUNCTION(rlock)
 static PHP_GSHUTDOWN_FUNCTION(rlock)
 {
 	rlock_conn_gshutdown(&rlock_globals->pool, &rlock_globals->request_conns);
+	rlock_route_gshutdown();
 }
 
 PHP_MINIT_FUNCTION(rlock)

@@ -21,6 +21,7 @@
 #include "redlock.h"
 #include "scripts.h"
 #include "conn.h"
+#include "route.h"
 
 #include <unistd.h>
 
@@ -31,14 +32,14 @@ const rlock_algo *rlock_algo_of(const rlock_opts *o)
 	return o->nservers > 0 ? &rlock_redlock_algo : &rlock_lock_algo;
 }
 
-/* One script call: EVALSHA, and EVAL when the server does not know the script. The reply,
- * or NULL with err set (error replies included). */
-static redisReply *run(const rlock_opts *o, rlock_call *c, rlock_err *err)
+/* One script call about key: EVALSHA, and EVAL when the server does not know the script.
+ * The reply, or NULL with err set (error replies included). */
+static redisReply *run(const rlock_opts *o, zend_string *key, rlock_call *c, rlock_err *err)
 {
-	redisReply *r = rlock_conn_call(o, &o->server, &c->cmd, 0, err);
+	redisReply *r = rlock_route_call(o, key, &c->cmd, 0, err);
 	if (rlock_call_noscript(c, r)) {
 		freeReplyObject(r);
-		r = rlock_conn_call(o, &o->server, &c->cmd, 0, err);
+		r = rlock_route_call(o, key, &c->cmd, 0, err);
 	}
 	if (r && rlock_reply_error(&o->server, r, err)) {
 		return NULL;
@@ -53,7 +54,7 @@ static int attempt(const rlock_opts *o, rlock_keys *k, zend_string *token, zend_
 {
 	rlock_call c;
 	rlock_call_acquire(&c, k, token, o, wait_ms, queued);
-	redisReply *r = run(o, &c, err);
+	redisReply *r = run(o, k->keys[0], &c, err);
 	return r && rlock_reply_attempt(&o->server, r, res, err) ? 0 : -1;
 }
 
@@ -70,8 +71,8 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	block_ms -= TIMER_SLACK_MS;
 	cmd.lens[2] = snprintf(timeout, sizeof(timeout), "%.3f", block_ms / 1000.0);
 
-	redisReply *r = rlock_conn_call(o, s, &cmd, block_ms, err);
-	if (!r || rlock_reply_error(s, r, err)) {
+	redisReply *r = s ? rlock_conn_call(o, s, &cmd, block_ms, err) : rlock_route_call(o, k->keys[1], &cmd, block_ms, err);
+	if (!r || rlock_reply_error(s ? s : &o->server, r, err)) {
 		return -1;
 	}
 	/* nil: timed out; "wake": the releaser let go without a hand-over (fair = false) */
@@ -94,11 +95,34 @@ static int lock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zen
 	rlock_call c;
 	zend_long n;
 	rlock_call_extend(&c, &key, h->token, ttl);
-	redisReply *r = run(o, &c, err);
+	redisReply *r = run(o, key, &c, err);
 	if (!r || !rlock_reply_integer(&o->server, r, &n, err)) {
 		return -1;
 	}
 	return n == 1;
+}
+
+static int lock_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err);
+
+/* WAIT until sync_replicas replicas have our writes (the lock among them), at most
+ * read_timeout; short of that, give the lock back. 1, 0, or -1 (the lock given back). */
+static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, rlock_err *err)
+{
+	char n[24], timeout[24];
+	zend_long acked = 0;
+	rlock_cmd cmd = { .argc = 3, .argv = { "WAIT", n, timeout } };
+	cmd.lens[0] = 4;
+	cmd.lens[1] = snprintf(n, sizeof(n), ZEND_LONG_FMT, o->sync_replicas);
+	cmd.lens[2] = snprintf(timeout, sizeof(timeout), ZEND_LONG_FMT, o->read_timeout);
+
+	redisReply *r = rlock_route_call(o, key, &cmd, o->read_timeout, err);
+	int rc = r && rlock_reply_integer(&o->server, r, &acked, err) ? acked >= o->sync_replicas : -1;
+	if (rc != 1) {
+		rlock_err ignored = {0};
+		lock_release(o, key, h, &ignored);
+		zend_string_release(h->token);
+	}
+	return rc;
 }
 
 static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
@@ -138,7 +162,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 			RLOCK_G(counters).contended++;
 			queued = true;
 		}
-		int g = rlock_lock_await(o, &o->server, &k, MIN(res.block, remaining), &res, err);
+		int g = rlock_lock_await(o, NULL, &k, MIN(res.block, remaining), &res, err);
 		if (g == 1) {
 			/* handed over with another waiter's ttl: take our own */
 			rlock_hold h = { .token = res.token };
@@ -157,6 +181,10 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	}
 	rlock_keys_free(&k);
 	zend_string_release(token);
+	if (rc == 1 && o->sync_replicas > 0) {
+		rlock_hold h = { .token = res.token, .queued = queued };
+		rc = await_replicas(o, key, &h, err);
+	}
 	if (rc == 1) {
 		out->token = res.token;
 		out->fence = o->fencing ? res.fence : 0;
@@ -178,7 +206,7 @@ static int lock_release(const rlock_opts *o, zend_string *key, const rlock_hold 
 	}
 	rlock_keys_init(&k, key);
 	rlock_call_release(&c, &k, h->token, next, h->queued, o->fair);
-	redisReply *r = run(o, &c, err);
+	redisReply *r = run(o, key, &c, err);
 	rlock_keys_free(&k);
 	zend_string_release(next);
 	if (!r || !rlock_reply_integer(&o->server, r, &n, err)) {
@@ -191,8 +219,7 @@ static int lock_release(const rlock_opts *o, zend_string *key, const rlock_hold 
 static redisReply *key_command(const rlock_opts *o, const char *name, zend_string *key, rlock_err *err)
 {
 	rlock_cmd cmd = { .argc = 2, .argv = { name, ZSTR_VAL(key) }, .lens = { strlen(name), ZSTR_LEN(key) } };
-	redisReply *r = rlock_conn_call(o, &o->server, &cmd, 0, err);
-	return r && rlock_reply_error(&o->server, r, err) ? NULL : r;
+	return rlock_route_call(o, key, &cmd, 0, err);
 }
 
 static int lock_is_owner(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
