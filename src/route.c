@@ -204,14 +204,14 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 		}
 		redisReply *r = rlock_conn_call(o, s, cmd, block_ms, err);
 		if (!r) {
-			/* a failed node: a Sentinel or the cluster may name another in its place */
+			/* a failed node: a Sentinel or the cluster may name another in its place, now
+			 * or by the next call */
+			slot_maps_forget(o);
+			rlock_server_free(&target, false);
 			if ((o->nnodes || o->nsentinels) && !retried) {
 				retried = true;
-				slot_maps_forget(o);
-				rlock_server_free(&target, false);
 				continue;
 			}
-			rlock_server_free(&target, false);
 			return NULL;
 		}
 		if (o->nnodes && (starts_with(r, "MOVED ") || starts_with(r, "ASK "))) {
