@@ -5,6 +5,7 @@
 #include "options.h"
 #include "zend_smart_str.h"
 #include "conn.h"
+#include "ext/standard/php_string.h"
 
 typedef enum { OPT_POSITIVE, OPT_NON_NEGATIVE, OPT_BOOL, OPT_STRING, OPT_SERVER, OPT_SERVERS, OPT_NODES, OPT_SENTINELS } rlock_opt_kind;
 
@@ -326,6 +327,39 @@ static bool set_option(rlock_opts *o, const rlock_opt_def *def, zval *v, uint32_
 	return false;
 }
 
+/* A php.ini list default ("a, b, c"), for a list option the array did not give. */
+static bool ini_list(rlock_opts *o, const char *name, const char *value)
+{
+	const rlock_opt_def *def = NULL;
+	zval list;
+	bool ok;
+
+	if (!value || !*value) {
+		return true;
+	}
+	for (size_t i = 0; i < sizeof(rlock_opt_defs) / sizeof(rlock_opt_defs[0]); i++) {
+		if (strcmp(rlock_opt_defs[i].name, name) == 0) {
+			def = &rlock_opt_defs[i];
+		}
+	}
+	array_init(&list);
+	for (const char *p = value; *p; ) {
+		size_t len = strcspn(p, ",");
+		zend_string *item = zend_string_init(p, len, false);
+		zend_string *trimmed = php_trim(item, NULL, 0, 3);
+		if (ZSTR_LEN(trimmed)) {
+			add_next_index_str(&list, trimmed);
+		} else {
+			zend_string_release(trimmed);
+		}
+		zend_string_release(item);
+		p += len + (p[len] == ',');
+	}
+	ok = set_option(o, def, &list, 0);
+	zval_ptr_dtor(&list);
+	return ok;
+}
+
 /* What tells a set of servers apart from any other (and from one server). */
 static zend_string *servers_id(const char *kind, const rlock_server *list, uint32_t n)
 {
@@ -374,6 +408,7 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 	o->auto_release = RLOCK_G(auto_release);
 	o->fencing = RLOCK_G(fencing);
 	o->fair = RLOCK_G(fair);
+	o->sync_replicas = RLOCK_G(sync_replicas);
 
 	zend_string *name;
 	zval *v;
@@ -401,6 +436,14 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 			}
 			server_given |= def->kind == OPT_SERVER;
 		} ZEND_HASH_FOREACH_END();
+	}
+	if (!server_given && !o->servers && !o->nodes && !o->sentinels
+			&& (!ini_list(o, "servers", RLOCK_G(servers)) || !ini_list(o, "cluster", RLOCK_G(cluster))
+				|| !ini_list(o, "sentinel", RLOCK_G(sentinel)))) {
+		goto fail;
+	}
+	if (!o->service && o->sentinels && RLOCK_G(service) && *RLOCK_G(service)) {
+		o->service = zend_string_init(RLOCK_G(service), strlen(RLOCK_G(service)), false);
 	}
 	if ((o->servers != NULL) + (o->nodes != NULL) + (o->sentinels != NULL) > 1) {
 		zend_argument_value_error(arg_num, "options \"servers\", \"cluster\" and \"sentinel\" exclude each other");
