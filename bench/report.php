@@ -23,7 +23,8 @@ foreach (file($resultsFile, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $l
         default => null,
     };
 }
-$rtt = $pings ? median(array_column($pings, 'rtt_p50_us')) : null;
+// Other load on the machine only ever slows a round down: take the best round.
+$rtt = $pings ? min(array_column($pings, 'rtt_p50_us')) : null;
 
 function fmt(?float $x, int $decimals = 0, string $suffix = ''): string
 {
@@ -33,13 +34,6 @@ function fmt(?float $x, int $decimals = 0, string $suffix = ''): string
 function ratio(?float $a, ?float $b, int $decimals = 2): string
 {
     return $a === null || !$b ? '-' : number_format($a / $b, $decimals, '.', '') . 'x';
-}
-
-function median(array $xs): float
-{
-    sort($xs);
-    $n = count($xs);
-    return $n % 2 ? $xs[intdiv($n, 2)] : ($xs[$n / 2 - 1] + $xs[$n / 2]) / 2;
 }
 
 function table(array $header, array $rows): string
@@ -62,14 +56,14 @@ function why(string $lib, int|string $procs): string
 
 $md = "# rlock benchmark\n\n";
 $cpu = preg_match('/^model name\s*:\s*(.+)$/m', (string) @file_get_contents('/proc/cpuinfo'), $m) ? $m[1] : php_uname('m');
-$md .= sprintf("%s; %s, %d cores; %s %s; PHP %s; Redis %s; PING round trip p50 %s us (phpredis, median of the rounds).\n\n",
+$md .= sprintf("%s; %s, %d cores; %s %s; PHP %s; Redis %s; PING round trip p50 %s us (phpredis, best of %d rounds).\n\n",
     date('Y-m-d H:i T'), $cpu, (int) shell_exec('nproc'), php_uname('s'), php_uname('r'),
-    PHP_VERSION, $pings[0]['redis_version'] ?? '?', fmt($rtt, 1));
+    PHP_VERSION, $pings[0]['redis_version'] ?? '?', fmt($rtt, 1), count($pings));
 
-// Uncontended: the median of the rounds, per library.
+// Uncontended: the best of the rounds, per library.
 $cycles = [];
 foreach ($uncontended as $lib => $rounds) {
-    $cycles[$lib] = median(array_column($rounds, 'cycles_per_s'));
+    $cycles[$lib] = max(array_column($rounds, 'cycles_per_s'));
 }
 $floor = $cycles['floor'] ?? null;
 $rows = [];
@@ -81,7 +75,8 @@ foreach (array_merge(['floor'], $libs) as $lib) {
     $rows[] = [$lib, fmt($cycles[$lib]), fmt(1e6 / $cycles[$lib], 1),
         $floor ? ratio($floor, $cycles[$lib]) : '-'];
 }
-$md .= "## Uncontended: lock + unlock in one process, a fresh lock object per cycle\n\n";
+$md .= sprintf("## Uncontended: lock + unlock in one process, a fresh lock object per cycle (best of %d rounds)\n\n",
+    count($uncontended['floor'] ?? []));
 $md .= table(['library', 'cycles/s', 'us/cycle', 'cycle time vs floor'], $rows) . "\n";
 
 // Contended: per P, ratios against the best peer at the same P.

@@ -2,7 +2,7 @@
 # The side-by-side benchmark: rlock against the PHP Redis locks people use,
 # and a C floor. One command; prints a markdown table, writes bench/out/.
 #
-#   bench/run.sh               full run, about 3 minutes on 2 cores
+#   bench/run.sh               full run, about 2 minutes on 2 cores
 #   BENCH_QUICK=1 bench/run.sh about 30 seconds
 #
 # Other knobs: BENCH_LIBS="phpredis predis symfony malkusch rlock",
@@ -21,9 +21,9 @@ export BENCH_LIBS=${BENCH_LIBS:-"phpredis predis symfony malkusch rlock"}
 PROCS=${BENCH_PROCS:-"1 4 8 32"}
 SECTION_US=${BENCH_SECTION_US:-1000}
 if [ -n "${BENCH_QUICK:-}" ]; then
-	SECTIONS=${BENCH_SECTIONS:-400}; WATCHED=64; UNCONTENDED_S=0.3; ROUNDS=1; PINGS=2000
+	SECTIONS=${BENCH_SECTIONS:-400}; WATCHED=64; UNCONTENDED_S=0.3; ROUNDS=2; PINGS=2000
 else
-	SECTIONS=${BENCH_SECTIONS:-2000}; WATCHED=256; UNCONTENDED_S=1; ROUNDS=3; PINGS=10000
+	SECTIONS=${BENCH_SECTIONS:-2000}; WATCHED=256; UNCONTENDED_S=0.6; ROUNDS=5; PINGS=5000
 fi
 
 say() { echo "bench: $*" >&2; }
