@@ -56,9 +56,12 @@ function why(string $lib, int|string $procs): string
 
 $md = "# rlock benchmark\n\n";
 $cpu = preg_match('/^model name\s*:\s*(.+)$/m', (string) @file_get_contents('/proc/cpuinfo'), $m) ? $m[1] : php_uname('m');
-$md .= sprintf("%s; %s, %d cores; %s %s; PHP %s; Redis %s; PING round trip p50 %s us (phpredis, best of %d rounds).\n\n",
+$idleRtts = array_column($pings, 'idle_rtt_p50_us');
+$idleRtt = $idleRtts ? min($idleRtts) : null;
+$md .= sprintf("%s; %s, %d cores; %s %s; PHP %s; Redis %s.\n"
+    . "PING round trip p50 (phpredis, best of %d rounds): %s us back to back, %s us after 1 ms asleep.\n\n",
     date('Y-m-d H:i T'), $cpu, (int) shell_exec('nproc'), php_uname('s'), php_uname('r'),
-    PHP_VERSION, $pings[0]['redis_version'] ?? '?', fmt($rtt, 1), count($pings));
+    PHP_VERSION, $pings[0]['redis_version'] ?? '?', count($pings), fmt($rtt, 1), fmt($idleRtt, 1));
 
 // Uncontended: the best of the rounds, per library.
 $cycles = [];
