@@ -1,10 +1,10 @@
 --TEST--
-Unknown option names, and the options of later versions (cluster, watchdog, sync_replicas, sentinel), are rejected rather than ignored
+Unknown option names (and watchdog, which comes later) are rejected rather than ignored
 --EXTENSIONS--
 rlock
 --FILE--
 <?php
-$names = ['x', 'TTL', 'timeout', 'cluster', 'watchdog', 'sync_replicas', 'sentinel', 'service', "ttl\0"];
+$names = ['x', 'TTL', 'timeout', 'server ', 'lost', 'watchdog', "ttl\0"];
 foreach ($names as $n) {
     try {
         new RLock('k', [$n => 1]);
@@ -14,7 +14,7 @@ foreach ($names as $n) {
     }
 }
 try {
-    RLock::release('k', 'token', ['cluster' => ['127.0.0.1:7000']]);
+    RLock::release('k', 'token', ['watchdog' => true]);
 } catch (ValueError $e) {
     echo $e->getMessage(), "\n";
 }
@@ -25,11 +25,9 @@ var_dump(method_exists('RLock', 'lost'));
 RLock::__construct(): Argument #2 ($options) unknown option "x"
 RLock::__construct(): Argument #2 ($options) unknown option "TTL"
 RLock::__construct(): Argument #2 ($options) unknown option "timeout"
-RLock::__construct(): Argument #2 ($options) unknown option "cluster"
+RLock::__construct(): Argument #2 ($options) unknown option "server "
+RLock::__construct(): Argument #2 ($options) unknown option "lost"
 RLock::__construct(): Argument #2 ($options) unknown option "watchdog"
-RLock::__construct(): Argument #2 ($options) unknown option "sync_replicas"
-RLock::__construct(): Argument #2 ($options) unknown option "sentinel"
-RLock::__construct(): Argument #2 ($options) unknown option "service"
 RLock::__construct(): Argument #2 ($options) unknown option "ttl%A"
-RLock::release(): Argument #3 ($options) unknown option "cluster"
+RLock::release(): Argument #3 ($options) unknown option "watchdog"
 bool(false)
