@@ -23,6 +23,7 @@
 
 #include <hiredis/hiredis.h>
 #include <unistd.h>
+#include <pthread.h>
 
 ZEND_DECLARE_MODULE_GLOBALS(rlock)
 
@@ -125,7 +126,7 @@ static zend_object *rlock_create(zend_class_entry *ce)
 /* The holds of this object, if they belong to this process (not to the parent of a fork). */
 static bool rlock_held(rlock_object *l)
 {
-	if (l->holds > 0 && l->pid != getpid()) {
+	if (l->holds > 0 && l->pid != rlock_getpid()) {
 		l->holds = 0;
 		zend_string_release(l->token);
 		l->token = NULL;
@@ -214,7 +215,7 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 		rlock_drop_holds(l);
 		l->token = hold.token;
 		l->holds = 1;
-		l->pid = getpid();
+		l->pid = rlock_getpid();
 	}
 	l->fence = hold.fence;
 	l->valid_until = hold.valid_until;
@@ -568,6 +569,8 @@ static PHP_GINIT_FUNCTION(rlock)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
 	memset(rlock_globals, 0, sizeof(*rlock_globals));
+	rlock_globals->pid = getpid();
+	rlock_globals->random_used = sizeof(rlock_globals->random_pool);  /* empty: filled on first use */
 	rlock_conn_ginit(&rlock_globals->pool, &rlock_globals->request_conns);
 }
 
@@ -575,6 +578,13 @@ static PHP_GSHUTDOWN_FUNCTION(rlock)
 {
 	rlock_conn_gshutdown(&rlock_globals->pool, &rlock_globals->request_conns);
 	rlock_route_gshutdown();
+}
+
+/* In a forked child: a new pid, and none of the parent's unused random bytes. */
+static void rlock_atfork_child(void)
+{
+	RLOCK_G(pid) = getpid();
+	RLOCK_G(random_used) = sizeof(RLOCK_G(random_pool));
 }
 
 PHP_MINIT_FUNCTION(rlock)
@@ -596,6 +606,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_ce_lost_exception = register_class_RLockLostException(rlock_ce_exception);
 
 	rlock_scripts_minit();
+	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	return SUCCESS;
 }
 

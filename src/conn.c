@@ -163,7 +163,7 @@ static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_e
 	}
 	rlock_conn *c = pecalloc(1, sizeof(*c), 1);
 	c->ctx = ctx;
-	c->pid = getpid();
+	c->pid = rlock_getpid();
 	return c;
 }
 
@@ -171,7 +171,7 @@ static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_e
  * a readable socket between commands means EOF or a stale reply, either way unusable. */
 static bool conn_usable(rlock_conn *c)
 {
-	if (c->pid != getpid() || c->busy || c->ctx->err) {
+	if (c->pid != rlock_getpid() || c->busy || c->ctx->err) {
 		return false;
 	}
 	if (c->checked_gen != RLOCK_G(request_gen)) {

@@ -37,7 +37,7 @@ static zend_string *held_id(const rlock_opts *o, zend_string *key)
 static rlock_held *find(zend_string *id)
 {
 	rlock_held *h = RLOCK_G(request_active) ? zend_hash_find_ptr(&RLOCK_G(held), id) : NULL;
-	return h && h->pid == getpid() ? h : NULL;
+	return h && h->pid == rlock_getpid() ? h : NULL;
 }
 
 int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
@@ -65,7 +65,7 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 		h->hold = *out;
 		h->hold.token = zend_string_copy(out->token);
 		h->count = 1;
-		h->pid = getpid();
+		h->pid = rlock_getpid();
 		zend_hash_update_ptr(&RLOCK_G(held), id, h);
 	}
 	zend_string_release(id);
@@ -113,7 +113,7 @@ void rlock_registry_rshutdown(void)
 
 	/* A request that died (fatal error, exit(), timeout, uncaught exception) ends here too. */
 	ZEND_HASH_FOREACH_PTR(&RLOCK_G(held), h) {
-		if (h->pid == getpid() && h->opts->auto_release) {
+		if (h->pid == rlock_getpid() && h->opts->auto_release) {
 			memset(&err, 0, sizeof(err));
 			rlock_algo_of(h->opts)->release(h->opts, h->key, &h->hold, &err);
 		}
