@@ -42,6 +42,8 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	HashTable pool;
 	/* connections of this request only (persistent = false) */
 	HashTable request_conns;
+	/* keys found taken lately (src/lock.c), per process */
+	HashTable hot_keys;
 	/* locks this request holds (src/registry.c) */
 	HashTable held;
 	bool request_active;
@@ -50,7 +52,6 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	/* CSPRNG bytes not handed out yet, for tokens; emptied in a forked child */
 	unsigned char random_pool[256];
 	uint32_t random_used;
-	uint32_t request_gen;
 	rlock_counters counters;
 ZEND_END_MODULE_GLOBALS(rlock)
 

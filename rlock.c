@@ -35,7 +35,7 @@ typedef struct {
 	zend_string *key;    /* prefix included */
 	zend_string *token;  /* while held */
 	zend_long fence;
-	zend_long valid_until;  /* Redlock: when the validity of our hold ends */
+	zend_long valid_until;  /* when our lease (Redlock: its validity) ends, by our clock */
 	uint32_t holds;      /* nested holds through this object */
 	pid_t pid;           /* the process the holds belong to */
 	zend_object std;
@@ -353,6 +353,9 @@ PHP_METHOD(RLock, extend)
 	rlock_hold hold = { .token = l->token, .valid_until = l->valid_until };
 	int rc = rlock_algo_of(l->opts)->extend(l->opts, l->key, &hold, ttl, &err);
 	l->valid_until = hold.valid_until;
+	if (rc == 1) {
+		rlock_registry_extended(l->opts, l->key, &hold);
+	}
 	if (rc < 0) {
 		rlock_err_throw(&err);
 		RETURN_THROWS();
@@ -469,7 +472,7 @@ PHP_METHOD(RLock, ttl)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (rlock_held(l) && l->valid_until > 0) {
+	if (l->opts->nservers > 0 && rlock_held(l)) {
 		/* Redlock: the validity left, which is less than any master's PTTL */
 		RETURN_LONG(MAX(l->valid_until - rlock_now_ms(), 0));
 	}
@@ -572,12 +575,14 @@ static PHP_GINIT_FUNCTION(rlock)
 	rlock_globals->pid = getpid();
 	rlock_globals->random_used = sizeof(rlock_globals->random_pool);  /* empty: filled on first use */
 	rlock_conn_ginit(&rlock_globals->pool, &rlock_globals->request_conns);
+	zend_hash_init(&rlock_globals->hot_keys, 16, NULL, NULL, 1);
 }
 
 static PHP_GSHUTDOWN_FUNCTION(rlock)
 {
 	rlock_conn_gshutdown(&rlock_globals->pool, &rlock_globals->request_conns);
 	rlock_route_gshutdown();
+	zend_hash_destroy(&rlock_globals->hot_keys);
 }
 
 /* In a forked child: a new pid, and none of the parent's unused random bytes. */
@@ -625,7 +630,6 @@ PHP_RINIT_FUNCTION(rlock)
 #if defined(COMPILE_DL_RLOCK) && defined(ZTS)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
-	rlock_conn_rinit();
 	rlock_registry_rinit();
 	return SUCCESS;
 }

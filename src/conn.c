@@ -167,21 +167,13 @@ static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_e
 	return c;
 }
 
-/* Whether a connection from the table may carry the next command. Checked once a request:
- * a readable socket between commands means EOF or a stale reply, either way unusable. */
+/* Whether a connection from the table may carry the next command: ours, idle, and with
+ * nothing to read (a readable socket between commands means EOF, a server restarted or a
+ * CLIENT KILL, or a stale reply: either way it is thrown away, not used). */
 static bool conn_usable(rlock_conn *c)
 {
-	if (c->pid != rlock_getpid() || c->busy || c->ctx->err) {
-		return false;
-	}
-	if (c->checked_gen != RLOCK_G(request_gen)) {
-		struct pollfd p = { .fd = c->ctx->fd, .events = POLLIN };
-		if (poll(&p, 1, 0) != 0) {
-			return false;
-		}
-		c->checked_gen = RLOCK_G(request_gen);
-	}
-	return true;
+	struct pollfd p = { .fd = c->ctx->fd, .events = POLLIN };
+	return c->pid == rlock_getpid() && !c->busy && !c->ctx->err && poll(&p, 1, 0) == 0;
 }
 
 static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_err *err)
@@ -198,7 +190,6 @@ static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_er
 	}
 	c = conn_open(o, s, err);
 	if (c) {
-		c->checked_gen = RLOCK_G(request_gen);
 		/* a persistent table takes a persistent copy of the key */
 		zend_hash_str_update_ptr(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id), c);
 	}
@@ -335,10 +326,6 @@ void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns)
 	zend_hash_destroy(pool);
 }
 
-void rlock_conn_rinit(void)
-{
-	RLOCK_G(request_gen)++;
-}
 
 void rlock_conn_rshutdown(void)
 {

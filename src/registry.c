@@ -3,6 +3,7 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "registry.h"
+#include "scripts.h"
 
 #include <unistd.h>
 
@@ -45,6 +46,11 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 	zend_string *id = held_id(o, key);
 	rlock_held *h = find(id);
 
+	if (h && rlock_now_ms() >= h->hold.valid_until) {
+		/* our lease ran out (by our clock): never vouch for it, ask Redis */
+		zend_hash_del(&RLOCK_G(held), id);
+		h = NULL;
+	}
 	if (h && o->reentrant) {
 		h->count++;
 		*out = h->hold;
@@ -88,6 +94,16 @@ int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *t
 	}
 	zend_string_release(id);
 	return rlock_algo_of(o)->release(o, key, &hold, err);
+}
+
+void rlock_registry_extended(const rlock_opts *o, zend_string *key, const rlock_hold *hold)
+{
+	zend_string *id = held_id(o, key);
+	rlock_held *h = find(id);
+	if (h && zend_string_equals(h->hold.token, hold->token)) {
+		h->hold.valid_until = hold->valid_until;
+	}
+	zend_string_release(id);
 }
 
 void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *token)

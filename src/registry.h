@@ -12,6 +12,9 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 /* Give back one hold of token; the last one releases the key in Redis. 1, 0 not ours, -1. */
 int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err);
 
+/* Our lease on key was extended to h->valid_until. */
+void rlock_registry_extended(const rlock_opts *o, zend_string *key, const rlock_hold *h);
+
 /* Forget token's holds without asking Redis (it was lost, or released elsewhere). */
 void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *token);
 
