@@ -269,7 +269,7 @@ static int lock_release(const rlock_opts *o, zend_string *key, const rlock_hold 
 		return -1;
 	}
 	rlock_keys_init(&k, key);
-	rlock_call_release(&c, &k, h->token, next, h->queued, o->fair);
+	rlock_call_release(&c, &k, h->token, next, h->queued, o, o->fair);
 	redisReply *r = run(o, key, &c, err);
 	rlock_keys_free(&k);
 	zend_string_release(next);

@@ -107,7 +107,7 @@ static int release_all(const rlock_opts *o, rlock_keys *k, zend_string *token, b
 	if (!next) {
 		return -1;
 	}
-	rlock_call_release(&c, k, token, next, queued, false);
+	rlock_call_release(&c, k, token, next, queued, o, false);
 	fanout(o, &c, only, fr);
 	zend_string_release(next);
 	for (uint32_t i = 0; i < o->nservers; i++) {

@@ -12,12 +12,13 @@
 #include <unistd.h>
 
 /* KEYS: lock, grants, waiters, fence. ARGV: token, ttl, fencing, wait, queued.
- * {1, token, fence} acquired; {0, pttl, block ms} not. */
+ * {1, token, fence} acquired; {0, pttl, block ms} not. "waiters" counts the callers that
+ * wait for a hand-over, and lives 500 ms past the longest wait it covers. */
 rlock_script rlock_script_acquire = { .source =
 	"local lock, grants, waiters, fence = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\n"
 	"local token, ttl, fencing, wait, queued = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1'\n"
 	"local function leave()\n"
-	"  if queued and redis.call('hincrby', waiters, 'n', -1) <= 0 then redis.call('del', waiters) end\n"
+	"  if queued and redis.call('decr', waiters) <= 0 then redis.call('del', waiters) end\n"
 	"end\n"
 	"local function won(t, f)\n"
 	"  leave()\n"
@@ -38,22 +39,20 @@ rlock_script rlock_script_acquire = { .source =
 	"if wait <= 0 then leave() return {0, pttl, 0} end\n"
 	"local block = wait\n"
 	"if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end\n"
-	"if not queued or redis.call('hexists', waiters, 'n') == 0 then redis.call('hincrby', waiters, 'n', 1) end\n"
-	"redis.call('hset', waiters, 't', ttl)\n"
+	"if not queued then redis.call('incr', waiters) end\n"
 	"if fencing then redis.call('setnx', fence, 0) end\n"
 	"if redis.call('pttl', waiters) < block + 500 then redis.call('pexpire', waiters, block + 500) end\n"
 	"return {0, pttl, block}\n"
 };
 
-/* KEYS: lock, grants, waiters, fence. ARGV: token, next token, queued, fair.
- * 0 not ours; 1 released; 2 handed over to a waiter. */
+/* KEYS: lock, grants, waiters, fence. ARGV: token, next token, queued, fair, ttl.
+ * 0 not ours; 1 released; 2 handed over to a waiter, with ttl as its lease. */
 rlock_script rlock_script_release = { .source =
 	"local lock, grants, waiters, fence = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\n"
-	"local token, nexttoken, queued, fair = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4] == '1'\n"
-	"if queued and redis.call('hincrby', waiters, 'n', -1) <= 0 then redis.call('del', waiters) end\n"
+	"local token, nexttoken, queued, fair, ttl = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4] == '1', ARGV[5]\n"
+	"if queued and redis.call('decr', waiters) <= 0 then redis.call('del', waiters) end\n"
 	"if redis.call('get', lock) ~= token then return 0 end\n"
-	"if tonumber(redis.call('hget', waiters, 'n') or '0') > 0 then\n"
-	"  local ttl = redis.call('hget', waiters, 't')\n"
+	"if tonumber(redis.call('get', waiters) or '0') > 0 then\n"
 	"  if fair then\n"
 	"    local f = 0\n"
 	"    if redis.call('exists', fence) == 1 then f = redis.call('incr', fence) end\n"
@@ -234,13 +233,15 @@ void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const 
 	call_flag(c, queued);
 }
 
-void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, bool queued, bool fair)
+void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, bool queued,
+	const rlock_opts *o, bool fair)
 {
 	call_start(c, &rlock_script_release, 4, k->keys);
 	call_str(c, token);
 	call_str(c, next);
 	call_flag(c, queued);
 	call_flag(c, fair);
+	call_num(c, 1, o->ttl);
 }
 
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl)

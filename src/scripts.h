@@ -34,7 +34,8 @@ typedef struct {
 } rlock_call;
 
 void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms, bool queued);
-void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, bool queued, bool fair);
+void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, bool queued,
+	const rlock_opts *o, bool fair);
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl);
 void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor);
 /* True (and c switched to EVAL) when r says the server does not know the script. */
