@@ -217,16 +217,39 @@ void rlock_server_free(rlock_server *s, bool persistent)
 	memset(s, 0, sizeof(*s));
 }
 
+/* A bad option: a ValueError naming it, as an argument of the calling function, or as the
+ * php.ini setting it came from (arg_num 0). */
+static ZEND_ATTRIBUTE_FORMAT(printf, 3, 4) void option_error(uint32_t arg_num, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	char *what;
+	va_start(ap, fmt);
+	zend_vspprintf(&what, 0, fmt, ap);
+	va_end(ap);
+	if (arg_num) {
+		zend_argument_value_error(arg_num, "option \"%s\" %s", name, what);
+	} else {
+		zend_value_error("php.ini setting rlock.%s %s", name, what);
+	}
+	efree(what);
+}
+
+/* A wrongly typed option: a TypeError naming it. */
+static void option_type_error(uint32_t arg_num, const char *name, const char *type, zval *v)
+{
+	if (arg_num) {
+		zend_argument_type_error(arg_num, "option \"%s\" must be of type %s, %s given", name, type, zend_zval_type_name(v));
+	} else {
+		zend_type_error("php.ini setting rlock.%s must be of type %s, %s given", name, type, zend_zval_type_name(v));
+	}
+}
+
 static bool set_server(rlock_opts *o, const char *dsn, size_t len, uint32_t arg_num)
 {
 	const char *why;
 	rlock_server s;
 	if (rlock_server_parse(dsn, len, &s, false, &why) == FAILURE) {
-		if (arg_num) {
-			zend_argument_value_error(arg_num, "option \"server\" %s", why);
-		} else {
-			zend_value_error("php.ini setting rlock.server %s", why);
-		}
+		option_error(arg_num, "server", "%s", why);
 		return false;
 	}
 	rlock_server_free(&o->server, false);
@@ -242,12 +265,12 @@ static bool set_server_list(const char *name, rlock_server **out, uint32_t *coun
 	uint32_t n = 0;
 
 	if (Z_TYPE_P(v) != IS_ARRAY) {
-		zend_argument_type_error(arg_num, "option \"%s\" must be of type array, %s given", name, zend_zval_type_name(v));
+		option_type_error(arg_num, name, "array", v);
 		return false;
 	}
 	list = Z_ARRVAL_P(v);
 	if (!zend_array_is_list(list) || zend_hash_num_elements(list) == 0 || zend_hash_num_elements(list) > RLOCK_MAX_SERVERS) {
-		zend_argument_value_error(arg_num, "option \"%s\" must be a list of 1 to %d strings", name, RLOCK_MAX_SERVERS);
+		option_error(arg_num, name, "must be a list of 1 to %d strings", RLOCK_MAX_SERVERS);
 		return false;
 	}
 	*out = ecalloc(zend_hash_num_elements(list), sizeof(rlock_server));
@@ -255,7 +278,7 @@ static bool set_server_list(const char *name, rlock_server **out, uint32_t *coun
 		const char *why;
 		ZVAL_DEREF(item);
 		if (Z_TYPE_P(item) != IS_STRING) {
-			zend_argument_value_error(arg_num, "option \"%s\" must be a list of strings, %s found", name, zend_zval_type_name(item));
+			option_error(arg_num, name, "must be a list of strings, %s found", zend_zval_type_name(item));
 			return false;
 		}
 		zend_string *dsn = strstr(Z_STRVAL_P(item), "://") ? zend_string_copy(Z_STR_P(item))
@@ -263,7 +286,7 @@ static bool set_server_list(const char *name, rlock_server **out, uint32_t *coun
 		zend_result ok = rlock_server_parse(ZSTR_VAL(dsn), ZSTR_LEN(dsn), &(*out)[n], false, &why);
 		zend_string_release(dsn);
 		if (ok == FAILURE) {
-			zend_argument_value_error(arg_num, "option \"%s\" entry %u %s", name, n, why);
+			option_error(arg_num, name, "entry %u %s", n, why);
 			return false;
 		}
 		*count = ++n;
@@ -280,24 +303,22 @@ static bool set_option(rlock_opts *o, const rlock_opt_def *def, zval *v, uint32_
 		case OPT_POSITIVE:
 		case OPT_NON_NEGATIVE:
 			if (Z_TYPE_P(v) != IS_LONG) {
-				zend_argument_type_error(arg_num, "option \"%s\" must be of type int, %s given",
-					def->name, zend_zval_type_name(v));
+				option_type_error(arg_num, def->name, "int", v);
 				return false;
 			}
 			if (def->kind == OPT_POSITIVE && Z_LVAL_P(v) <= 0) {
-				zend_argument_value_error(arg_num, "option \"%s\" must be greater than 0", def->name);
+				option_error(arg_num, def->name, "must be greater than 0");
 				return false;
 			}
 			if (Z_LVAL_P(v) < 0) {
-				zend_argument_value_error(arg_num, "option \"%s\" must be greater than or equal to 0", def->name);
+				option_error(arg_num, def->name, "must be greater than or equal to 0");
 				return false;
 			}
 			*(zend_long *) field = Z_LVAL_P(v);
 			return true;
 		case OPT_BOOL:
 			if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
-				zend_argument_type_error(arg_num, "option \"%s\" must be of type bool, %s given",
-					def->name, zend_zval_type_name(v));
+				option_type_error(arg_num, def->name, "bool", v);
 				return false;
 			}
 			*(bool *) field = Z_TYPE_P(v) == IS_TRUE;
@@ -311,8 +332,7 @@ static bool set_option(rlock_opts *o, const rlock_opt_def *def, zval *v, uint32_
 		case OPT_STRING:
 		case OPT_SERVER:
 			if (Z_TYPE_P(v) != IS_STRING) {
-				zend_argument_type_error(arg_num, "option \"%s\" must be of type string, %s given",
-					def->name, zend_zval_type_name(v));
+				option_type_error(arg_num, def->name, "string", v);
 				return false;
 			}
 			if (def->kind == OPT_SERVER) {

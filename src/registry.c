@@ -52,11 +52,19 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 		h = NULL;
 	}
 	if (h && o->reentrant) {
-		h->count++;
-		*out = h->hold;
-		out->token = zend_string_copy(h->hold.token);
-		zend_string_release(id);
-		return 1;
+		/* one round trip: the hold is still ours in Redis (nobody deleted it, no restart
+		 * lost it), and its lease starts again, as Redisson's reentrant lock does */
+		int rc = rlock_algo_of(o)->extend(o, key, &h->hold, o->ttl, err);
+		if (rc != 0) {
+			if (rc == 1) {
+				h->count++;
+				*out = h->hold;
+				out->token = zend_string_copy(h->hold.token);
+			}
+			zend_string_release(id);
+			return rc;
+		}
+		zend_hash_del(&RLOCK_G(held), id);
 	}
 	int rc = rlock_algo_of(o)->acquire(o, key, wait_ms, out, err);
 	if (rc == 1) {

@@ -30,7 +30,7 @@ fclose($theirs);
 
 // wait (with a deadline) until the child is queued and blocked on the grants list
 $deadline = microtime(true) + 10 * $slow;
-while (rlock_test_cmd('HGET', "$tag:waiters", 'n') !== '1'
+while (rlock_test_cmd('GET', "$tag:waiters") !== '1'
         || !preg_match('/^blocked_clients:[1-9]/m', rlock_test_cmd('INFO', 'clients'))) {
     if (microtime(true) > $deadline) {
         die("the child never queued\n");

@@ -27,7 +27,7 @@ if ($pid === 0) {
 }
 fclose($down);
 $deadline = microtime(true) + 10 * $slow;
-while (rlock_test_cmd('HGET', "$tag:waiters", 'n') !== '1'
+while (rlock_test_cmd('GET', "$tag:waiters") !== '1'
         || !preg_match('/^blocked_clients:[1-9]/m', rlock_test_cmd('INFO', 'clients'))) {
     if (microtime(true) > $deadline) {
         die("the child never queued\n");
