@@ -18,6 +18,11 @@ final class RedisServer
     public function __construct(array $args = [], ?int $port = null, array $conf = [])
     {
         $this->port = $port ?? self::freePort();
+        $this->start($args, $conf);
+    }
+
+    private function start(array $args, array $conf): void
+    {
         $this->dir = sys_get_temp_dir() . '/rlock-redis-' . $this->port . '-' . bin2hex(random_bytes(3));
         @mkdir($this->dir);
         $first = [];
@@ -83,6 +88,15 @@ final class RedisServer
 
     public function commandWithin(float $timeout, string ...$args): mixed
     {
+        if ($this->conn) {
+            // readable between commands: the server closed it (a restart, CLIENT KILL)
+            $r = [$this->conn];
+            $w = $e = null;
+            if (stream_select($r, $w, $e, 0) !== 0) {
+                fclose($this->conn);
+                $this->conn = null;
+            }
+        }
         if (!$this->conn) {
             $this->conn = @stream_socket_client('tcp://127.0.0.1:' . $this->port, $errno, $errstr, 2);
             if (!$this->conn) {
@@ -213,7 +227,7 @@ final class RedisServer
     public function restart(): void
     {
         $this->stop();
-        $this->__construct([], $this->port);
+        $this->start([], []);
     }
 
     private function awaitReady(): void
