@@ -100,6 +100,23 @@ static rlock_script script_extend = { .source =
 	"return 0\n"
 };
 
+/* The watchdog's batch renewal: the extend script over many keys at once. KEYS: n lock
+ * keys. ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours (a key that
+ * is not a string is not ours either). */
+static rlock_script script_renew = { .source =
+	"local n = #KEYS\n"
+	"local out = {}\n"
+	"for i = 1, n do\n"
+	"  if redis.pcall('get', KEYS[i]) == ARGV[i] then\n"
+	"    redis.call('pexpire', KEYS[i], ARGV[n + i])\n"
+	"    out[i] = 1\n"
+	"  else\n"
+	"    out[i] = 0\n"
+	"  end\n"
+	"end\n"
+	"return out\n"
+};
+
 static void script_init(rlock_script *s)
 {
 	PHP_SHA1_CTX ctx;
@@ -115,6 +132,13 @@ void rlock_lock_minit(void)
 	script_init(&script_acquire);
 	script_init(&script_release);
 	script_init(&script_extend);
+	script_init(&script_renew);
+}
+
+void rlock_lock_renew_script(const char **source, const char **sha)
+{
+	*source = script_renew.source;
+	*sha = script_renew.sha;
 }
 
 static zend_long now_ms(void)

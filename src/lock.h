@@ -13,6 +13,10 @@ typedef struct {
 
 void rlock_lock_minit(void);
 
+/* The batch renewal script the watchdog thread runs on its own connections: its source and
+ * SHA1, plain C strings that do not change after MINIT. */
+void rlock_lock_renew_script(const char **source, const char **sha);
+
 /* Acquire key, waiting up to wait_ms for a release to hand it over. 1 acquired (out filled;
  * out->token is the caller's), 0 not within wait_ms, -1 err set. */
 int rlock_lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err);

@@ -29,6 +29,7 @@ static const rlock_opt_def rlock_opt_defs[] = {
 	OPT("auto_release", OPT_BOOL, auto_release),
 	OPT("fencing", OPT_BOOL, fencing),
 	OPT("fair", OPT_BOOL, fair),
+	OPT("watchdog", OPT_BOOL, watchdog),
 };
 
 static int hexval(char c)
@@ -290,6 +291,7 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 	o->auto_release = RLOCK_G(auto_release);
 	o->fencing = RLOCK_G(fencing);
 	o->fair = RLOCK_G(fair);
+	o->watchdog = RLOCK_G(watchdog);
 
 	zend_string *name;
 	zval *v;

@@ -3,6 +3,7 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "registry.h"
+#include "watchdog.h"
 
 #include <unistd.h>
 
@@ -12,11 +13,28 @@ typedef struct {
 	rlock_hold hold;
 	uint32_t count;
 	pid_t pid;  /* a forked child holds nothing of its parent's */
+	rlock_watchdog_entry *wd;  /* renewed by the watchdog while held; NULL without it */
 } rlock_held;
+
+/* Stop renewing h's lease. */
+static void held_unwatch(rlock_held *h)
+{
+	if (h->wd) {
+		rlock_watchdog_unwatch(h->wd);
+		h->wd = NULL;
+	}
+}
+
+/* Whether the watchdog found h no longer ours. */
+static bool held_lost(const rlock_held *h)
+{
+	return h->wd && rlock_watchdog_lost(h->wd);
+}
 
 static void held_dtor(zval *zv)
 {
 	rlock_held *h = Z_PTR_P(zv);
+	held_unwatch(h);
 	rlock_opts_release(h->opts);
 	zend_string_release(h->key);
 	zend_string_release(h->hold.token);
@@ -40,12 +58,34 @@ static rlock_held *find(zend_string *id)
 	return h && h->pid == getpid() ? h : NULL;
 }
 
+/* A lock the watchdog found gone: forget it. Redis still counts a hold that came through the
+ * waiters' queue until its release, which finds the key not ours and only uncounts it. */
+static void settle_lost(rlock_held *h, zend_string *id)
+{
+	rlock_err err = {0};
+	held_unwatch(h);
+	if (h->hold.queued) {
+		rlock_lock_release(h->opts, h->key, h->hold.token, true, &err);
+	}
+	zend_hash_del(&RLOCK_G(held), id);
+}
+
 int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
 {
 	zend_string *id = held_id(o, key);
 	rlock_held *h = find(id);
+	rlock_watchdog_entry *wd = NULL;
 
+	if (h && held_lost(h)) {
+		/* not ours any more: nothing to re-enter */
+		settle_lost(h, id);
+		h = NULL;
+	}
 	if (h && o->reentrant) {
+		if (o->watchdog && !h->wd && !(h->wd = rlock_watchdog_watch(o, key, h->hold.token, o->ttl, err))) {
+			zend_string_release(id);
+			return -1;
+		}
 		h->count++;
 		*out = h->hold;
 		out->token = zend_string_copy(h->hold.token);
@@ -53,6 +93,15 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 		return 1;
 	}
 	int rc = rlock_lock_acquire(o, key, wait_ms, out, err);
+	if (rc == 1 && o->watchdog && RLOCK_G(request_active)
+			&& !(wd = rlock_watchdog_watch(o, key, out->token, o->ttl, err))) {
+		/* not renewed, not kept: give it back at once */
+		rlock_err ignored = {0};
+		rlock_lock_release(o, key, out->token, out->queued, &ignored);
+		zend_string_release(out->token);
+		zend_string_release(id);
+		return -1;
+	}
 	if (rc == 1 && RLOCK_G(request_active)) {
 		h = emalloc(sizeof(*h));
 		h->opts = rlock_opts_addref(o);
@@ -61,6 +110,7 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 		h->hold.token = zend_string_copy(out->token);
 		h->count = 1;
 		h->pid = getpid();
+		h->wd = wd;
 		zend_hash_update_ptr(&RLOCK_G(held), id, h);
 	}
 	zend_string_release(id);
@@ -74,11 +124,18 @@ int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *t
 	bool queued = false;
 
 	if (h && zend_string_equals(h->hold.token, token)) {
+		if (held_lost(h)) {
+			/* every hold of it is gone with it */
+			settle_lost(h, id);
+			zend_string_release(id);
+			return 0;
+		}
 		if (--h->count > 0) {
 			zend_string_release(id);
 			return 1;
 		}
 		queued = h->hold.queued;
+		/* stop renewing before the release, so no renewal races it */
 		zend_hash_del(&RLOCK_G(held), id);
 	}
 	zend_string_release(id);
@@ -91,6 +148,35 @@ void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *t
 	rlock_held *h = find(id);
 	if (h && zend_string_equals(h->hold.token, token)) {
 		zend_hash_del(&RLOCK_G(held), id);
+	}
+	zend_string_release(id);
+}
+
+bool rlock_registry_lost(const rlock_opts *o, zend_string *key, zend_string *token)
+{
+	zend_string *id = held_id(o, key);
+	rlock_held *h = find(id);
+	bool lost = h && zend_string_equals(h->hold.token, token) && held_lost(h);
+	zend_string_release(id);
+	return lost;
+}
+
+void rlock_registry_extended(const rlock_opts *o, zend_string *key, zend_string *token, zend_long ttl)
+{
+	zend_string *id = held_id(o, key);
+	rlock_held *h = find(id);
+	if (h && h->wd && zend_string_equals(h->hold.token, token)) {
+		rlock_watchdog_set_ttl(h->wd, ttl);
+	}
+	zend_string_release(id);
+}
+
+void rlock_registry_unwatch(const rlock_opts *o, zend_string *key, zend_string *token)
+{
+	zend_string *id = held_id(o, key);
+	rlock_held *h = find(id);
+	if (h && zend_string_equals(h->hold.token, token)) {
+		held_unwatch(h);
 	}
 	zend_string_release(id);
 }
@@ -108,7 +194,11 @@ void rlock_registry_rshutdown(void)
 
 	/* A request that died (fatal error, exit(), timeout, uncaught exception) ends here too. */
 	ZEND_HASH_FOREACH_PTR(&RLOCK_G(held), h) {
-		if (h->pid == getpid() && h->opts->auto_release) {
+		/* Renewal stops at request end, before the release. A lock the watchdog found gone
+		 * needs no release, unless Redis still counts it among the waiters. */
+		bool lost = held_lost(h);
+		held_unwatch(h);
+		if (h->pid == getpid() && h->opts->auto_release && (!lost || h->hold.queued)) {
 			memset(&err, 0, sizeof(err));
 			rlock_lock_release(h->opts, h->key, h->hold.token, h->hold.queued, &err);
 		}
