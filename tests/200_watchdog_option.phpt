@@ -1,0 +1,30 @@
+--TEST--
+watchdog option: a bool, off by default (php.ini rlock.watchdog), TypeError otherwise
+--EXTENSIONS--
+rlock
+--SKIPIF--
+<?php require __DIR__ . '/skipif.inc'; ?>
+--FILE--
+<?php
+require __DIR__ . '/watchdog.inc';
+var_dump(ini_get('rlock.watchdog'));
+new RLock('a', rlock_test_options(['watchdog' => true]));
+new RLock('a', rlock_test_options(['watchdog' => false]));
+try {
+    new RLock('a', rlock_test_options(['watchdog' => 1]));
+} catch (TypeError $e) {
+    echo $e->getMessage(), "\n";
+}
+/* off by default: a short lease runs out */
+$l = new RLock('a', rlock_test_options(['ttl' => 200]));
+var_dump($l->tryLock());
+rlock_test_sleep(500);
+var_dump(rlock_test_cmd('EXISTS', $l->key()));
+var_dump(rlock_test_info('Watchdog locks renewed now'));
+?>
+--EXPECT--
+string(1) "0"
+RLock::__construct(): Argument #2 ($options) option "watchdog" must be of type bool, int given
+bool(true)
+int(0)
+int(0)
