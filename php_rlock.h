@@ -22,7 +22,12 @@ typedef struct {
 ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	/* php.ini defaults, bound by the INI table in rlock.c */
 	char *server;
+	char *servers;   /* comma-separated lists */
+	char *cluster;
+	char *sentinel;
+	char *service;
 	char *prefix;
+	zend_long sync_replicas;
 	zend_long ttl;
 	zend_long wait;
 	zend_long retry_delay;

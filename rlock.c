@@ -16,6 +16,8 @@
 #include "src/errors.h"
 #include "src/conn.h"
 #include "src/lock.h"
+#include "src/scripts.h"
+#include "src/route.h"
 #include "src/registry.h"
 #include "src/watchdog.h"
 #include "rlock_arginfo.h"
@@ -33,6 +35,7 @@ typedef struct {
 	zend_string *key;    /* prefix included */
 	zend_string *token;  /* while held */
 	zend_long fence;
+	zend_long valid_until;  /* Redlock: when the validity of our hold ends */
 	uint32_t holds;      /* nested holds through this object */
 	pid_t pid;           /* the process the holds belong to */
 	bool lost;           /* the last hold was found no longer ours before its release */
@@ -92,6 +95,11 @@ static ZEND_INI_DISP(display_server)
 
 PHP_INI_BEGIN()
 	STD_PHP_INI_ENTRY_EX("rlock.server", "redis://127.0.0.1:6379", PHP_INI_ALL, OnUpdateServer, server, zend_rlock_globals, rlock_globals, display_server)
+	STD_PHP_INI_ENTRY("rlock.servers", "", PHP_INI_ALL, OnUpdateString, servers, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.cluster", "", PHP_INI_ALL, OnUpdateString, cluster, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.sentinel", "", PHP_INI_ALL, OnUpdateString, sentinel, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.service", "", PHP_INI_ALL, OnUpdateString, service, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.sync_replicas", "0", PHP_INI_ALL, OnUpdateLongGEZero, sync_replicas, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_ENTRY("rlock.prefix", "rlock:", PHP_INI_ALL, OnUpdateString, prefix, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_ENTRY("rlock.ttl", "30000", PHP_INI_ALL, OnUpdatePositive, ttl, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_ENTRY("rlock.wait", "0", PHP_INI_ALL, OnUpdateLongGEZero, wait, zend_rlock_globals, rlock_globals)
@@ -218,6 +226,7 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 		l->lost = false;
 	}
 	l->fence = hold.fence;
+	l->valid_until = hold.valid_until;
 	return 1;
 }
 
@@ -365,7 +374,9 @@ PHP_METHOD(RLock, extend)
 		rlock_release_one(l, false);
 		RETURN_FALSE;
 	}
-	int rc = rlock_lock_extend(l->opts, l->key, l->token, ttl, &err);
+	rlock_hold hold = { .token = l->token, .valid_until = l->valid_until };
+	int rc = rlock_algo_of(l->opts)->extend(l->opts, l->key, &hold, ttl, &err);
+	l->valid_until = hold.valid_until;
 	if (rc < 0) {
 		rlock_err_throw(&err);
 		RETURN_THROWS();
@@ -447,7 +458,7 @@ PHP_METHOD(RLock, isLocked)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	int rc = rlock_lock_exists(l->opts, l->key, &err);
+	int rc = rlock_algo_of(l->opts)->exists(l->opts, l->key, &err);
 	if (rc < 0) {
 		rlock_err_throw(&err);
 		RETURN_THROWS();
@@ -467,7 +478,7 @@ PHP_METHOD(RLock, isAcquired)
 	if (!rlock_held(l) || rlock_found_lost(l)) {
 		RETURN_FALSE;
 	}
-	int rc = rlock_lock_is_owner(l->opts, l->key, l->token, &err);
+	int rc = rlock_algo_of(l->opts)->is_owner(l->opts, l->key, l->token, &err);
 	if (rc < 0) {
 		rlock_err_throw(&err);
 		RETURN_THROWS();
@@ -485,7 +496,11 @@ PHP_METHOD(RLock, ttl)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (rlock_lock_pttl(l->opts, l->key, &pttl, &err) < 0) {
+	if (rlock_held(l) && l->valid_until > 0) {
+		/* Redlock: the validity left, which is less than any master's PTTL */
+		RETURN_LONG(MAX(l->valid_until - rlock_now_ms(), 0));
+	}
+	if (rlock_algo_of(l->opts)->pttl(l->opts, l->key, &pttl, &err) < 0) {
 		rlock_err_throw(&err);
 		RETURN_THROWS();
 	}
@@ -565,8 +580,9 @@ PHP_METHOD(RLock, release)
 		RETURN_THROWS();
 	}
 	zend_string *full = full_key(o, key);
+	rlock_hold hold = { .token = token };
 	rlock_registry_forget(o, full, token);
-	int rc = rlock_lock_release(o, full, token, false, &err);
+	int rc = rlock_algo_of(o)->release(o, full, &hold, &err);
 	zend_string_release(full);
 	rlock_opts_release(o);
 	if (rc < 0) {
@@ -598,6 +614,7 @@ static PHP_GINIT_FUNCTION(rlock)
 static PHP_GSHUTDOWN_FUNCTION(rlock)
 {
 	rlock_conn_gshutdown(&rlock_globals->pool, &rlock_globals->request_conns);
+	rlock_route_gshutdown();
 }
 
 PHP_MINIT_FUNCTION(rlock)
@@ -618,7 +635,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_ce_timeout_exception = register_class_RLockTimeoutException(rlock_ce_exception);
 	rlock_ce_lost_exception = register_class_RLockLostException(rlock_ce_exception);
 
-	rlock_lock_minit();
+	rlock_scripts_minit();
 	rlock_watchdog_minit();
 	return SUCCESS;
 }

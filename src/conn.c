@@ -7,6 +7,8 @@
 
 #include <poll.h>
 #include <unistd.h>
+#include <time.h>
+#include <errno.h>
 
 static struct timeval ms_to_tv(zend_long ms)
 {
@@ -49,9 +51,8 @@ static const char *cause(const redisContext *ctx, char *buf, size_t size)
 }
 
 /* AUTH and SELECT on a fresh connection; false with err set. */
-static bool handshake(redisContext *ctx, const rlock_opts *o, rlock_err *err)
+static bool handshake(redisContext *ctx, const rlock_server *s, rlock_err *err)
 {
-	const rlock_server *s = &o->server;
 	redisReply *r;
 	char buf[32];
 
@@ -93,9 +94,8 @@ static bool handshake(redisContext *ctx, const rlock_opts *o, rlock_err *err)
 	return true;
 }
 
-static rlock_conn *conn_open(const rlock_opts *o, rlock_err *err)
+static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_err *err)
 {
-	const rlock_server *s = &o->server;
 	struct timeval tv = ms_to_tv(o->connect_timeout);
 	char buf[32];
 	redisContext *ctx = s->port
@@ -111,7 +111,7 @@ static rlock_conn *conn_open(const rlock_opts *o, rlock_err *err)
 		return NULL;
 	}
 	/* The connect timeout bounds only the connect; every read is bounded from here on. */
-	if (redisSetTimeout(ctx, ms_to_tv(o->read_timeout)) != REDIS_OK || !handshake(ctx, o, err)) {
+	if (redisSetTimeout(ctx, ms_to_tv(o->read_timeout)) != REDIS_OK || !handshake(ctx, s, err)) {
 		if (err->kind == RLOCK_ERR_NONE) {
 			rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot set the read timeout: %s", ctx->errstr);
 		}
@@ -141,33 +141,43 @@ static bool conn_usable(rlock_conn *c)
 	return true;
 }
 
-static rlock_conn *conn_get(const rlock_opts *o, rlock_err *err)
+static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_err *err)
 {
 	HashTable *ht = table_for(o);
-	rlock_conn *c = zend_hash_str_find_ptr(ht, ZSTR_VAL(o->server.id), ZSTR_LEN(o->server.id));
+	rlock_conn *c = zend_hash_str_find_ptr(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id));
 
 	if (c) {
 		if (conn_usable(c)) {
 			return c;
 		}
-		zend_hash_str_del(ht, ZSTR_VAL(o->server.id), ZSTR_LEN(o->server.id));
+		zend_hash_str_del(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id));
 		RLOCK_G(counters).reconnects++;
 	}
-	c = conn_open(o, err);
+	c = conn_open(o, s, err);
 	if (c) {
 		c->checked_gen = RLOCK_G(request_gen);
 		/* a persistent table takes a persistent copy of the key */
-		zend_hash_str_update_ptr(ht, ZSTR_VAL(o->server.id), ZSTR_LEN(o->server.id), c);
+		zend_hash_str_update_ptr(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id), c);
 	}
 	return c;
 }
 
-redisReply *rlock_conn_call(const rlock_opts *o, int argc, const char **argv, const size_t *lens,
+/* After an I/O error or a timeout the reply may still come: never read it, reconnect. */
+static void conn_drop(const rlock_opts *o, const rlock_server *s, rlock_err *err)
+{
+	rlock_conn *c = zend_hash_str_find_ptr(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+	char buf[32];
+	if (c && err->kind == RLOCK_ERR_NONE) {
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", cause(c->ctx, buf, sizeof(buf)));
+	}
+	zend_hash_str_del(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+}
+
+redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmd,
 	zend_long block_ms, rlock_err *err)
 {
-	rlock_conn *c = conn_get(o, err);
+	rlock_conn *c = conn_get(o, s, err);
 	redisReply *r = NULL;
-	char buf[32];
 
 	if (!c) {
 		return NULL;
@@ -176,10 +186,9 @@ redisReply *rlock_conn_call(const rlock_opts *o, int argc, const char **argv, co
 		redisSetTimeout(c->ctx, ms_to_tv(o->read_timeout + block_ms));
 	}
 	c->busy = true;
-	if (redisAppendCommandArgv(c->ctx, argc, argv, lens) != REDIS_OK
+	if (redisAppendCommandArgv(c->ctx, cmd->argc, (const char **) cmd->argv, cmd->lens) != REDIS_OK
 			|| redisGetReply(c->ctx, (void **) &r) != REDIS_OK) {
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, o->server.label, "%s", cause(c->ctx, buf, sizeof(buf)));
-		zend_hash_str_del(table_for(o), ZSTR_VAL(o->server.id), ZSTR_LEN(o->server.id));
+		conn_drop(o, s, err);
 		return NULL;
 	}
 	c->busy = false;
@@ -187,6 +196,88 @@ redisReply *rlock_conn_call(const rlock_opts *o, int argc, const char **argv, co
 		redisSetTimeout(c->ctx, ms_to_tv(o->read_timeout));
 	}
 	return r;
+}
+
+static zend_long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (zend_long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *servers, const rlock_cmd *cmd,
+	const bool *only, redisReply **replies, rlock_err *errs)
+{
+	rlock_conn *conns[RLOCK_MAX_SERVERS];
+	struct pollfd fds[RLOCK_MAX_SERVERS];
+	uint32_t pending = 0;
+	int done;
+
+	/* Write to every server first ... */
+	for (uint32_t i = 0; i < n; i++) {
+		replies[i] = NULL;
+		conns[i] = only && !only[i] ? NULL : conn_get(o, &servers[i], &errs[i]);
+		if (!conns[i]) {
+			continue;
+		}
+		conns[i]->busy = true;
+		redisAppendCommandArgv(conns[i]->ctx, cmd->argc, (const char **) cmd->argv, cmd->lens);
+		do {
+			if (redisBufferWrite(conns[i]->ctx, &done) != REDIS_OK) {
+				break;
+			}
+		} while (!done);
+		if (conns[i]->ctx->err) {
+			conn_drop(o, &servers[i], &errs[i]);
+			conns[i] = NULL;
+			continue;
+		}
+		pending++;
+	}
+	/* ... then read the replies as they come, all within one read_timeout. */
+	zend_long deadline = now_ms() + o->read_timeout;
+	while (pending > 0) {
+		uint32_t nfds = 0;
+		zend_long left = deadline - now_ms();
+		if (left <= 0) {
+			break;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			if (conns[i] && !replies[i]) {
+				fds[nfds].fd = conns[i]->ctx->fd;
+				fds[nfds].events = POLLIN;
+				fds[nfds++].revents = 0;
+			}
+		}
+		if (poll(fds, nfds, (int) left) < 0 && errno != EINTR) {
+			break;
+		}
+		for (uint32_t i = 0, f = 0; i < n; i++) {
+			if (!conns[i] || replies[i]) {
+				continue;
+			}
+			if (fds[f++].revents == 0) {
+				continue;
+			}
+			void *r = NULL;
+			if (redisBufferRead(conns[i]->ctx) != REDIS_OK
+					|| redisGetReplyFromReader(conns[i]->ctx, &r) != REDIS_OK) {
+				conn_drop(o, &servers[i], &errs[i]);
+				conns[i] = NULL;
+				pending--;
+			} else if (r) {
+				replies[i] = r;
+				conns[i]->busy = false;
+				pending--;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (conns[i] && !replies[i]) {
+			rlock_err_set(&errs[i], RLOCK_ERR_CONNECTION, servers[i].label, "read timed out");
+			conn_drop(o, &servers[i], &errs[i]);
+		}
+	}
 }
 
 void rlock_conn_ginit(HashTable *pool, HashTable *request_conns)

@@ -13,12 +13,29 @@ typedef struct {
 	uint32_t checked_gen;  /* the request in which it was last checked for liveness */
 } rlock_conn;
 
-/* Send one command to o's server and read its reply, waiting up to read_timeout +
- * block_ms. The reply (error replies included) is the caller's to freeReplyObject();
- * NULL with err set when the server could not be reached or did not answer in time, in
- * which case the connection is thrown away and the next call reconnects. */
-redisReply *rlock_conn_call(const rlock_opts *o, int argc, const char **argv, const size_t *lens,
+#define RLOCK_MAX_SERVERS 16
+#define RLOCK_MAX_ARGS 16
+
+/* One command: argv/lens point into memory the caller keeps alive. */
+typedef struct {
+	int argc;
+	const char *argv[RLOCK_MAX_ARGS];
+	size_t lens[RLOCK_MAX_ARGS];
+} rlock_cmd;
+
+/* Send one command to server s and read its reply, waiting up to read_timeout + block_ms.
+ * The reply (error replies included) is the caller's to freeReplyObject(); NULL with err
+ * set when the server could not be reached or did not answer in time, in which case the
+ * connection is thrown away and the next call reconnects. */
+redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmd,
 	zend_long block_ms, rlock_err *err);
+
+/* cmd to each of servers[0..n) (those with only[i] set, when only is given), all written
+ * before any reply is read, and every reply awaited together (poll) within one
+ * read_timeout: N servers cost one round trip and one timeout. replies[i] NULL, with
+ * errs[i] set for a server that failed. */
+void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *servers, const rlock_cmd *cmd,
+	const bool *only, redisReply **replies, rlock_err *errs);
 
 /* Module and request life cycle. */
 void rlock_conn_ginit(HashTable *pool, HashTable *request_conns);

@@ -6,33 +6,37 @@
 
 /* One acquisition of a key. */
 typedef struct {
-	zend_string *token;  /* 32 hex digits: 128 bits from the OS CSPRNG */
-	zend_long fence;     /* fencing token, 0 without the option */
-	bool queued;         /* got it through the waiters' queue, where it is counted until release */
+	zend_string *token;     /* 32 hex digits: 128 bits from the OS CSPRNG */
+	zend_long fence;        /* fencing token, 0 without the option */
+	zend_long valid_until;  /* Redlock: the monotonic ms its validity ends; 0 on one server */
+	bool queued;            /* got it through the waiters' queue, where it is counted until release */
 } rlock_hold;
 
-void rlock_lock_minit(void);
+/* A lock algorithm: on one server (lock.c) or over N masters (redlock.c). Results: 1 yes,
+ * 0 no, -1 err set. */
+typedef struct {
+	/* Acquire, waiting up to wait_ms; out filled on 1 (out->token is the caller's). */
+	int (*acquire)(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err);
+	/* Compare-and-delete; 0: it was not ours. */
+	int (*release)(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err);
+	/* Compare-and-pexpire to ttl; 0: it was not ours. */
+	int (*extend)(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err);
+	int (*is_owner)(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err);
+	int (*exists)(const rlock_opts *o, zend_string *key, rlock_err *err);
+	/* The key's remaining lease into *out (-2 no key, -1 no expiry); 0 or -1. */
+	int (*pttl)(const rlock_opts *o, zend_string *key, zend_long *out, rlock_err *err);
+} rlock_algo;
 
-/* The batch renewal script the watchdog thread runs on its own connections: its source and
- * SHA1, plain C strings that do not change after MINIT. */
-void rlock_lock_renew_script(const char **source, const char **sha);
+extern const rlock_algo rlock_lock_algo;
 
-/* Acquire key, waiting up to wait_ms for a release to hand it over. 1 acquired (out filled;
- * out->token is the caller's), 0 not within wait_ms, -1 err set. */
-int rlock_lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err);
+struct rlock_keys_s;
+struct rlock_attempt_s;
+/* Block on server s until a release hands key k over (1, res filled: res->block is the
+ * lease it came with) or wakes us or about block_ms pass (0: try again); -1 err set. */
+int rlock_lock_await(const rlock_opts *o, const rlock_server *s, struct rlock_keys_s *k, zend_long block_ms,
+	struct rlock_attempt_s *res, rlock_err *err);
 
-/* Compare-and-delete, handing the key to the longest waiter if any. 1 released, 0 it was not
- * ours, -1 err set. */
-int rlock_lock_release(const rlock_opts *o, zend_string *key, zend_string *token, bool queued, rlock_err *err);
-
-/* Compare-and-pexpire. 1 extended, 0 not ours, -1 err set. */
-int rlock_lock_extend(const rlock_opts *o, zend_string *key, zend_string *token, zend_long ttl, rlock_err *err);
-
-/* Queries: 1 yes, 0 no, -1 err set. */
-int rlock_lock_is_owner(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err);
-int rlock_lock_exists(const rlock_opts *o, zend_string *key, rlock_err *err);
-
-/* PTTL of key into *out (-2 no key, -1 no expiry); 0, or -1 with err set. */
-int rlock_lock_pttl(const rlock_opts *o, zend_string *key, zend_long *out, rlock_err *err);
+/* The algorithm o asks for. */
+const rlock_algo *rlock_algo_of(const rlock_opts *o);
 
 #endif

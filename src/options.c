@@ -4,8 +4,10 @@
 #include "php_rlock.h"
 #include "options.h"
 #include "zend_smart_str.h"
+#include "conn.h"
+#include "ext/standard/php_string.h"
 
-typedef enum { OPT_POSITIVE, OPT_NON_NEGATIVE, OPT_BOOL, OPT_STRING, OPT_SERVER } rlock_opt_kind;
+typedef enum { OPT_POSITIVE, OPT_NON_NEGATIVE, OPT_BOOL, OPT_STRING, OPT_SERVER, OPT_SERVERS, OPT_NODES, OPT_SENTINELS } rlock_opt_kind;
 
 typedef struct {
 	const char *name;
@@ -18,6 +20,11 @@ typedef struct {
 
 static const rlock_opt_def rlock_opt_defs[] = {
 	OPT("server", OPT_SERVER, server),
+	OPT("servers", OPT_SERVERS, servers),
+	OPT("cluster", OPT_NODES, nodes),
+	OPT("sentinel", OPT_SENTINELS, sentinels),
+	OPT("service", OPT_STRING, service),
+	OPT("sync_replicas", OPT_NON_NEGATIVE, sync_replicas),
 	OPT("ttl", OPT_POSITIVE, ttl),
 	OPT("wait", OPT_NON_NEGATIVE, wait),
 	OPT("retry_delay", OPT_NON_NEGATIVE, retry_delay),
@@ -228,6 +235,43 @@ static bool set_server(rlock_opts *o, const char *dsn, size_t len, uint32_t arg_
 	return true;
 }
 
+/* A list of servers: DSNs ("servers") or "host:port" / DSNs ("cluster", "sentinel"). */
+static bool set_server_list(const char *name, rlock_server **out, uint32_t *count, zval *v, uint32_t arg_num)
+{
+	HashTable *list;
+	zval *item;
+	uint32_t n = 0;
+
+	if (Z_TYPE_P(v) != IS_ARRAY) {
+		zend_argument_type_error(arg_num, "option \"%s\" must be of type array, %s given", name, zend_zval_type_name(v));
+		return false;
+	}
+	list = Z_ARRVAL_P(v);
+	if (!zend_array_is_list(list) || zend_hash_num_elements(list) == 0 || zend_hash_num_elements(list) > RLOCK_MAX_SERVERS) {
+		zend_argument_value_error(arg_num, "option \"%s\" must be a list of 1 to %d strings", name, RLOCK_MAX_SERVERS);
+		return false;
+	}
+	*out = ecalloc(zend_hash_num_elements(list), sizeof(rlock_server));
+	ZEND_HASH_FOREACH_VAL(list, item) {
+		const char *why;
+		ZVAL_DEREF(item);
+		if (Z_TYPE_P(item) != IS_STRING) {
+			zend_argument_value_error(arg_num, "option \"%s\" must be a list of strings, %s found", name, zend_zval_type_name(item));
+			return false;
+		}
+		zend_string *dsn = strstr(Z_STRVAL_P(item), "://") ? zend_string_copy(Z_STR_P(item))
+			: zend_string_concat2("tcp://", 6, Z_STRVAL_P(item), Z_STRLEN_P(item));
+		zend_result ok = rlock_server_parse(ZSTR_VAL(dsn), ZSTR_LEN(dsn), &(*out)[n], false, &why);
+		zend_string_release(dsn);
+		if (ok == FAILURE) {
+			zend_argument_value_error(arg_num, "option \"%s\" entry %u %s", name, n, why);
+			return false;
+		}
+		*count = ++n;
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
 /* One entry of $options into o. */
 static bool set_option(rlock_opts *o, const rlock_opt_def *def, zval *v, uint32_t arg_num)
 {
@@ -259,6 +303,12 @@ static bool set_option(rlock_opts *o, const rlock_opt_def *def, zval *v, uint32_
 			}
 			*(bool *) field = Z_TYPE_P(v) == IS_TRUE;
 			return true;
+		case OPT_SERVERS:
+			return set_server_list(def->name, &o->servers, &o->nservers, v, arg_num);
+		case OPT_NODES:
+			return set_server_list(def->name, &o->nodes, &o->nnodes, v, arg_num);
+		case OPT_SENTINELS:
+			return set_server_list(def->name, &o->sentinels, &o->nsentinels, v, arg_num);
 		case OPT_STRING:
 		case OPT_SERVER:
 			if (Z_TYPE_P(v) != IS_STRING) {
@@ -269,11 +319,79 @@ static bool set_option(rlock_opts *o, const rlock_opt_def *def, zval *v, uint32_
 			if (def->kind == OPT_SERVER) {
 				return set_server(o, Z_STRVAL_P(v), Z_STRLEN_P(v), arg_num);
 			}
-			zend_string_release(*(zend_string **) field);
+			if (*(zend_string **) field) {
+				zend_string_release(*(zend_string **) field);
+			}
 			*(zend_string **) field = zend_string_copy(Z_STR_P(v));
 			return true;
 	}
 	return false;
+}
+
+/* A php.ini list default ("a, b, c"), for a list option the array did not give. */
+static bool ini_list(rlock_opts *o, const char *name, const char *value)
+{
+	const rlock_opt_def *def = NULL;
+	zval list;
+	bool ok;
+
+	if (!value || !*value) {
+		return true;
+	}
+	for (size_t i = 0; i < sizeof(rlock_opt_defs) / sizeof(rlock_opt_defs[0]); i++) {
+		if (strcmp(rlock_opt_defs[i].name, name) == 0) {
+			def = &rlock_opt_defs[i];
+		}
+	}
+	array_init(&list);
+	for (const char *p = value; *p; ) {
+		size_t len = strcspn(p, ",");
+		zend_string *item = zend_string_init(p, len, false);
+		zend_string *trimmed = php_trim(item, NULL, 0, 3);
+		if (ZSTR_LEN(trimmed)) {
+			add_next_index_str(&list, trimmed);
+		} else {
+			zend_string_release(trimmed);
+		}
+		zend_string_release(item);
+		p += len + (p[len] == ',');
+	}
+	ok = set_option(o, def, &list, 0);
+	zval_ptr_dtor(&list);
+	return ok;
+}
+
+/* What tells a set of servers apart from any other (and from one server). */
+static zend_string *servers_id(const char *kind, const rlock_server *list, uint32_t n)
+{
+	smart_str id = {0};
+	smart_str_appends(&id, kind);
+	for (uint32_t i = 0; i < n; i++) {
+		smart_str_appendc(&id, '\1');
+		smart_str_append(&id, list[i].id);
+	}
+	return smart_str_extract(&id);
+}
+
+static void server_list_free(rlock_server *list, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		rlock_server_free(&list[i], false);
+	}
+	if (list) {
+		efree(list);
+	}
+}
+
+void rlock_server_with_address(rlock_server *out, const rlock_server *like, const char *host, int port)
+{
+	memset(out, 0, sizeof(*out));
+	out->host = zend_string_init(host, strlen(host), false);
+	out->port = port;
+	out->db = like->db;
+	out->user = like->user ? zend_string_copy(like->user) : NULL;
+	out->pass = like->pass ? zend_string_copy(like->pass) : NULL;
+	server_finish(out, false);
 }
 
 rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
@@ -292,6 +410,7 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 	o->fencing = RLOCK_G(fencing);
 	o->fair = RLOCK_G(fair);
 	o->watchdog = RLOCK_G(watchdog);
+	o->sync_replicas = RLOCK_G(sync_replicas);
 
 	zend_string *name;
 	zval *v;
@@ -320,9 +439,40 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 			server_given |= def->kind == OPT_SERVER;
 		} ZEND_HASH_FOREACH_END();
 	}
+	if (!server_given && !o->servers && !o->nodes && !o->sentinels
+			&& (!ini_list(o, "servers", RLOCK_G(servers)) || !ini_list(o, "cluster", RLOCK_G(cluster))
+				|| !ini_list(o, "sentinel", RLOCK_G(sentinel)))) {
+		goto fail;
+	}
+	if (!o->service && o->sentinels && RLOCK_G(service) && *RLOCK_G(service)) {
+		o->service = zend_string_init(RLOCK_G(service), strlen(RLOCK_G(service)), false);
+	}
+	if ((o->servers != NULL) + (o->nodes != NULL) + (o->sentinels != NULL) > 1) {
+		zend_argument_value_error(arg_num, "options \"servers\", \"cluster\" and \"sentinel\" exclude each other");
+		goto fail;
+	}
+	if (server_given && o->servers) {
+		zend_argument_value_error(arg_num, "options \"server\" and \"servers\" exclude each other");
+		goto fail;
+	}
+	if ((o->sentinels != NULL) != (o->service != NULL)) {
+		zend_argument_value_error(arg_num, "options \"sentinel\" and \"service\" go together");
+		goto fail;
+	}
+	if (o->watchdog && (o->servers || o->nodes || o->sentinels)) {
+		/* its thread renews on one server it knows: not over Redlock masters, nor where the
+		 * Cluster or the Sentinels route */
+		zend_argument_value_error(arg_num, "option \"watchdog\" works with one \"server\" only, not with "
+			"\"servers\", \"cluster\" or \"sentinel\"");
+		goto fail;
+	}
 	if (!server_given && !set_server(o, RLOCK_G(server), strlen(RLOCK_G(server)), 0)) {
 		goto fail;
 	}
+	o->id = o->servers ? servers_id("redlock", o->servers, o->nservers)
+		: o->nodes ? servers_id("cluster", o->nodes, o->nnodes)
+		: o->sentinels ? servers_id(ZSTR_VAL(o->service), o->sentinels, o->nsentinels)
+		: zend_string_copy(o->server.id);
 	return o;
 
 fail:
@@ -342,6 +492,15 @@ void rlock_opts_release(rlock_opts *o)
 		return;
 	}
 	rlock_server_free(&o->server, false);
+	server_list_free(o->servers, o->nservers);
+	server_list_free(o->nodes, o->nnodes);
+	server_list_free(o->sentinels, o->nsentinels);
+	if (o->service) {
+		zend_string_release(o->service);
+	}
+	if (o->id) {
+		zend_string_release(o->id);
+	}
 	zend_string_release(o->prefix);
 	efree(o);
 }

@@ -19,6 +19,15 @@ typedef struct {
 typedef struct {
 	uint32_t refcount;
 	rlock_server server;
+	rlock_server *servers;  /* Redlock masters ("servers"), NULL when not given */
+	uint32_t nservers;
+	rlock_server *nodes;    /* Redis Cluster seed nodes ("cluster") */
+	uint32_t nnodes;
+	rlock_server *sentinels;  /* Sentinels ("sentinel") asked for the master of "service" */
+	uint32_t nsentinels;
+	zend_string *service;
+	zend_long sync_replicas;
+	zend_string *id;        /* the server(s): what the registry keys a held lock by */
 	zend_string *prefix;
 	zend_long ttl;
 	zend_long wait;
@@ -43,5 +52,9 @@ void rlock_opts_release(rlock_opts *o);
  * reason in *why. */
 zend_result rlock_server_parse(const char *dsn, size_t len, rlock_server *out, bool persistent, const char **why);
 void rlock_server_free(rlock_server *s, bool persistent);
+
+/* host:port with the credentials and database of like: a node a Sentinel or the Cluster
+ * named. */
+void rlock_server_with_address(rlock_server *out, const rlock_server *like, const char *host, int port);
 
 #endif

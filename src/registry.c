@@ -44,10 +44,10 @@ static void held_dtor(zval *zv)
 /* Server and key: one lock. */
 static zend_string *held_id(const rlock_opts *o, zend_string *key)
 {
-	zend_string *id = zend_string_alloc(ZSTR_LEN(o->server.id) + 1 + ZSTR_LEN(key), 0);
-	memcpy(ZSTR_VAL(id), ZSTR_VAL(o->server.id), ZSTR_LEN(o->server.id));
-	ZSTR_VAL(id)[ZSTR_LEN(o->server.id)] = '\0';
-	memcpy(ZSTR_VAL(id) + ZSTR_LEN(o->server.id) + 1, ZSTR_VAL(key), ZSTR_LEN(key));
+	zend_string *id = zend_string_alloc(ZSTR_LEN(o->id) + 1 + ZSTR_LEN(key), 0);
+	memcpy(ZSTR_VAL(id), ZSTR_VAL(o->id), ZSTR_LEN(o->id));
+	ZSTR_VAL(id)[ZSTR_LEN(o->id)] = '\0';
+	memcpy(ZSTR_VAL(id) + ZSTR_LEN(o->id) + 1, ZSTR_VAL(key), ZSTR_LEN(key));
 	ZSTR_VAL(id)[ZSTR_LEN(id)] = '\0';
 	return id;
 }
@@ -65,7 +65,7 @@ static void settle_lost(rlock_held *h, zend_string *id)
 	rlock_err err = {0};
 	held_unwatch(h);
 	if (h->hold.queued) {
-		rlock_lock_release(h->opts, h->key, h->hold.token, true, &err);
+		rlock_algo_of(h->opts)->release(h->opts, h->key, &h->hold, &err);
 	}
 	zend_hash_del(&RLOCK_G(held), id);
 }
@@ -92,12 +92,17 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 		zend_string_release(id);
 		return 1;
 	}
-	int rc = rlock_lock_acquire(o, key, wait_ms, out, err);
+	int rc = rlock_algo_of(o)->acquire(o, key, wait_ms, out, err);
+	if (rc == 1) {
+		RLOCK_G(counters).acquired++;
+	} else if (rc == 0 && wait_ms > 0) {
+		RLOCK_G(counters).timeouts++;
+	}
 	if (rc == 1 && o->watchdog && RLOCK_G(request_active)
 			&& !(wd = rlock_watchdog_watch(o, key, out->token, o->ttl, err))) {
 		/* not renewed, not kept: give it back at once */
 		rlock_err ignored = {0};
-		rlock_lock_release(o, key, out->token, out->queued, &ignored);
+		rlock_algo_of(o)->release(o, key, out, &ignored);
 		zend_string_release(out->token);
 		zend_string_release(id);
 		return -1;
@@ -121,7 +126,7 @@ int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *t
 {
 	zend_string *id = held_id(o, key);
 	rlock_held *h = find(id);
-	bool queued = false;
+	rlock_hold hold = { .token = token };
 
 	if (h && zend_string_equals(h->hold.token, token)) {
 		if (held_lost(h)) {
@@ -134,12 +139,12 @@ int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *t
 			zend_string_release(id);
 			return 1;
 		}
-		queued = h->hold.queued;
+		hold.queued = h->hold.queued;
 		/* stop renewing before the release, so no renewal races it */
 		zend_hash_del(&RLOCK_G(held), id);
 	}
 	zend_string_release(id);
-	return rlock_lock_release(o, key, token, queued, err);
+	return rlock_algo_of(o)->release(o, key, &hold, err);
 }
 
 void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *token)
@@ -200,7 +205,7 @@ void rlock_registry_rshutdown(void)
 		held_unwatch(h);
 		if (h->pid == getpid() && h->opts->auto_release && (!lost || h->hold.queued)) {
 			memset(&err, 0, sizeof(err));
-			rlock_lock_release(h->opts, h->key, h->hold.token, h->hold.queued, &err);
+			rlock_algo_of(h->opts)->release(h->opts, h->key, &h->hold, &err);
 		}
 	} ZEND_HASH_FOREACH_END();
 	RLOCK_G(request_active) = false;

@@ -27,7 +27,7 @@
 
 #include "php.h"
 #include "watchdog.h"
-#include "lock.h"
+#include "scripts.h"
 
 #ifndef PHP_WIN32
 
@@ -660,7 +660,8 @@ void rlock_watchdog_minit(void)
 	}
 	pthread_mutex_init(&wd.mutex, NULL);
 	wd_cond_init();
-	rlock_lock_renew_script(&wd.script_source, &wd.script_sha);
+	wd.script_source = rlock_script_renew.source;
+	wd.script_sha = rlock_script_renew.sha;
 	if (!atfork_registered) {
 		/* glibc forgets the handlers of a shared object when it is unloaded */
 		pthread_atfork(wd_atfork_prepare, wd_atfork_parent, wd_atfork_child);

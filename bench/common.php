@@ -1,0 +1,91 @@
+<?php
+// Shared by the bench drivers: settings from the environment, loading an
+// adapter, Redis INFO parsing and small statistics.
+
+declare(strict_types=1);
+
+const BENCH_RELEASE_LUA = "if redis.call('get', KEYS[1]) == ARGV[1] then "
+    . "return redis.call('del', KEYS[1]) else return 0 end";
+
+/** Settings run.sh exports; the same for every library. */
+function bench_config(): array
+{
+    return [
+        'host' => getenv('BENCH_HOST') ?: '127.0.0.1',
+        'port' => (int) (getenv('BENCH_PORT') ?: 6379),
+        'counter_port' => (int) (getenv('BENCH_COUNTER_PORT') ?: 6379),
+        'ttl_ms' => (int) (getenv('BENCH_TTL_MS') ?: 30000),
+        'wait_ms' => (int) (getenv('BENCH_WAIT_MS') ?: 60000),
+        'tmp' => getenv('BENCH_TMP') ?: sys_get_temp_dir(),
+        'pass_timeout_s' => (int) (getenv('BENCH_PASS_TIMEOUT') ?: 120),
+    ];
+}
+
+/**
+ * An adapter file returns function (array $cfg): Closure. Calling it connects
+ * (do it in the process that will use the connection); the Closure it returns
+ * takes a key and makes a fresh lock object: [lock(): bool, unlock(): bool].
+ */
+function bench_adapter(string $lib): Closure
+{
+    $file = __DIR__ . "/lib/$lib.php";
+    if (!preg_match('/^[a-z0-9_]+$/', $lib) || !is_file($file)) {
+        throw new InvalidArgumentException("no adapter bench/lib/$lib.php");
+    }
+    return require $file;
+}
+
+function bench_redis(string $host, int $port): Redis
+{
+    $r = new Redis();
+    $r->connect($host, $port, 2.0);
+    return $r;
+}
+
+/**
+ * What the server has spent so far: per command, microseconds and calls from
+ * INFO commandstats, and its CPU time (user + system) in microseconds.
+ */
+function bench_server_usage(Redis $r): array
+{
+    $usage = ['cmd_usec' => [], 'cmd_calls' => [], 'cpu_usec' => 0.0];
+    foreach ($r->info('commandstats') as $name => $value) {
+        if (preg_match('/^cmdstat_(.+)$/', $name, $m)
+            && preg_match('/calls=(\d+),usec=(\d+)/', $value, $v)) {
+            $usage['cmd_calls'][$m[1]] = (int) $v[1];
+            $usage['cmd_usec'][$m[1]] = (int) $v[2];
+        }
+    }
+    $cpu = $r->info('cpu');
+    $usage['cpu_usec'] = ((float) $cpu['used_cpu_user'] + (float) $cpu['used_cpu_sys']) * 1e6;
+    return $usage;
+}
+
+/** Per-command difference of two bench_server_usage() maps. */
+function bench_usage_delta(array $before, array $after, string $field): array
+{
+    $delta = [];
+    foreach ($after[$field] as $cmd => $n) {
+        $d = $n - ($before[$field][$cmd] ?? 0);
+        if ($d > 0) {
+            $delta[$cmd] = $d;
+        }
+    }
+    return $delta;
+}
+
+/** Nearest-rank percentile of a list of numbers; null when empty. */
+function bench_percentile(array $xs, float $p): ?float
+{
+    if (!$xs) {
+        return null;
+    }
+    sort($xs);
+    $rank = (int) ceil($p / 100 * count($xs));
+    return (float) $xs[max(0, min(count($xs) - 1, $rank - 1))];
+}
+
+function bench_emit(array $row): void
+{
+    echo json_encode($row, JSON_UNESCAPED_SLASHES), "\n";
+}

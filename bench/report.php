@@ -1,0 +1,197 @@
+<?php
+// Turns results.jsonl into the markdown report (stdout) and the chart's data.
+// Usage: php report.php RESULTS.jsonl OUT_DIR
+// Environment: BENCH_LIBS (row order), BENCH_TARGET_PROCS (default 8).
+
+declare(strict_types=1);
+
+[$resultsFile, $outDir] = [$argv[1], $argv[2]];
+$libs = preg_split('/\s+/', trim(getenv('BENCH_LIBS') ?: 'phpredis predis symfony malkusch rlock'));
+$peers = array_values(array_diff($libs, ['rlock']));
+$targetProcs = (int) (getenv('BENCH_TARGET_PROCS') ?: 8);
+
+$pings = [];
+$uncontended = $contended = $skipped = $errors = [];
+foreach (file($resultsFile, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $line) {
+    $row = json_decode($line, true);
+    match ($row['kind'] ?? null) {
+        'ping' => $pings[] = $row,
+        'uncontended' => $uncontended[$row['lib']][] = $row,
+        'contended' => $contended[$row['lib']][$row['procs']] = $row,
+        'skipped' => $skipped[$row['lib']] = $row['why'],
+        'error' => $errors[$row['lib']][($row['of'] ?? 'contended') === 'uncontended' ? 'u' : $row['procs']] = $row['why'],
+        default => null,
+    };
+}
+// Other load on the machine only ever slows a round down: take the best round.
+$rtt = $pings ? min(array_column($pings, 'rtt_p50_us')) : null;
+
+function fmt(?float $x, int $decimals = 0, string $suffix = ''): string
+{
+    return $x === null ? '-' : number_format($x, $decimals, '.', '') . $suffix;
+}
+
+function ratio(?float $a, ?float $b, int $decimals = 2): string
+{
+    return $a === null || !$b ? '-' : number_format($a / $b, $decimals, '.', '') . 'x';
+}
+
+function table(array $header, array $rows): string
+{
+    $out = '| ' . implode(' | ', $header) . " |\n";
+    $out .= '|' . str_repeat('---|', count($header)) . "\n";
+    foreach ($rows as $row) {
+        $out .= '| ' . implode(' | ', $row) . " |\n";
+    }
+    return $out;
+}
+
+/** Why a row has no numbers: not built, or the error of that run. */
+function why(string $lib, int|string $procs): string
+{
+    global $skipped, $errors;
+    $why = $skipped[$lib] ?? $errors[$lib][$procs] ?? 'no result';
+    return str_replace('|', '/', $why);
+}
+
+$md = "# rlock benchmark\n\n";
+$cpu = preg_match('/^model name\s*:\s*(.+)$/m', (string) @file_get_contents('/proc/cpuinfo'), $m) ? $m[1] : php_uname('m');
+$idleRtts = array_column($pings, 'idle_rtt_p50_us');
+$idleRtt = $idleRtts ? min($idleRtts) : null;
+$md .= sprintf("%s; %s, %d cores; %s %s; PHP %s; Redis %s.\n"
+    . "PING round trip p50 (phpredis, best of %d rounds): %s us back to back, %s us after 1 ms asleep.\n\n",
+    date('Y-m-d H:i T'), $cpu, (int) shell_exec('nproc'), php_uname('s'), php_uname('r'),
+    PHP_VERSION, $pings[0]['redis_version'] ?? '?', count($pings), fmt($rtt, 1), fmt($idleRtt, 1));
+
+// Uncontended: the best of the rounds, per library.
+$cycles = [];
+foreach ($uncontended as $lib => $rounds) {
+    $cycles[$lib] = max(array_column($rounds, 'cycles_per_s'));
+}
+$floor = $cycles['floor'] ?? null;
+$rows = [];
+foreach (array_merge(['floor'], $libs) as $lib) {
+    if (!isset($cycles[$lib])) {
+        $rows[] = [$lib, why($lib, 'u'), '-', '-'];
+        continue;
+    }
+    $rows[] = [$lib, fmt($cycles[$lib]), fmt(1e6 / $cycles[$lib], 1),
+        $floor ? ratio($floor, $cycles[$lib]) : '-'];
+}
+$md .= sprintf("## Uncontended: lock + unlock in one process, a fresh lock object per cycle (best of %d rounds)\n\n",
+    count($uncontended['floor'] ?? []));
+$md .= table(['library', 'cycles/s', 'us/cycle', 'cycle time vs floor'], $rows) . "\n";
+
+// Contended: per P, ratios against the best peer at the same P.
+$procsList = [];
+foreach ($contended as $byProcs) {
+    $procsList = array_merge($procsList, array_keys($byProcs));
+}
+$procsList = array_values(array_unique($procsList));
+sort($procsList);
+
+$bestPeer = function (int $procs, string $field, bool $highest) use ($contended, $peers): ?float {
+    $xs = [];
+    foreach ($peers as $peer) {
+        if (isset($contended[$peer][$procs][$field])) {
+            $xs[] = (float) $contended[$peer][$procs][$field];
+        }
+    }
+    return $xs ? ($highest ? max($xs) : min($xs)) : null;
+};
+
+$header = ['library', 'P', 'sections/s', 'vs best peer', 'efficiency', 'lost', 'failed',
+    'wait p99 ms', 'wait max ms', 'fair share ms', 'p99 / fair', 'handoff p50 us', 'handoff p99 us',
+    'handoff p50 / RTT', 'Redis us/section', 'vs best peer', 'Redis CPU us/section', 'client cmds/section'];
+$rows = [];
+$any = reset($contended) ?: [];
+$any = reset($any) ?: [];
+foreach ($procsList as $procs) {
+    $bestThroughput = $bestPeer($procs, 'throughput', true);
+    $bestRedis = $bestPeer($procs, 'redis_usec_per_section', false);
+    foreach ($libs as $lib) {
+        $r = $contended[$lib][$procs] ?? null;
+        if (!$r) {
+            $rows[] = array_merge([$lib, $procs, why($lib, $procs)], array_fill(0, count($header) - 3, '-'));
+            continue;
+        }
+        $rows[] = [$lib, $procs, fmt($r['throughput']), ratio($r['throughput'], $bestThroughput),
+            fmt(100 * $r['efficiency'], 1, '%'), $r['lost_updates'], $r['failed'],
+            fmt($r['wait_p99_us'] / 1000, 2), fmt($r['wait_max_us'] / 1000, 1),
+            fmt($r['fair_share_us'] / 1000, 2), ratio($r['wait_p99_us'], $r['fair_share_us'], 1),
+            fmt($r['handoff_p50_us'], 0), fmt($r['handoff_p99_us'], 0),
+            ratio($r['handoff_p50_us'], $rtt, 1),
+            fmt($r['redis_usec_per_section'], 1), ratio($r['redis_usec_per_section'], $bestRedis),
+            fmt($r['redis_cpu_usec_per_section'], 1), fmt($r['client_cmds_per_section'], 2)];
+    }
+}
+$md .= sprintf("## Contended: P processes on one key, about %d sections per run in all\n\n"
+    . "Each section: GET a counter on a second Redis, %s %d us, SET it + 1; %s between a process's sections.\n\n",
+    $any ? $any['sections_each'] * $any['procs'] : 0,
+    !empty($any['spin']) ? 'busy-wait' : 'sleep', $any['section_us'] ?? 0,
+    empty($any['think_us']) ? 'no pause' : "a pause of {$any['think_us']} us");
+$md .= table($header, $rows) . "\n";
+$md .= "Wait: lock() call to return. Fair share: P x mean section time. Handoff: one section's "
+    . "end (before its unlock) to the next section's start, when the next one was already waiting. "
+    . "Redis us: INFO commandstats time of the commands clients sent (script-run commands are inside "
+    . "their EVAL's time). Client cmds: MONITOR, separate short pass, script-run commands excluded. "
+    . "\"vs best peer\": against the best of " . implode(', ', $peers) . " at the same P.\n\n";
+
+// What the clients sent, per section, at the target P.
+$rows = [];
+foreach ($libs as $lib) {
+    $r = $contended[$lib][$targetProcs] ?? null;
+    if (!$r) {
+        continue;
+    }
+    $per = fn (array $cmds) => implode(', ', array_map(
+        fn ($cmd, $n) => sprintf('%s %.2f', $cmd, $n / max(1, $r['watched_sections'])),
+        array_keys($cmds), $cmds)) ?: '-';
+    $rows[] = [$lib, $per($r['client_cmds']), $per($r['lua_cmds'])];
+}
+if ($rows) {
+    $md .= "## Commands per section at P = $targetProcs (MONITOR pass)\n\n";
+    $md .= table(['library', 'sent by the client', 'run inside scripts'], $rows) . "\n";
+}
+
+// The issue's targets, rlock against the same run.
+$t = $contended['rlock'][$targetProcs] ?? null;
+$check = fn (?float $value, float $limit, bool $atMost, int $decimals = 2, string $unit = '') => $value === null
+    ? ['-', 'no result']
+    : [number_format($value, $decimals, '.', '') . $unit, ($atMost ? $value <= $limit : $value >= $limit) ? 'yes' : 'NO'];
+$targets = [
+    ['uncontended cycle time / floor', '<= 1.10',
+        ...$check(isset($cycles['rlock'], $floor) ? $floor / $cycles['rlock'] : null, 1.10, true)],
+    ["efficiency, P=$targetProcs", '>= 90%', ...$check($t ? 100 * $t['efficiency'] : null, 90, false, 1, '%')],
+    ["throughput / best peer, P=$targetProcs", '>= 1.30',
+        ...$check($t && $bestPeer($targetProcs, 'throughput', true) ? $t['throughput'] / $bestPeer($targetProcs, 'throughput', true) : null, 1.3, false)],
+    ["client commands per section, P=$targetProcs", '<= 3', ...$check($t['client_cmds_per_section'] ?? null, 3, true)],
+    ["Redis time per section / best peer, P=$targetProcs", '<= 1.20',
+        ...$check($t && $bestPeer($targetProcs, 'redis_usec_per_section', false) ? $t['redis_usec_per_section'] / $bestPeer($targetProcs, 'redis_usec_per_section', false) : null, 1.2, true)],
+    ["wait p99 / fair share, P=$targetProcs", '<= 2.0',
+        ...$check($t ? $t['wait_p99_us'] / $t['fair_share_us'] : null, 2.0, true)],
+    ["lost updates, P=$targetProcs", '= 0', ...$check($t ? (float) $t['lost_updates'] : null, 0, true, 0)],
+    ["handoff p50 / PING RTT, P=$targetProcs", '<= 2.0',
+        ...$check($t && $rtt && $t['handoff_p50_us'] !== null ? $t['handoff_p50_us'] / $rtt : null, 2.0, true)],
+];
+$md .= "## Targets (issue 3), rlock in this run\n\n";
+$md .= table(['target', 'limit', 'measured', 'met'], $targets);
+
+file_put_contents("$outDir/report.md", $md);
+echo $md;
+
+// Chart data: one file per library, plus the uncontended bars.
+$bars = '';
+foreach (array_merge(['floor'], $libs) as $lib) {
+    $bars .= sprintf("%s %.1f\n", $lib, $cycles[$lib] ?? 0);
+}
+file_put_contents("$outDir/uncontended.dat", $bars);
+foreach ($libs as $lib) {
+    $dat = "# P sections/s efficiency%% p99/fair redis_us_per_section client_cmds_per_section handoff_p50_us\n";
+    foreach ($contended[$lib] ?? [] as $procs => $r) {
+        $dat .= sprintf("%d %.1f %.1f %.3f %.2f %.3f %s\n", $procs, $r['throughput'], 100 * $r['efficiency'],
+            $r['wait_p99_us'] / $r['fair_share_us'], $r['redis_usec_per_section'],
+            $r['client_cmds_per_section'], $r['handoff_p50_us'] === null ? 'NaN' : sprintf('%.1f', $r['handoff_p50_us']));
+    }
+    file_put_contents("$outDir/contended-$lib.dat", $dat);
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# The side-by-side benchmark: rlock against the PHP Redis locks people use,
+# and a C floor. One command; prints a markdown table, writes bench/out/.
+#
+#   bench/run.sh               full run, about 2 minutes on 2 cores
+#   BENCH_QUICK=1 bench/run.sh about 30 seconds
+#
+# Other knobs: BENCH_LIBS="phpredis predis symfony malkusch rlock",
+# BENCH_PROCS="1 4 8 32", BENCH_SECTION_US=1000, BENCH_SECTIONS (per run, all
+# processes together), BENCH_SPIN=1 (busy-wait the section instead of
+# sleeping), BENCH_THINK_US (pause between a process's sections),
+# BENCH_NO_BUILD=1 (never build the extension here).
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BENCH=$REPO/bench
+OUT=$BENCH/out
+SO=$REPO/modules/rlock.so
+
+export BENCH_LIBS=${BENCH_LIBS:-"phpredis predis symfony malkusch rlock"}
+PROCS=${BENCH_PROCS:-"1 4 8 32"}
+SECTION_US=${BENCH_SECTION_US:-1000}
+if [ -n "${BENCH_QUICK:-}" ]; then
+	SECTIONS=${BENCH_SECTIONS:-400}; WATCHED=64; UNCONTENDED_S=0.3; ROUNDS=2; PINGS=2000
+else
+	SECTIONS=${BENCH_SECTIONS:-2000}; WATCHED=256; UNCONTENDED_S=0.6; ROUNDS=5; PINGS=5000
+fi
+
+say() { echo "bench: $*" >&2; }
+
+# --- what the peers and the floor need -------------------------------------
+need=()
+for pkg in php8.2-cli php8.2-dev php8.2-redis php-predis php-symfony-lock \
+	php-malkusch-lock libhiredis-dev redis-server gcc make; do
+	dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+command -v gnuplot >/dev/null || need+=(gnuplot-nox)
+if [ ${#need[@]} -gt 0 ]; then
+	say "installing ${need[*]}"
+	SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+mkdir -p "$OUT"
+RESULTS=$OUT/results.jsonl
+: >"$RESULTS"
+
+# --- a scratch dir and the servers, all gone at exit -------------------------
+TMP=$(mktemp -d /tmp/rlock-bench.XXXXXX)
+PIDS=()
+cleanup() {
+	for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+	for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- rlock: use the built extension, build it if there is none -------------
+if [ ! -f "$SO" ] && [ -z "${BENCH_NO_BUILD:-}" ] && [ -f "$REPO/config.m4" ]; then
+	say "building rlock (log: $OUT/build.log)"
+	(cd "$REPO" && phpize && ./configure && make -j2) >"$OUT/build.log" 2>&1 ||
+		say "rlock did not build, see $OUT/build.log"
+fi
+RLOCK_PHP=(php)
+if php -m | grep -qx rlock; then
+	:
+elif [ -f "$SO" ]; then
+	# load a copy: a rebuild in place must not crash a run in progress
+	cp "$SO" "$TMP/rlock.so"
+	RLOCK_PHP=(php -d "extension=$TMP/rlock.so")
+fi
+if ! "${RLOCK_PHP[@]}" -r 'exit(class_exists("RLock") ? 0 : 1);' 2>/dev/null; then
+	echo '{"kind":"skipped","lib":"rlock","why":"not built"}' >>"$RESULTS"
+	BENCH_LIBS=$(echo " $BENCH_LIBS " | sed 's/ rlock / /; s/^ *//; s/ *$//')
+	say "rlock is not built: its rows are marked so"
+fi
+
+php_for() { if [ "$1" = rlock ]; then echo "${RLOCK_PHP[@]}"; else echo php; fi; }
+
+# step KIND LIB PROCS CMD...: runs one measurement, appends its JSON line, or
+# an error line when it fails, so one broken library does not end the run.
+step() {
+	local kind=$1 lib=$2 procs=$3 out
+	shift 3
+	if out=$("$@"); then
+		echo "$out" >>"$RESULTS"
+	else
+		say "$kind $lib P=$procs failed"
+		echo "$out" | grep '"kind":"error"' >>"$RESULTS" ||
+			echo "{\"kind\":\"error\",\"lib\":\"$lib\",\"procs\":$procs,\"of\":\"$kind\",\"why\":\"exit status\"}" >>"$RESULTS"
+	fi
+}
+
+# --- the floor ---------------------------------------------------------------
+cc -O2 -o "$OUT/floor" "$BENCH/floor.c" -lhiredis
+
+# --- two private Redis servers: one for locks, one for the counter ---------
+free_port() {
+	php -r '$s = stream_socket_server("tcp://127.0.0.1:0");
+		echo parse_url("tcp://" . stream_socket_get_name($s, false), PHP_URL_PORT);'
+}
+start_redis() {
+	local port=$1
+	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+		--dir "$TMP" --logfile "$TMP/redis-$port.log" --daemonize no &
+	PIDS+=($!)
+	for _ in $(seq 100); do
+		[ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && return 0
+		sleep 0.05
+	done
+	say "redis-server on port $port did not start:"; cat "$TMP/redis-$port.log" >&2
+	exit 1
+}
+export BENCH_HOST=127.0.0.1 BENCH_TMP=$TMP
+BENCH_PORT=$(free_port); start_redis "$BENCH_PORT"
+BENCH_COUNTER_PORT=$(free_port)
+while [ "$BENCH_COUNTER_PORT" = "$BENCH_PORT" ]; do BENCH_COUNTER_PORT=$(free_port); done
+start_redis "$BENCH_COUNTER_PORT"
+export BENCH_PORT BENCH_COUNTER_PORT
+say "lock server 127.0.0.1:$BENCH_PORT, counter server 127.0.0.1:$BENCH_COUNTER_PORT"
+
+# --- the runs ------------------------------------------------------------------
+for round in $(seq "$ROUNDS"); do
+	say "PING round trip and uncontended, round $round of $ROUNDS"
+	step ping phpredis 1 php "$BENCH/ping.php" "$PINGS"
+	step uncontended floor 1 "$OUT/floor" "$BENCH_HOST" "$BENCH_PORT" "$UNCONTENDED_S"
+	for lib in $BENCH_LIBS; do
+		step uncontended "$lib" 1 $(php_for "$lib") "$BENCH/uncontended.php" "$lib" "$UNCONTENDED_S"
+	done
+done
+
+for procs in $PROCS; do
+	each=$(( (SECTIONS + procs - 1) / procs ))
+	watched=$(( (WATCHED + procs - 1) / procs ))
+	for lib in $BENCH_LIBS; do
+		say "contended: $lib, $procs x $each sections of $SECTION_US us"
+		step contended "$lib" "$procs" $(php_for "$lib") "$BENCH/contended.php" "$lib" "$procs" "$each" "$SECTION_US" "$watched"
+	done
+done
+
+# --- the report ------------------------------------------------------------------
+BENCH_LIBS=$(echo "$BENCH_LIBS rlock" | tr ' ' '\n' | awk '!seen[$0]++' | xargs) \
+	php "$BENCH/report.php" "$RESULTS" "$OUT"
+gnuplot -e "out='$OUT'; libs='$BENCH_LIBS'" "$BENCH/chart.gp"
+say "wrote $OUT/report.md and $OUT/bench.png"

@@ -1,0 +1,92 @@
+<?php
+/*
+ * The seckill demo's command line, run against a stack that scripts/lib/stack.sh started
+ * (it reads STACK_URL, STACK_LOCK_REDIS, STACK_SHOP_REDIS, STACK_WORKERS, ... from the
+ * environment).
+ *
+ *   php seckill.php run [--sku=S] [--stock=100] [--requests=5000] [--concurrency=200]
+ *                       [--lock=1] [--persistent=1] [--wait=3000] [--work-us=0]
+ *                       [--title=T] [--json=FILE]
+ *       sell and print the report; with the lock on, exit 1 unless exactly stock orders
+ *       were made, none oversold, no lock left, and (persistent) no more lock connections
+ *       than fpm worker processes
+ *   php seckill.php death [--how=fatal,exception,exit,timeout,killed] [--api=sync]
+ *       the request-death checks; exit 1 if one fails
+ *   php seckill.php stats --sku=S
+ *   php seckill.php summary TITLE=FILE.json ...
+ *       the runs saved with --json side by side
+ */
+
+declare(strict_types=1);
+
+require __DIR__ . '/../lib/client.php';
+
+$command = $argv[1] ?? '';
+$opt = [];
+$args = array_slice($argv, 2);
+foreach ($command === 'summary' ? [] : $args as $arg) {
+	if (!preg_match('/^--([a-z-]+)(?:=(.*))?$/s', $arg, $m)) {
+		fwrite(STDERR, "seckill: not an option: $arg\n");
+		exit(2);
+	}
+	$opt[$m[1]] = $m[2] ?? true;
+}
+$cfg = seckill_cfg_from_env();
+
+switch ($command) {
+	case 'run':
+		$r = seckill_run($cfg, [
+			'sku' => $opt['sku'] ?? 'phone',
+			'stock' => (int) ($opt['stock'] ?? 100),
+			'requests' => (int) ($opt['requests'] ?? 5000),
+			'concurrency' => (int) ($opt['concurrency'] ?? 200),
+			'lock' => ($opt['lock'] ?? '1') !== '0',
+			'persistent' => ($opt['persistent'] ?? '1') !== '0',
+			'wait' => (int) ($opt['wait'] ?? 3000),
+			'work_us' => (int) ($opt['work-us'] ?? 0),
+		]);
+		echo seckill_report($opt['title'] ?? 'seckill', $r);
+		$failed = 0;
+		foreach (seckill_verdicts($r) as [$ok, $text]) {
+			echo '  ', $ok ? 'PASS' : 'FAIL', "            $text\n";
+			$failed += $ok ? 0 : 1;
+		}
+		if (isset($opt['json'])) {
+			file_put_contents($opt['json'], json_encode($r) . "\n");
+		}
+		exit($failed ? 1 : 0);
+
+	case 'death':
+		$failed = 0;
+		foreach (explode(',', $opt['how'] ?? 'fatal,exception,exit,timeout,killed') as $how) {
+			foreach (explode(',', $opt['api'] ?? 'sync') as $api) {
+				$d = seckill_death($cfg, $how, $api);
+				echo seckill_death_line($d), "\n";
+				$failed += seckill_death_ok($d) ? 0 : 1;
+			}
+		}
+		exit($failed ? 1 : 0);
+
+	case 'stats':
+		$stats = seckill_stats(
+			seckill_connect($cfg['shop_redis'], false),
+			seckill_connect($cfg['lock_redis'], false),
+			$opt['sku'] ?? 'phone',
+		);
+		echo json_encode($stats, JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), "\n";
+		exit(0);
+
+	case 'summary':
+		$runs = [];
+		foreach ($args as $arg) {
+			$at = (int) strrpos($arg, '=');
+			[$title, $file] = [substr($arg, 0, $at), substr($arg, $at + 1)];
+			$runs[$title] = json_decode((string) file_get_contents($file), true);
+		}
+		echo seckill_summary($runs);
+		exit(0);
+
+	default:
+		fwrite(STDERR, "usage: php seckill.php run|death|stats [options]\n");
+		exit(2);
+}

@@ -1,0 +1,50 @@
+<?php
+/*
+ * GET /buy.php?sku=SKU&user=USER    buy one item of SKU, guarded by rlock
+ *
+ * Optional parameters:
+ *   lock=0          the same code without the lock (the oversell rlock prevents);
+ *                   the environment variable SECKILL_LOCK=0 makes that the default
+ *   persistent=0    rlock opens a new Redis connection for this request
+ *   wait=MS         how long to queue for the lock (3000)
+ *   work_us=US      pretend the sale does this much work between its read and its write (0)
+ *
+ * Answers JSON: {"status": "ok", "order": N, "stock_left": N}, or status sold_out,
+ * already_bought (HTTP 200); busy (503: lock not acquired within wait); lock_unavailable
+ * (503: lock server unreachable).
+ */
+
+declare(strict_types=1);
+
+require __DIR__ . '/../lib/shop.php';
+
+$sku = seckill_param('sku');
+$user = seckill_param('user');
+$useLock = seckill_flag('lock', getenv('SECKILL_LOCK') !== '0');
+$persistent = seckill_flag('persistent', true);
+$wait = max(0, (int) ($_GET['wait'] ?? 3000));
+$workUs = max(0, min(1000000, (int) ($_GET['work_us'] ?? 0)));
+
+$shop = seckill_connect(seckill_dsn('shop'));
+seckill_note_worker($shop, $sku);
+
+$sell = fn (): array => seckill_sell($shop, $sku, $user, $workUs);
+
+if (!$useLock) {
+	seckill_respond(200, $sell());
+}
+
+$lock = new RLock("seckill:$sku", seckill_lock_options($wait, $persistent));
+try {
+	$result = $lock->synchronized($sell);
+} catch (RLockTimeoutException) {
+	seckill_respond(503, ['status' => 'busy']);
+} catch (RLockConnectionException $e) {
+	error_log('seckill: lock server: ' . $e->getMessage());
+	seckill_respond(503, ['status' => 'lock_unavailable']);
+} catch (RLockLostException $e) {
+	// The sale ran, but took longer than the lease: someone else may have sold concurrently.
+	error_log("seckill: lock on $sku expired during a sale");
+	$result = $e->getResult() + ['lock_lost' => true];
+}
+seckill_respond(200, $result);

@@ -1,0 +1,340 @@
+/* The lock over N independent masters: the Redlock algorithm.
+ *
+ * Every call goes to all masters at once (rlock_conn_fanout: one round trip, one timeout).
+ * Acquire runs the one-server acquire script everywhere with the same token and wins with a
+ * quorum of N/2 + 1 while validity = ttl - elapsed - drift (0.01 * ttl + 2 ms) is left;
+ * otherwise it releases what it took and, when it may wait, blocks on the first master
+ * that answered until a release wakes it (releases never hand over across masters: every
+ * waiter runs the quorum again) or retries after a random delay when the vote was split.
+ * Fencing tokens: each master counts its own; the holder takes the largest of its quorum
+ * and raises the counters of its quorum to it, so any later quorum, which shares a master
+ * with this one, counts past it. */
+
+#include "php.h"
+#include "php_rlock.h"
+#include "redlock.h"
+#include "scripts.h"
+#include "conn.h"
+
+static uint32_t quorum(const rlock_opts *o)
+{
+	return o->nservers / 2 + 1;
+}
+
+/* Replies of one fan-out: replies[i] NULL with errs[i] set where master i failed or
+ * answered an error. */
+typedef struct {
+	redisReply *replies[RLOCK_MAX_SERVERS];
+	rlock_err errs[RLOCK_MAX_SERVERS];
+	uint32_t failed;
+} fanout_result;
+
+/* The call to every master (or those in only[]), EVAL where one did not know the script. */
+static void fanout(const rlock_opts *o, rlock_call *c, bool *only, fanout_result *fr)
+{
+	bool again[RLOCK_MAX_SERVERS] = {0}, any = false;
+	rlock_call eval = *c;
+
+	memset(fr, 0, sizeof(*fr));
+	rlock_conn_fanout(o, o->nservers, o->servers, &c->cmd, only, fr->replies, fr->errs);
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		rlock_call probe = *c;
+		if (fr->replies[i] && rlock_call_noscript(&probe, fr->replies[i])) {
+			freeReplyObject(fr->replies[i]);
+			fr->replies[i] = NULL;
+			again[i] = any = true;
+			eval = probe;
+		}
+	}
+	if (any) {
+		fanout_result second;
+		memset(&second, 0, sizeof(second));
+		rlock_conn_fanout(o, o->nservers, o->servers, &eval.cmd, again, second.replies, second.errs);
+		for (uint32_t i = 0; i < o->nservers; i++) {
+			if (again[i]) {
+				fr->replies[i] = second.replies[i];
+				fr->errs[i] = second.errs[i];
+			}
+		}
+	}
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		bool asked = !only || only[i];
+		if (asked && (!fr->replies[i] || rlock_reply_error(&o->servers[i], fr->replies[i], &fr->errs[i]))) {
+			fr->replies[i] = NULL;
+			fr->failed++;
+		}
+	}
+}
+
+static void fanout_free(const rlock_opts *o, fanout_result *fr)
+{
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		if (fr->replies[i]) {
+			freeReplyObject(fr->replies[i]);
+			fr->replies[i] = NULL;
+		}
+	}
+}
+
+/* Too few masters answered for any answer to count: -1 with the first failure in err. */
+static int no_quorum(const rlock_opts *o, fanout_result *fr, rlock_err *err)
+{
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		if (fr->errs[i].kind != RLOCK_ERR_NONE) {
+			rlock_err_set(err, fr->errs[i].kind, "quorum", "%u of %u masters failed, first %s",
+				fr->failed, o->nservers, fr->errs[i].msg);
+			break;
+		}
+	}
+	fanout_free(o, fr);
+	return -1;
+}
+
+static zend_long drift(const rlock_opts *o)
+{
+	return o->ttl / 100 + 2;
+}
+
+/* Release token on every master (or those in only[]); the number of masters where it was
+ * ours, or -1. */
+static int release_all(const rlock_opts *o, rlock_keys *k, zend_string *token, bool queued, bool *only,
+	fanout_result *fr, rlock_err *err)
+{
+	rlock_call c;
+	zend_string *next = rlock_new_token(err);
+	int released = 0;
+
+	if (!next) {
+		return -1;
+	}
+	rlock_call_release(&c, k, token, next, queued, false);
+	fanout(o, &c, only, fr);
+	zend_string_release(next);
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		if (fr->replies[i]) {
+			released += fr->replies[i]->type == REDIS_REPLY_INTEGER && fr->replies[i]->integer > 0;
+		}
+	}
+	return released;
+}
+
+/* Raise the fencing counters of the quorum we hold to fence. */
+static void fence_floor(const rlock_opts *o, rlock_keys *k, bool *held, zend_long fence)
+{
+	rlock_call c;
+	fanout_result fr;
+	rlock_call_fence_floor(&c, k, fence);
+	fanout(o, &c, held, &fr);
+	fanout_free(o, &fr);
+}
+
+static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
+{
+	rlock_keys k;
+	zend_long deadline = rlock_deadline(wait_ms);
+	bool queued = false;
+	int rc = 0;
+	zend_string *token = rlock_new_token(err);
+
+	if (!token) {
+		return -1;
+	}
+	rlock_keys_init(&k, key);
+	for (;;) {
+		zend_long remaining = MAX(deadline - rlock_now_ms(), 0), start = rlock_now_ms();
+		zend_long fence = 0, block = remaining;
+		uint32_t won = 0, first = o->nservers;
+		bool held[RLOCK_MAX_SERVERS] = {0};
+		rlock_call c;
+		fanout_result fr;
+
+		rlock_call_acquire(&c, &k, token, o, remaining, queued);
+		/* with remaining == 0 this attempt is the last, and leaves the waiters */
+		fanout(o, &c, NULL, &fr);
+		if (fr.failed == o->nservers && !queued) {
+			rc = no_quorum(o, &fr, err);
+			break;
+		}
+		for (uint32_t i = 0; i < o->nservers; i++) {
+			rlock_attempt a;
+			if (!fr.replies[i]) {
+				continue;
+			}
+			bool ok = rlock_reply_attempt(&o->servers[i], fr.replies[i], &a, &fr.errs[i]);
+			fr.replies[i] = NULL;
+			if (!ok) {
+				continue;
+			}
+			first = MIN(first, i);
+			if (a.acquired) {
+				held[i] = zend_string_equals(a.token, token);
+				won += held[i];
+				fence = MAX(fence, a.fence);
+				zend_string_release(a.token);
+			} else if (a.pttl >= 0) {
+				block = MIN(block, a.pttl + 1);
+			}
+		}
+		zend_long validity = o->ttl - (rlock_now_ms() - start) - drift(o);
+		if (won >= quorum(o) && validity > 0) {
+			if (o->fencing) {
+				fence_floor(o, &k, held, fence);
+			}
+			out->token = zend_string_copy(token);
+			out->fence = o->fencing ? fence : 0;
+			out->valid_until = start + o->ttl - drift(o);
+			out->queued = queued;
+			rc = 1;
+			break;
+		}
+		if (won > 0) {
+			/* give back what we took; a master that did not answer in time lets it expire */
+			fanout_result rr;
+			release_all(o, &k, token, false, held, &rr, err);
+			fanout_free(o, &rr);
+		}
+		if (remaining == 0) {
+			break;
+		}
+		if (!queued) {
+			RLOCK_G(counters).contended++;
+			queued = true;
+		}
+		rlock_attempt a = {0};
+		if (won == 0 && first < o->nservers
+				&& rlock_lock_await(o, &o->servers[first], &k, MIN(block, remaining), &a, err) == 1) {
+			/* a hand-over meant for a one-server client of the same key: not ours to keep */
+			zend_string_release(a.token);
+		} else if (won > 0 || first == o->nservers) {
+			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
+		}
+	}
+	rlock_keys_free(&k);
+	zend_string_release(token);
+	return rc;
+}
+
+static int redlock_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err)
+{
+	rlock_keys k;
+	fanout_result fr;
+
+	rlock_keys_init(&k, key);
+	int released = release_all(o, &k, h->token, h->queued, NULL, &fr, err);
+	rlock_keys_free(&k);
+	if (released < 0) {
+		return -1;
+	}
+	if ((uint32_t) released < quorum(o) && fr.failed >= quorum(o)) {
+		return no_quorum(o, &fr, err);
+	}
+	fanout_free(o, &fr);
+	return (uint32_t) released >= quorum(o);
+}
+
+/* How many masters answered a one-key command with an integer for which yes() holds. */
+typedef bool (*reply_test)(redisReply *r, zend_string *arg);
+
+static int count_replies(const rlock_opts *o, rlock_cmd *cmd, reply_test yes, zend_string *arg, rlock_err *err)
+{
+	rlock_call c = { .cmd = *cmd, .script = NULL };
+	fanout_result fr;
+	uint32_t n = 0;
+
+	fanout(o, &c, NULL, &fr);
+	if (fr.failed >= quorum(o)) {
+		return no_quorum(o, &fr, err);
+	}
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		n += fr.replies[i] && yes(fr.replies[i], arg);
+	}
+	fanout_free(o, &fr);
+	return (int) n;
+}
+
+static bool extended(redisReply *r, zend_string *unused)
+{
+	(void) unused;
+	return r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+}
+
+static bool is_token(redisReply *r, zend_string *token)
+{
+	return r->type == REDIS_REPLY_STRING && r->len == ZSTR_LEN(token) && memcmp(r->str, ZSTR_VAL(token), r->len) == 0;
+}
+
+static bool exists(redisReply *r, zend_string *unused)
+{
+	(void) unused;
+	return r->type == REDIS_REPLY_INTEGER && r->integer > 0;
+}
+
+static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
+{
+	rlock_call c;
+	zend_long start = rlock_now_ms();
+
+	rlock_call_extend(&c, &key, h->token, ttl);
+	int n = count_replies(o, &c.cmd, extended, NULL, err);
+	if (n < 0) {
+		return -1;
+	}
+	zend_long validity = ttl - (rlock_now_ms() - start) - drift(o);
+	if ((uint32_t) n < quorum(o) || validity <= 0) {
+		return 0;
+	}
+	h->valid_until = start + ttl - drift(o);
+	return 1;
+}
+
+static int redlock_is_owner(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
+{
+	rlock_cmd cmd = { .argc = 2, .argv = { "GET", ZSTR_VAL(key) }, .lens = { 3, ZSTR_LEN(key) } };
+	int n = count_replies(o, &cmd, is_token, token, err);
+	return n < 0 ? -1 : (uint32_t) n >= quorum(o);
+}
+
+static int redlock_exists(const rlock_opts *o, zend_string *key, rlock_err *err)
+{
+	rlock_cmd cmd = { .argc = 2, .argv = { "EXISTS", ZSTR_VAL(key) }, .lens = { 6, ZSTR_LEN(key) } };
+	int n = count_replies(o, &cmd, exists, NULL, err);
+	return n < 0 ? -1 : (uint32_t) n >= quorum(o);
+}
+
+static int compare_long(const void *a, const void *b)
+{
+	zend_long x = *(const zend_long *) a, y = *(const zend_long *) b;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The lease a quorum of masters still has: the quorum-th largest PTTL. */
+static int redlock_pttl(const rlock_opts *o, zend_string *key, zend_long *out, rlock_err *err)
+{
+	rlock_call c = { .cmd = { .argc = 2, .argv = { "PTTL", ZSTR_VAL(key) }, .lens = { 4, ZSTR_LEN(key) } } };
+	zend_long pttls[RLOCK_MAX_SERVERS];
+	uint32_t n = 0;
+	fanout_result fr;
+
+	fanout(o, &c, NULL, &fr);
+	if (fr.failed >= quorum(o)) {
+		return no_quorum(o, &fr, err);
+	}
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		if (fr.replies[i] && fr.replies[i]->type == REDIS_REPLY_INTEGER) {
+			pttls[n++] = (zend_long) fr.replies[i]->integer;
+		}
+	}
+	fanout_free(o, &fr);
+	qsort(pttls, n, sizeof(pttls[0]), compare_long);
+	*out = n >= quorum(o) ? pttls[quorum(o) - 1] : -2;
+	return 0;
+}
+
+const rlock_algo rlock_redlock_algo = {
+	.acquire = redlock_acquire,
+	.release = redlock_release,
+	.extend = redlock_extend,
+	.is_owner = redlock_is_owner,
+	.exists = redlock_exists,
+	.pttl = redlock_pttl,
+};

@@ -1,0 +1,258 @@
+/* Which server a command goes to: the one server, the master the Sentinels name, or the
+ * Cluster node of the key's slot. Topology is remembered per process, in plain malloc'd
+ * memory, and forgotten when a node fails or redirects. */
+
+#include "php.h"
+#include "php_rlock.h"
+#include "route.h"
+
+#define MAX_REDIRECTS 5
+#define CLUSTER_SLOTS 16384
+
+/* ---- Sentinel ---- */
+
+/* The master a Sentinel answered for o's service, as a server with o->server's credentials. */
+static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *err)
+{
+	rlock_cmd cmd = { .argc = 3, .argv = { "SENTINEL", "get-master-addr-by-name", ZSTR_VAL(o->service) },
+		.lens = { 8, 23, ZSTR_LEN(o->service) } };
+
+	for (uint32_t i = 0; i < o->nsentinels; i++) {
+		rlock_err e = {0};
+		redisReply *r = rlock_conn_call(o, &o->sentinels[i], &cmd, 0, &e);
+		if (!r) {
+			*err = e;
+			continue;
+		}
+		if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 && r->element[0]->type == REDIS_REPLY_STRING
+				&& r->element[1]->type == REDIS_REPLY_STRING) {
+			rlock_server_with_address(out, &o->server, r->element[0]->str, atoi(r->element[1]->str));
+			freeReplyObject(r);
+			return true;
+		}
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, o->sentinels[i].label, "knows no master named \"%s\"", ZSTR_VAL(o->service));
+		freeReplyObject(r);
+	}
+	return false;
+}
+
+/* ---- Cluster ---- */
+
+uint16_t rlock_route_slot(const char *key, size_t len)
+{
+	const char *open = memchr(key, '{', len);
+	if (open) {
+		const char *close = memchr(open + 1, '}', key + len - open - 1);
+		if (close && close > open + 1) {
+			key = open + 1;
+			len = close - open - 1;
+		}
+	}
+	/* CRC16-CCITT (XModem), as the Cluster specification defines it */
+	uint16_t crc = 0;
+	for (size_t i = 0; i < len; i++) {
+		crc ^= (uint16_t) ((unsigned char) key[i]) << 8;
+		for (int b = 0; b < 8; b++) {
+			crc = crc & 0x8000 ? (uint16_t) ((crc << 1) ^ 0x1021) : (uint16_t) (crc << 1);
+		}
+	}
+	return crc & (CLUSTER_SLOTS - 1);
+}
+
+/* A cluster's slot map: for each slot the "host:port" of its master, or NULL. */
+typedef struct {
+	char *nodes[CLUSTER_SLOTS];
+} slot_map;
+
+static HashTable slot_maps;  /* cluster id -> slot_map*, per process */
+static bool slot_maps_ready;
+
+static void slot_map_free(slot_map *m)
+{
+	for (int i = 0; i < CLUSTER_SLOTS; i++) {
+		/* ranges share one string: free each once */
+		if (m->nodes[i] && (i == 0 || m->nodes[i] != m->nodes[i - 1])) {
+			free(m->nodes[i]);
+		}
+	}
+	free(m);
+}
+
+static void slot_map_dtor(zval *zv)
+{
+	slot_map_free(Z_PTR_P(zv));
+}
+
+static void slot_maps_forget(const rlock_opts *o)
+{
+	if (slot_maps_ready) {
+		zend_hash_str_del(&slot_maps, ZSTR_VAL(o->id), ZSTR_LEN(o->id));
+	}
+}
+
+/* CLUSTER SLOTS from the first node that answers: the seeds. */
+static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
+{
+	rlock_cmd cmd = { .argc = 2, .argv = { "CLUSTER", "SLOTS" }, .lens = { 7, 5 } };
+
+	for (uint32_t n = 0; n < o->nnodes; n++) {
+		redisReply *r = rlock_conn_call(o, &o->nodes[n], &cmd, 0, err);
+		if (!r) {
+			continue;
+		}
+		if (r->type != REDIS_REPLY_ARRAY) {
+			rlock_err_set(err, RLOCK_ERR_REPLY, o->nodes[n].label, "CLUSTER SLOTS: %s", r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
+			freeReplyObject(r);
+			continue;
+		}
+		slot_map *m = calloc(1, sizeof(*m));
+		for (size_t i = 0; i < r->elements; i++) {
+			redisReply *range = r->element[i];
+			if (range->type != REDIS_REPLY_ARRAY || range->elements < 3 || range->element[2]->type != REDIS_REPLY_ARRAY
+					|| range->element[2]->elements < 2) {
+				continue;
+			}
+			redisReply *master = range->element[2];
+			char addr[300];
+			snprintf(addr, sizeof(addr), "%s:%lld", master->element[0]->str, master->element[1]->integer);
+			char *shared = strdup(addr);
+			long long from = range->element[0]->integer, to = range->element[1]->integer;
+			bool used = false;
+			for (long long s = from; s <= to && s < CLUSTER_SLOTS; s++) {
+				if (!m->nodes[s]) {
+					m->nodes[s] = shared;
+					used = true;
+				}
+			}
+			if (!used) {
+				free(shared);
+			}
+		}
+		freeReplyObject(r);
+		if (!slot_maps_ready) {
+			zend_hash_init(&slot_maps, 4, NULL, slot_map_dtor, 1);
+			slot_maps_ready = true;
+		}
+		zend_hash_str_update_ptr(&slot_maps, ZSTR_VAL(o->id), ZSTR_LEN(o->id), m);
+		return m;
+	}
+	return NULL;
+}
+
+/* "host:port" into a server with o->server's credentials. */
+static void server_from_addr(const rlock_opts *o, const char *addr, size_t len, rlock_server *out)
+{
+	const char *colon = zend_memrchr(addr, ':', len);
+	char host[256];
+	size_t hl = colon ? (size_t) (colon - addr) : len;
+	if (hl >= sizeof(host)) {
+		hl = sizeof(host) - 1;
+	}
+	memcpy(host, addr, hl);
+	host[hl] = '\0';
+	rlock_server_with_address(out, &o->server, host, colon ? atoi(colon + 1) : 6379);
+}
+
+/* The node for key's slot, from the slot map (loaded when missing). */
+static bool cluster_node(const rlock_opts *o, zend_string *key, rlock_server *out, rlock_err *err)
+{
+	slot_map *m = slot_maps_ready ? zend_hash_str_find_ptr(&slot_maps, ZSTR_VAL(o->id), ZSTR_LEN(o->id)) : NULL;
+	if (!m && !(m = slot_map_load(o, err))) {
+		return false;
+	}
+	const char *addr = m->nodes[rlock_route_slot(ZSTR_VAL(key), ZSTR_LEN(key))];
+	if (!addr) {
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, "cluster", "no node serves the slot of this key");
+		slot_maps_forget(o);
+		return false;
+	}
+	server_from_addr(o, addr, strlen(addr), out);
+	return true;
+}
+
+/* ---- routing ---- */
+
+static bool starts_with(redisReply *r, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return r->type == REDIS_REPLY_ERROR && r->len > n && strncmp(r->str, prefix, n) == 0;
+}
+
+redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_cmd *cmd, zend_long block_ms, rlock_err *err)
+{
+	rlock_server target = {0};
+	bool asking = false, retried = false;
+
+	for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
+		const rlock_server *s = &o->server;
+		if (o->nnodes && !target.id && !cluster_node(o, key, &target, err)) {
+			return NULL;
+		}
+		if (o->nsentinels && !target.id && !sentinel_master(o, &target, err)) {
+			return NULL;
+		}
+		if (target.id) {
+			s = &target;
+		}
+		if (asking) {
+			rlock_cmd ask = { .argc = 1, .argv = { "ASKING" }, .lens = { 6 } };
+			redisReply *a = rlock_conn_call(o, s, &ask, 0, err);
+			if (a) {
+				freeReplyObject(a);
+			}
+			asking = false;
+		}
+		redisReply *r = rlock_conn_call(o, s, cmd, block_ms, err);
+		if (!r) {
+			/* a failed node: a Sentinel or the cluster may name another in its place, now
+			 * or by the next call */
+			slot_maps_forget(o);
+			rlock_server_free(&target, false);
+			if ((o->nnodes || o->nsentinels) && !retried) {
+				retried = true;
+				continue;
+			}
+			return NULL;
+		}
+		if (o->nnodes && (starts_with(r, "MOVED ") || starts_with(r, "ASK "))) {
+			/* "MOVED slot host:port": the slot lives elsewhere now, or for one command */
+			const char *addr = strrchr(r->str, ' ') + 1;
+			asking = r->str[0] == 'A';
+			if (!asking) {
+				slot_maps_forget(o);
+			}
+			rlock_server_free(&target, false);
+			server_from_addr(o, addr, r->len - (addr - r->str), &target);
+			freeReplyObject(r);
+			continue;
+		}
+		if ((o->nnodes || o->nsentinels) && (starts_with(r, "READONLY ") || starts_with(r, "CLUSTERDOWN ")
+				|| starts_with(r, "TRYAGAIN ")) && !retried) {
+			/* a master that became a replica, or a cluster in the middle of a failover */
+			retried = true;
+			slot_maps_forget(o);
+			rlock_server_free(&target, false);
+			freeReplyObject(r);
+			usleep(100 * 1000);
+			continue;
+		}
+		if (r->type == REDIS_REPLY_ERROR && !starts_with(r, "NOSCRIPT")) {
+			rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "%.*s", (int) r->len, r->str);
+			freeReplyObject(r);
+			r = NULL;
+		}
+		rlock_server_free(&target, false);
+		return r;
+	}
+	rlock_err_set(err, RLOCK_ERR_CONNECTION, "cluster", "more than %d redirects", MAX_REDIRECTS);
+	rlock_server_free(&target, false);
+	return NULL;
+}
+
+void rlock_route_gshutdown(void)
+{
+	if (slot_maps_ready) {
+		zend_hash_destroy(&slot_maps);
+		slot_maps_ready = false;
+	}
+}

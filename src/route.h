@@ -1,0 +1,20 @@
+#ifndef RLOCK_ROUTE_H
+#define RLOCK_ROUTE_H
+
+#include "options.h"
+#include "errors.h"
+#include "conn.h"
+
+/* Send cmd about key to the server that has it: the one "server", the master the
+ * Sentinels name for "service" (asked again after a failover), or the Cluster node that
+ * serves key's slot (following MOVED and ASK, refreshing the slot map). The reply, or NULL
+ * with err set; error replies come back as err too, except NOSCRIPT, which the caller
+ * answers with EVAL. */
+redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_cmd *cmd, zend_long block_ms, rlock_err *err);
+
+/* The Cluster hash slot of key (CRC16 of its {hash tag} or of the whole key). */
+uint16_t rlock_route_slot(const char *key, size_t len);
+
+void rlock_route_gshutdown(void);
+
+#endif

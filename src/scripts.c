@@ -1,0 +1,319 @@
+/* The scripts every lock runs on a Redis server, the keys they touch, and the pieces
+ * the one-server lock (lock.c) and Redlock (redlock.c) share. */
+
+#include "php.h"
+#include "php_rlock.h"
+#include "ext/standard/sha1.h"
+#include "ext/random/php_random.h"
+#include "zend_smart_str.h"
+#include "scripts.h"
+
+#include <time.h>
+#include <unistd.h>
+
+/* KEYS: lock, grants, waiters, fence. ARGV: token, ttl, fencing, wait, queued.
+ * {1, token, fence} acquired; {0, pttl, block ms} not. */
+rlock_script rlock_script_acquire = { .source =
+	"local lock, grants, waiters, fence = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\n"
+	"local token, ttl, fencing, wait, queued = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1'\n"
+	"local function leave()\n"
+	"  if queued and redis.call('hincrby', waiters, 'n', -1) <= 0 then redis.call('del', waiters) end\n"
+	"end\n"
+	"local function won(t, f)\n"
+	"  leave()\n"
+	"  if fencing and f == 0 then f = redis.call('incr', fence) end\n"
+	"  return {1, t, f}\n"
+	"end\n"
+	"if redis.call('set', lock, token, 'NX', 'PX', ttl) then return won(token, 0) end\n"
+	"local g = redis.call('lpop', grants)\n"
+	"while g do\n"
+	"  local t, f = string.match(g, '^(%x+) (%d+)')\n"
+	"  if t and redis.call('get', lock) == t then\n"
+	"    redis.call('pexpire', lock, ttl)\n"
+	"    return won(t, tonumber(f))\n"
+	"  end\n"
+	"  g = redis.call('lpop', grants)\n"
+	"end\n"
+	"local pttl = redis.call('pttl', lock)\n"
+	"if wait <= 0 then leave() return {0, pttl, 0} end\n"
+	"local block = wait\n"
+	"if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end\n"
+	"if not queued or redis.call('hexists', waiters, 'n') == 0 then redis.call('hincrby', waiters, 'n', 1) end\n"
+	"redis.call('hset', waiters, 't', ttl)\n"
+	"if fencing then redis.call('setnx', fence, 0) end\n"
+	"if redis.call('pttl', waiters) < block + 500 then redis.call('pexpire', waiters, block + 500) end\n"
+	"return {0, pttl, block}\n"
+};
+
+/* KEYS: lock, grants, waiters, fence. ARGV: token, next token, queued, fair.
+ * 0 not ours; 1 released; 2 handed over to a waiter. */
+rlock_script rlock_script_release = { .source =
+	"local lock, grants, waiters, fence = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\n"
+	"local token, nexttoken, queued, fair = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4] == '1'\n"
+	"if queued and redis.call('hincrby', waiters, 'n', -1) <= 0 then redis.call('del', waiters) end\n"
+	"if redis.call('get', lock) ~= token then return 0 end\n"
+	"if tonumber(redis.call('hget', waiters, 'n') or '0') > 0 then\n"
+	"  local ttl = redis.call('hget', waiters, 't')\n"
+	"  if fair then\n"
+	"    local f = 0\n"
+	"    if redis.call('exists', fence) == 1 then f = redis.call('incr', fence) end\n"
+	"    redis.call('set', lock, nexttoken, 'PX', ttl)\n"
+	"    redis.call('rpush', grants, nexttoken .. ' ' .. f .. ' ' .. ttl)\n"
+	"    redis.call('pexpire', grants, ttl)\n"
+	"    return 2\n"
+	"  end\n"
+	"  redis.call('del', lock)\n"
+	"  if redis.call('llen', grants) == 0 then\n"
+	"    redis.call('rpush', grants, 'wake')\n"
+	"    redis.call('pexpire', grants, ttl)\n"
+	"  end\n"
+	"  return 1\n"
+	"end\n"
+	"redis.call('del', lock)\n"
+	"return 1\n"
+};
+
+/* KEYS: lock. ARGV: token, ttl. 1 extended, 0 not ours. */
+rlock_script rlock_script_extend = { .source =
+	"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end\n"
+	"return 0\n"
+};
+
+/* KEYS: fence. ARGV: floor. Raise the fencing counter to at least floor (Redlock). */
+/* The watchdog's batch renewal: the extend script over many keys at once. KEYS: n lock
+ * keys. ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours (a key that
+ * is not a string is not ours either). Run by the watchdog thread on its own connections. */
+rlock_script rlock_script_renew = { .source =
+	"local n = #KEYS\n"
+	"local out = {}\n"
+	"for i = 1, n do\n"
+	"  if redis.pcall('get', KEYS[i]) == ARGV[i] then\n"
+	"    redis.call('pexpire', KEYS[i], ARGV[n + i])\n"
+	"    out[i] = 1\n"
+	"  else\n"
+	"    out[i] = 0\n"
+	"  end\n"
+	"end\n"
+	"return out\n"
+};
+
+rlock_script rlock_script_fence_floor = { .source =
+	"if tonumber(redis.call('get', KEYS[1]) or '0') < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1]) end\n"
+	"return 1\n"
+};
+
+static void script_init(rlock_script *s)
+{
+	PHP_SHA1_CTX ctx;
+	unsigned char digest[20];
+	PHP_SHA1Init(&ctx);
+	PHP_SHA1Update(&ctx, (const unsigned char *) s->source, strlen(s->source));
+	PHP_SHA1Final(digest, &ctx);
+	make_sha1_digest(s->sha, digest);
+}
+
+void rlock_scripts_minit(void)
+{
+	script_init(&rlock_script_acquire);
+	script_init(&rlock_script_release);
+	script_init(&rlock_script_extend);
+	script_init(&rlock_script_fence_floor);
+	script_init(&rlock_script_renew);
+}
+
+zend_long rlock_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (zend_long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+zend_long rlock_deadline(zend_long wait_ms)
+{
+	zend_long now = rlock_now_ms();
+	return wait_ms > ZEND_LONG_MAX - now ? ZEND_LONG_MAX : now + wait_ms;
+}
+
+zend_string *rlock_new_token(rlock_err *err)
+{
+	unsigned char raw[16];
+	static const char hex[] = "0123456789abcdef";
+	if (php_random_bytes_silent(raw, sizeof(raw)) == FAILURE) {
+		rlock_err_set(err, RLOCK_ERR_REPLY, "-", "the operating system's CSPRNG failed");
+		return NULL;
+	}
+	zend_string *t = zend_string_alloc(32, 0);
+	for (int i = 0; i < 16; i++) {
+		ZSTR_VAL(t)[2 * i] = hex[raw[i] >> 4];
+		ZSTR_VAL(t)[2 * i + 1] = hex[raw[i] & 15];
+	}
+	ZSTR_VAL(t)[32] = '\0';
+	return t;
+}
+
+void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms)
+{
+	zend_long ms = base_ms, jitter = 0;
+	if (base_ms > 0 && php_random_int(0, base_ms, &jitter, false) == SUCCESS) {
+		ms = base_ms / 2 + jitter / 2;
+	}
+	if (ms > max_ms) {
+		ms = max_ms;
+	}
+	if (ms > 0) {
+		usleep((useconds_t) ms * 1000);
+	}
+}
+
+static bool has_hash_tag(zend_string *key)
+{
+	const char *open = memchr(ZSTR_VAL(key), '{', ZSTR_LEN(key));
+	if (!open) {
+		return false;
+	}
+	const char *close = memchr(open + 1, '}', ZSTR_VAL(key) + ZSTR_LEN(key) - open - 1);
+	return close && close > open + 1;
+}
+
+void rlock_keys_init(rlock_keys *k, zend_string *key)
+{
+	static const char *suffix[3] = { ":grants", ":waiters", ":fence" };
+	bool tagged = has_hash_tag(key);
+	k->keys[0] = zend_string_copy(key);
+	for (int i = 0; i < 3; i++) {
+		smart_str s = {0};
+		if (!tagged) {
+			smart_str_appendc(&s, '{');
+		}
+		smart_str_append(&s, key);
+		if (!tagged) {
+			smart_str_appendc(&s, '}');
+		}
+		smart_str_appends(&s, suffix[i]);
+		k->keys[i + 1] = smart_str_extract(&s);
+	}
+}
+
+void rlock_keys_free(rlock_keys *k)
+{
+	for (int i = 0; i < 4; i++) {
+		zend_string_release(k->keys[i]);
+	}
+}
+
+static void call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys)
+{
+	rlock_cmd *cmd = &c->cmd;
+	c->script = s;
+	cmd->argc = 0;
+	cmd->argv[cmd->argc] = "EVALSHA"; cmd->lens[cmd->argc++] = 7;
+	cmd->argv[cmd->argc] = s->sha; cmd->lens[cmd->argc++] = 40;
+	cmd->lens[cmd->argc] = snprintf(c->num[0], sizeof(c->num[0]), "%d", nkeys);
+	cmd->argv[cmd->argc++] = c->num[0];
+	for (int i = 0; i < nkeys; i++) {
+		cmd->argv[cmd->argc] = ZSTR_VAL(keys[i]); cmd->lens[cmd->argc++] = ZSTR_LEN(keys[i]);
+	}
+}
+
+static void call_arg(rlock_call *c, const char *arg, size_t len)
+{
+	c->cmd.argv[c->cmd.argc] = arg;
+	c->cmd.lens[c->cmd.argc++] = len;
+}
+
+static void call_num(rlock_call *c, int slot, zend_long n)
+{
+	call_arg(c, c->num[slot], snprintf(c->num[slot], sizeof(c->num[slot]), ZEND_LONG_FMT, n));
+}
+
+static void call_str(rlock_call *c, zend_string *s)
+{
+	call_arg(c, ZSTR_VAL(s), ZSTR_LEN(s));
+}
+
+static void call_flag(rlock_call *c, bool flag)
+{
+	call_arg(c, flag ? "1" : "0", 1);
+}
+
+void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms, bool queued)
+{
+	call_start(c, &rlock_script_acquire, 4, k->keys);
+	call_str(c, token);
+	call_num(c, 1, o->ttl);
+	call_flag(c, o->fencing);
+	call_num(c, 2, wait_ms);
+	call_flag(c, queued);
+}
+
+void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, bool queued, bool fair)
+{
+	call_start(c, &rlock_script_release, 4, k->keys);
+	call_str(c, token);
+	call_str(c, next);
+	call_flag(c, queued);
+	call_flag(c, fair);
+}
+
+void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl)
+{
+	call_start(c, &rlock_script_extend, 1, key);
+	call_str(c, token);
+	call_num(c, 1, ttl);
+}
+
+void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor)
+{
+	call_start(c, &rlock_script_fence_floor, 1, &k->keys[3]);
+	call_num(c, 1, floor);
+}
+
+bool rlock_call_noscript(rlock_call *c, redisReply *r)
+{
+	if (!r || r->type != REDIS_REPLY_ERROR || r->len < 8 || strncmp(r->str, "NOSCRIPT", 8) != 0) {
+		return false;
+	}
+	c->cmd.argv[0] = "EVAL"; c->cmd.lens[0] = 4;
+	c->cmd.argv[1] = c->script->source; c->cmd.lens[1] = strlen(c->script->source);
+	return true;
+}
+
+bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err)
+{
+	if (r->type != REDIS_REPLY_ERROR) {
+		return false;
+	}
+	rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "%.*s", (int) r->len, r->str);
+	freeReplyObject(r);
+	return true;
+}
+
+bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long *out, rlock_err *err)
+{
+	if (r->type != REDIS_REPLY_INTEGER) {
+		rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "unexpected reply of type %d", r->type);
+		freeReplyObject(r);
+		return false;
+	}
+	*out = (zend_long) r->integer;
+	freeReplyObject(r);
+	return true;
+}
+
+bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *res, rlock_err *err)
+{
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != 3 || r->element[0]->type != REDIS_REPLY_INTEGER
+			|| r->element[2]->type != REDIS_REPLY_INTEGER) {
+		rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "unexpected reply to the acquire script");
+		freeReplyObject(r);
+		return false;
+	}
+	res->acquired = r->element[0]->integer == 1;
+	res->token = res->acquired && r->element[1]->type == REDIS_REPLY_STRING
+		? zend_string_init(r->element[1]->str, r->element[1]->len, 0) : NULL;
+	res->fence = res->acquired ? (zend_long) r->element[2]->integer : 0;
+	res->pttl = res->acquired ? 0 : (zend_long) r->element[1]->integer;
+	res->block = res->acquired ? 0 : (zend_long) r->element[2]->integer;
+	freeReplyObject(r);
+	return true;
+}

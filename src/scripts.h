@@ -1,0 +1,66 @@
+#ifndef RLOCK_SCRIPTS_H
+#define RLOCK_SCRIPTS_H
+
+#include "options.h"
+#include "errors.h"
+#include "conn.h"
+
+typedef struct {
+	const char *source;
+	char sha[41];
+} rlock_script;
+
+extern rlock_script rlock_script_acquire;
+extern rlock_script rlock_script_release;
+extern rlock_script rlock_script_extend;
+extern rlock_script rlock_script_fence_floor;
+extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed after MINIT */
+
+void rlock_scripts_minit(void);
+
+/* The lock key and its companions, which share its hash slot: the key's own {hash tag} if
+ * it has one, else the whole key as the tag. */
+typedef struct rlock_keys_s {
+	zend_string *keys[4];  /* lock, grants, waiters, fence */
+} rlock_keys;
+
+void rlock_keys_init(rlock_keys *k, zend_string *key);
+void rlock_keys_free(rlock_keys *k);
+
+/* One script call, as EVALSHA; switched to EVAL when the server answers NOSCRIPT. */
+typedef struct {
+	rlock_cmd cmd;
+	const rlock_script *script;
+	char num[3][24];
+} rlock_call;
+
+void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms, bool queued);
+void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, bool queued, bool fair);
+void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl);
+void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor);
+/* True (and c switched to EVAL) when r says the server does not know the script. */
+bool rlock_call_noscript(rlock_call *c, redisReply *r);
+
+/* What one acquire script call answered. */
+typedef struct rlock_attempt_s {
+	bool acquired;
+	zend_string *token;  /* acquired: ours, or the grant we took over */
+	zend_long fence;
+	zend_long pttl;      /* not acquired: the holder's remaining lease */
+	zend_long block;     /* not acquired: how long to wait for a hand-over */
+} rlock_attempt;
+
+/* Replies into results; each frees r. False with err set on an unexpected reply. */
+bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err);
+bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long *out, rlock_err *err);
+bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *res, rlock_err *err);
+
+/* A fresh owner token: 128 bits from the OS CSPRNG, as 32 hex digits. */
+zend_string *rlock_new_token(rlock_err *err);
+zend_long rlock_now_ms(void);
+/* now + wait_ms, saturating: lock(PHP_INT_MAX) waits for ever. */
+zend_long rlock_deadline(zend_long wait_ms);
+/* Sleep about base_ms (jittered between half and all of it), never past max_ms. */
+void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms);
+
+#endif

@@ -1,0 +1,77 @@
+--TEST--
+Redis restarted between two calls: the first call after the restart reconnects and works
+--EXTENSIONS--
+rlock
+--SKIPIF--
+<?php
+require __DIR__ . '/skipif.inc';
+exec('command -v redis-server', $out, $rc);
+if ($rc !== 0) die('skip redis-server not installed');
+?>
+--FILE--
+<?php
+$s = stream_socket_server('tcp://127.0.0.1:0');
+$port = (int) explode(':', stream_socket_get_name($s, false))[1];
+fclose($s);
+$dir = sys_get_temp_dir() . '/rlock-phpt-030-' . getmypid();
+@mkdir($dir);
+
+function redis_start(int $port, string $dir): void {
+    exec('redis-server --port ' . $port . ' --bind 127.0.0.1 --save "" --appendonly no --daemonize yes'
+        . ' --dir ' . escapeshellarg($dir) . ' --pidfile ' . escapeshellarg("$dir/redis.pid")
+        . ' --logfile ' . escapeshellarg("$dir/redis.log"));
+    $deadline = microtime(true) + 10;
+    while (microtime(true) < $deadline) {
+        $c = @stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 0.2);
+        if ($c && fwrite($c, "PING\r\n") && str_starts_with((string) fgets($c), '+PONG')) {
+            return;
+        }
+        usleep(10000);
+    }
+    die("redis-server did not start\n");
+}
+function redis_stop(string $dir): void {
+    $pid = (int) @file_get_contents("$dir/redis.pid");
+    if ($pid > 0) {
+        exec("kill $pid");
+        $deadline = microtime(true) + 10;
+        while (file_exists("/proc/$pid") && microtime(true) < $deadline) {
+            usleep(10000);
+        }
+    }
+}
+register_shutdown_function(function () use ($dir) {
+    redis_stop($dir);
+    array_map('unlink', glob("$dir/*"));
+    @rmdir($dir);
+});
+
+redis_start($port, $dir);
+foreach ([true, false] as $persistent) {
+    echo $persistent ? "persistent:\n" : "per request:\n";
+    $l = new RLock('k', ['server' => "redis://127.0.0.1:$port", 'persistent' => $persistent]);
+    var_dump($l->tryLock(), $l->unlock());
+    // the connection rlock keeps is now dead, closed by the old server
+    redis_stop($dir);
+    redis_start($port, $dir);
+    try {
+        var_dump($l->isLocked());
+        var_dump($l->tryLock(), $l->unlock());
+    } catch (RLockConnectionException $e) {
+        echo get_class($e), ': ', str_replace((string) $port, 'PORT', $e->getMessage()), "\n";
+    }
+}
+?>
+--EXPECT--
+persistent:
+bool(true)
+bool(true)
+bool(false)
+bool(true)
+bool(true)
+per request:
+bool(true)
+bool(true)
+bool(false)
+bool(true)
+bool(true)
