@@ -43,15 +43,24 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	HashTable pool;
 	/* connections of this request only (persistent = false) */
 	HashTable request_conns;
+	/* keys found taken lately (src/lock.c), per process */
+	HashTable hot_keys;
 	/* locks this request holds (src/registry.c) */
 	HashTable held;
 	bool request_active;
-	uint32_t request_gen;
+	/* getpid(), cached (glibc does not) and refreshed in a forked child */
+	pid_t pid;
+	/* CSPRNG bytes not handed out yet, for tokens; emptied in a forked child */
+	unsigned char random_pool[256];
+	uint32_t random_used;
 	rlock_counters counters;
 ZEND_END_MODULE_GLOBALS(rlock)
 
 ZEND_EXTERN_MODULE_GLOBALS(rlock)
 #define RLOCK_G(v) ZEND_MODULE_GLOBALS_ACCESSOR(rlock, v)
+
+/* This process' id: a connection or a hold of another pid is not ours (fork safety). */
+#define rlock_getpid() (RLOCK_G(pid))
 
 #if defined(ZTS) && defined(COMPILE_DL_RLOCK)
 ZEND_TSRMLS_CACHE_EXTERN()

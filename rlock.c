@@ -24,6 +24,7 @@
 
 #include <hiredis/hiredis.h>
 #include <unistd.h>
+#include <pthread.h>
 
 ZEND_DECLARE_MODULE_GLOBALS(rlock)
 
@@ -35,7 +36,7 @@ typedef struct {
 	zend_string *key;    /* prefix included */
 	zend_string *token;  /* while held */
 	zend_long fence;
-	zend_long valid_until;  /* Redlock: when the validity of our hold ends */
+	zend_long valid_until;  /* when our lease (Redlock: its validity) ends, by our clock */
 	uint32_t holds;      /* nested holds through this object */
 	pid_t pid;           /* the process the holds belong to */
 	bool lost;           /* the last hold was found no longer ours before its release */
@@ -128,7 +129,7 @@ static zend_object *rlock_create(zend_class_entry *ce)
 /* The holds of this object, if they belong to this process (not to the parent of a fork). */
 static bool rlock_held(rlock_object *l)
 {
-	if (l->holds > 0 && l->pid != getpid()) {
+	if (l->holds > 0 && l->pid != rlock_getpid()) {
 		l->holds = 0;
 		zend_string_release(l->token);
 		l->token = NULL;
@@ -222,7 +223,7 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 		rlock_drop_holds(l);
 		l->token = hold.token;
 		l->holds = 1;
-		l->pid = getpid();
+		l->pid = rlock_getpid();
 		l->lost = false;
 	}
 	l->fence = hold.fence;
@@ -377,6 +378,9 @@ PHP_METHOD(RLock, extend)
 	rlock_hold hold = { .token = l->token, .valid_until = l->valid_until };
 	int rc = rlock_algo_of(l->opts)->extend(l->opts, l->key, &hold, ttl, &err);
 	l->valid_until = hold.valid_until;
+	if (rc == 1) {
+		rlock_registry_extended(l->opts, l->key, &hold, ttl);
+	}
 	if (rc < 0) {
 		rlock_err_throw(&err);
 		RETURN_THROWS();
@@ -386,8 +390,6 @@ PHP_METHOD(RLock, extend)
 		rlock_drop_holds(l);
 		l->lost = true;
 		RLOCK_G(counters).lost++;
-	} else {
-		rlock_registry_extended(l->opts, l->key, l->token, ttl);
 	}
 	RETURN_BOOL(rc);
 }
@@ -496,7 +498,7 @@ PHP_METHOD(RLock, ttl)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (rlock_held(l) && l->valid_until > 0) {
+	if (l->opts->nservers > 0 && rlock_held(l)) {
 		/* Redlock: the validity left, which is less than any master's PTTL */
 		RETURN_LONG(MAX(l->valid_until - rlock_now_ms(), 0));
 	}
@@ -608,13 +610,24 @@ static PHP_GINIT_FUNCTION(rlock)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
 	memset(rlock_globals, 0, sizeof(*rlock_globals));
+	rlock_globals->pid = getpid();
+	rlock_globals->random_used = sizeof(rlock_globals->random_pool);  /* empty: filled on first use */
 	rlock_conn_ginit(&rlock_globals->pool, &rlock_globals->request_conns);
+	zend_hash_init(&rlock_globals->hot_keys, 16, NULL, NULL, 1);
 }
 
 static PHP_GSHUTDOWN_FUNCTION(rlock)
 {
 	rlock_conn_gshutdown(&rlock_globals->pool, &rlock_globals->request_conns);
 	rlock_route_gshutdown();
+	zend_hash_destroy(&rlock_globals->hot_keys);
+}
+
+/* In a forked child: a new pid, and none of the parent's unused random bytes. */
+static void rlock_atfork_child(void)
+{
+	RLOCK_G(pid) = getpid();
+	RLOCK_G(random_used) = sizeof(RLOCK_G(random_pool));
 }
 
 PHP_MINIT_FUNCTION(rlock)
@@ -636,6 +649,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_ce_lost_exception = register_class_RLockLostException(rlock_ce_exception);
 
 	rlock_scripts_minit();
+	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();
 	return SUCCESS;
 }
@@ -656,7 +670,6 @@ PHP_RINIT_FUNCTION(rlock)
 #if defined(COMPILE_DL_RLOCK) && defined(ZTS)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
-	rlock_conn_rinit();
 	rlock_registry_rinit();
 	return SUCCESS;
 }

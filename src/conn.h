@@ -10,7 +10,6 @@ typedef struct {
 	redisContext *ctx;
 	pid_t pid;             /* never written to, nor closed with QUIT, by another pid */
 	bool busy;             /* a command was sent whose reply was not read: never reuse */
-	uint32_t checked_gen;  /* the request in which it was last checked for liveness */
 } rlock_conn;
 
 #define RLOCK_MAX_SERVERS 16
@@ -40,7 +39,6 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 /* Module and request life cycle. */
 void rlock_conn_ginit(HashTable *pool, HashTable *request_conns);
 void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns);
-void rlock_conn_rinit(void);
 void rlock_conn_rshutdown(void);
 uint32_t rlock_conn_pooled_count(void);
 

@@ -93,11 +93,14 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 static int lock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
 {
 	rlock_call c;
-	zend_long n;
+	zend_long n, sent = rlock_now_ms();
 	rlock_call_extend(&c, &key, h->token, ttl);
 	redisReply *r = run(o, key, &c, err);
 	if (!r || !rlock_reply_integer(&o->server, r, &n, err)) {
 		return -1;
+	}
+	if (n == 1) {
+		h->valid_until = sent + ttl;
 	}
 	return n == 1;
 }
@@ -125,6 +128,46 @@ static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 	return rc;
 }
 
+/* Keys this process found taken in the last HOT_MS: their first attempt is the script,
+ * which can queue us. Any other key is first tried with a plain SET NX PX, the least a
+ * lock costs Redis; only when that fails does the script follow. */
+#define HOT_MS 2000
+#define HOT_MAX 4096
+
+static bool key_is_hot(zend_string *key)
+{
+	zval *seen = zend_hash_find(&RLOCK_G(hot_keys), key);
+	return seen && rlock_now_ms() - Z_LVAL_P(seen) < HOT_MS;
+}
+
+static void key_mark_hot(zend_string *key)
+{
+	zval now;
+	if (zend_hash_num_elements(&RLOCK_G(hot_keys)) >= HOT_MAX) {
+		zend_hash_clean(&RLOCK_G(hot_keys));
+	}
+	ZVAL_LONG(&now, rlock_now_ms());
+	/* a persistent table takes a persistent copy of the key */
+	zend_hash_str_update(&RLOCK_G(hot_keys), ZSTR_VAL(key), ZSTR_LEN(key), &now);
+}
+
+/* SET key token NX PX ttl: 1 acquired, 0 taken, -1 err set. */
+static int attempt_plain(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
+{
+	char ttl[24];
+	rlock_cmd cmd = { .argc = 6, .argv = { "SET", ZSTR_VAL(key), ZSTR_VAL(token), "NX", "PX", ttl },
+		.lens = { 3, ZSTR_LEN(key), ZSTR_LEN(token), 2, 2, 0 } };
+	cmd.lens[5] = snprintf(ttl, sizeof(ttl), ZEND_LONG_FMT, o->ttl);
+
+	redisReply *r = rlock_route_call(o, key, &cmd, 0, err);
+	if (!r) {
+		return -1;
+	}
+	int acquired = r->type == REDIS_REPLY_STATUS;
+	freeReplyObject(r);
+	return acquired;
+}
+
 static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
 {
 	rlock_keys k;
@@ -137,9 +180,27 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	if (!token) {
 		return -1;
 	}
+	/* the lease runs from before the command that took it: our clock errs on the safe side */
+	zend_long sent = rlock_now_ms();
+	if (!o->fencing && !key_is_hot(key)) {
+		rc = attempt_plain(o, key, token, err);
+		if (rc == 1) {
+			res.token = zend_string_copy(token);
+			goto done;
+		}
+		if (rc == 0) {
+			key_mark_hot(key);
+		}
+		if (rc < 0 || wait_ms == 0) {
+			zend_string_release(token);
+			return rc;
+		}
+		connected = true;
+	}
 	rlock_keys_init(&k, key);
 	for (;;) {
 		zend_long remaining = MAX(deadline - rlock_now_ms(), 0);
+		sent = rlock_now_ms();
 		if (attempt(o, &k, token, remaining, queued, &res, err) < 0) {
 			/* A server that goes away while we wait (a restart) is waited for too. */
 			if (!connected || remaining == 0) {
@@ -160,8 +221,10 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 		}
 		if (!queued) {
 			RLOCK_G(counters).contended++;
+			key_mark_hot(key);
 			queued = true;
 		}
+		sent = rlock_now_ms();
 		int g = rlock_lock_await(o, NULL, &k, MIN(res.block, remaining), &res, err);
 		if (g == 1) {
 			/* handed over with another waiter's ttl: take our own */
@@ -180,6 +243,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 		}
 	}
 	rlock_keys_free(&k);
+done:
 	zend_string_release(token);
 	if (rc == 1 && o->sync_replicas > 0) {
 		rlock_hold h = { .token = res.token, .queued = queued };
@@ -188,7 +252,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	if (rc == 1) {
 		out->token = res.token;
 		out->fence = o->fencing ? res.fence : 0;
-		out->valid_until = 0;
+		out->valid_until = sent + o->ttl;
 		out->queued = queued;
 	}
 	return rc;

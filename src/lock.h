@@ -8,7 +8,7 @@
 typedef struct {
 	zend_string *token;     /* 32 hex digits: 128 bits from the OS CSPRNG */
 	zend_long fence;        /* fencing token, 0 without the option */
-	zend_long valid_until;  /* Redlock: the monotonic ms its validity ends; 0 on one server */
+	zend_long valid_until;  /* the monotonic ms our lease (Redlock: its validity) ends, by our clock */
 	bool queued;            /* got it through the waiters' queue, where it is counted until release */
 } rlock_hold;
 

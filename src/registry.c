@@ -3,6 +3,7 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "registry.h"
+#include "scripts.h"
 #include "watchdog.h"
 
 #include <unistd.h>
@@ -31,6 +32,12 @@ static bool held_lost(const rlock_held *h)
 	return h->wd && rlock_watchdog_lost(h->wd);
 }
 
+/* When h's lease ends by our clock: as acquired or extended, or as the watchdog last renewed it. */
+static zend_long held_valid_until(const rlock_held *h)
+{
+	return h->wd ? MAX(h->hold.valid_until, rlock_watchdog_valid_until(h->wd)) : h->hold.valid_until;
+}
+
 static void held_dtor(zval *zv)
 {
 	rlock_held *h = Z_PTR_P(zv);
@@ -55,7 +62,7 @@ static zend_string *held_id(const rlock_opts *o, zend_string *key)
 static rlock_held *find(zend_string *id)
 {
 	rlock_held *h = RLOCK_G(request_active) ? zend_hash_find_ptr(&RLOCK_G(held), id) : NULL;
-	return h && h->pid == getpid() ? h : NULL;
+	return h && h->pid == rlock_getpid() ? h : NULL;
 }
 
 /* A lock the watchdog found gone: forget it. Redis still counts a hold that came through the
@@ -79,6 +86,11 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 	if (h && held_lost(h)) {
 		/* not ours any more: nothing to re-enter */
 		settle_lost(h, id);
+		h = NULL;
+	}
+	if (h && rlock_now_ms() >= held_valid_until(h)) {
+		/* our lease ran out (by our clock): never vouch for it, ask Redis */
+		zend_hash_del(&RLOCK_G(held), id);
 		h = NULL;
 	}
 	if (h && o->reentrant) {
@@ -114,7 +126,7 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 		h->hold = *out;
 		h->hold.token = zend_string_copy(out->token);
 		h->count = 1;
-		h->pid = getpid();
+		h->pid = rlock_getpid();
 		h->wd = wd;
 		zend_hash_update_ptr(&RLOCK_G(held), id, h);
 	}
@@ -147,6 +159,19 @@ int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *t
 	return rlock_algo_of(o)->release(o, key, &hold, err);
 }
 
+void rlock_registry_extended(const rlock_opts *o, zend_string *key, const rlock_hold *hold, zend_long ttl)
+{
+	zend_string *id = held_id(o, key);
+	rlock_held *h = find(id);
+	if (h && zend_string_equals(h->hold.token, hold->token)) {
+		h->hold.valid_until = hold->valid_until;
+		if (h->wd) {
+			rlock_watchdog_set_ttl(h->wd, ttl);
+		}
+	}
+	zend_string_release(id);
+}
+
 void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *token)
 {
 	zend_string *id = held_id(o, key);
@@ -164,16 +189,6 @@ bool rlock_registry_lost(const rlock_opts *o, zend_string *key, zend_string *tok
 	bool lost = h && zend_string_equals(h->hold.token, token) && held_lost(h);
 	zend_string_release(id);
 	return lost;
-}
-
-void rlock_registry_extended(const rlock_opts *o, zend_string *key, zend_string *token, zend_long ttl)
-{
-	zend_string *id = held_id(o, key);
-	rlock_held *h = find(id);
-	if (h && h->wd && zend_string_equals(h->hold.token, token)) {
-		rlock_watchdog_set_ttl(h->wd, ttl);
-	}
-	zend_string_release(id);
 }
 
 void rlock_registry_unwatch(const rlock_opts *o, zend_string *key, zend_string *token)
@@ -203,7 +218,7 @@ void rlock_registry_rshutdown(void)
 		 * needs no release, unless Redis still counts it among the waiters. */
 		bool lost = held_lost(h);
 		held_unwatch(h);
-		if (h->pid == getpid() && h->opts->auto_release && (!lost || h->hold.queued)) {
+		if (h->pid == rlock_getpid() && h->opts->auto_release && (!lost || h->hold.queued)) {
 			memset(&err, 0, sizeof(err));
 			rlock_algo_of(h->opts)->release(h->opts, h->key, &h->hold, &err);
 		}

@@ -13,14 +13,15 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 /* Give back one hold of token; the last one releases the key in Redis. 1, 0 not ours, -1. */
 int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err);
 
+/* Our lease on key was extended to h->valid_until (ttl ms): the watchdog renews to ttl from
+ * then on. */
+void rlock_registry_extended(const rlock_opts *o, zend_string *key, const rlock_hold *h, zend_long ttl);
+
 /* Forget token's holds without asking Redis (it was lost, or released elsewhere). */
 void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *token);
 
 /* Whether the watchdog found token's lock on key no longer ours. No round trip. */
 bool rlock_registry_lost(const rlock_opts *o, zend_string *key, zend_string *token);
-
-/* extend() set token's lease to ttl ms: the watchdog renews to that from now on. */
-void rlock_registry_extended(const rlock_opts *o, zend_string *key, zend_string *token, zend_long ttl);
 
 /* Stop renewing token's lock without releasing it (an object let go with auto_release off). */
 void rlock_registry_unwatch(const rlock_opts *o, zend_string *key, zend_string *token);

@@ -136,18 +136,24 @@ zend_long rlock_deadline(zend_long wait_ms)
 
 zend_string *rlock_new_token(rlock_err *err)
 {
-	unsigned char raw[16];
 	static const char hex[] = "0123456789abcdef";
-	if (php_random_bytes_silent(raw, sizeof(raw)) == FAILURE) {
-		rlock_err_set(err, RLOCK_ERR_REPLY, "-", "the operating system's CSPRNG failed");
-		return NULL;
+	/* one getrandom() for 16 tokens; the pool is emptied in a forked child */
+	if (RLOCK_G(random_used) + 16 > sizeof(RLOCK_G(random_pool))) {
+		if (php_random_bytes_silent(RLOCK_G(random_pool), sizeof(RLOCK_G(random_pool))) == FAILURE) {
+			rlock_err_set(err, RLOCK_ERR_REPLY, "-", "the operating system's CSPRNG failed");
+			return NULL;
+		}
+		RLOCK_G(random_used) = 0;
 	}
+	unsigned char *raw = RLOCK_G(random_pool) + RLOCK_G(random_used);
+	RLOCK_G(random_used) += 16;
 	zend_string *t = zend_string_alloc(32, 0);
 	for (int i = 0; i < 16; i++) {
 		ZSTR_VAL(t)[2 * i] = hex[raw[i] >> 4];
 		ZSTR_VAL(t)[2 * i + 1] = hex[raw[i] & 15];
 	}
 	ZSTR_VAL(t)[32] = '\0';
+	memset(raw, 0, 16);  /* a handed-out token is not left in the pool */
 	return t;
 }
 

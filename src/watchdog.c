@@ -55,6 +55,7 @@ struct rlock_watchdog_entry {
 	size_t token_len;
 	int64_t ttl;      /* ms */
 	int64_t due;      /* monotonic ms of the next renewal */
+	int64_t valid_until;  /* monotonic ms the lease ends, as the last renewal left it */
 	int lost;         /* written by the thread, read by the request side: atomic */
 	bool linked;      /* the thread renews it */
 	bool held;        /* the request side has not given it back */
@@ -471,6 +472,7 @@ static void wd_apply(int64_t sent, int trips)
 			case 1:
 				/* extend() may have set another ttl meanwhile: the lease is at least the shorter */
 				e->due = sent + period_of(MIN(ttl_sent, e->ttl));
+				e->valid_until = sent + ttl_sent;
 				wd.stats.renewals++;
 				break;
 			case 0:
@@ -852,6 +854,14 @@ void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl)
 	pthread_mutex_unlock(&wd.mutex);
 }
 
+zend_long rlock_watchdog_valid_until(const rlock_watchdog_entry *e)
+{
+	pthread_mutex_lock(&wd.mutex);
+	zend_long until = (zend_long) e->valid_until;
+	pthread_mutex_unlock(&wd.mutex);
+	return until;
+}
+
 void rlock_watchdog_get_stats(rlock_watchdog_stats *out)
 {
 	pthread_mutex_lock(&wd.mutex);
@@ -900,6 +910,12 @@ void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl)
 {
 	(void) e;
 	(void) ttl;
+}
+
+zend_long rlock_watchdog_valid_until(const rlock_watchdog_entry *e)
+{
+	(void) e;
+	return 0;
 }
 
 void rlock_watchdog_get_stats(rlock_watchdog_stats *out)

@@ -37,6 +37,10 @@ bool rlock_watchdog_lost(const rlock_watchdog_entry *e);
 /* The lease was set to ttl ms just now (extend()): renew to that from now on. */
 void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl);
 
+/* When the lease ends by the monotonic clock (ms, as rlock_now_ms()), as the last renewal
+ * left it; 0 before the first renewal. */
+zend_long rlock_watchdog_valid_until(const rlock_watchdog_entry *e);
+
 void rlock_watchdog_get_stats(rlock_watchdog_stats *out);
 
 #endif

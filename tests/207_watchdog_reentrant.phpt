@@ -1,5 +1,5 @@
 --TEST--
-watchdog: nested holds are renewed until the outermost unlock
+watchdog: nested holds are renewed until the outermost unlock, and a hold renewed past its ttl can still be re-entered
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -14,6 +14,8 @@ var_dump($outer->tryLock(), $inner->tryLock(), $inner->token() === $outer->token
 var_dump($inner->unlock());
 rlock_test_sleep(600);
 var_dump(rlock_test_cmd('GET', $outer->key()) === $outer->token(), $outer->isAcquired());
+$again = new RLock('a', $o);
+var_dump($again->tryLock(), $again->token() === $outer->token(), $again->unlock());
 var_dump($outer->unlock(), rlock_test_cmd('EXISTS', $outer->key()));
 var_dump(rlock_test_info('Watchdog locks renewed now'));
 
@@ -26,6 +28,9 @@ var_dump($plain->isAcquired());
 var_dump($watched->unlock(), $plain->unlock());
 ?>
 --EXPECT--
+bool(true)
+bool(true)
+bool(true)
 bool(true)
 bool(true)
 bool(true)

@@ -6,14 +6,26 @@ final class RedisServer
     public readonly int $port;
     private string $dir;
     private int $pid;
+    /** @var resource|null the connection of command() */
+    private $conn = null;
 
-    /** @param string[] $args extra redis-server arguments, e.g. ['--requirepass', 'x'] */
-    public function __construct(array $args = [], ?int $port = null)
+    /**
+     * @param string[] $args extra redis-server arguments, e.g. ['--requirepass', 'x'] or
+     *        ['--cluster-enabled', 'yes'] (a cluster node) or ['--sentinel'] (with $conf)
+     * @param string[] $conf lines of a config file written to the server's own directory and
+     *        given first (a Sentinel needs a writable one: it rewrites it)
+     */
+    public function __construct(array $args = [], ?int $port = null, array $conf = [])
     {
         $this->port = $port ?? self::freePort();
         $this->dir = sys_get_temp_dir() . '/rlock-redis-' . $this->port . '-' . bin2hex(random_bytes(3));
         @mkdir($this->dir);
-        $cmd = array_merge(['redis-server', '--port', (string) $this->port, '--bind', '127.0.0.1',
+        $first = [];
+        if ($conf) {
+            file_put_contents($this->dir . '/redis.conf', implode("\n", $conf) . "\n");
+            $first = [$this->dir . '/redis.conf'];
+        }
+        $cmd = array_merge(['redis-server'], $first, ['--port', (string) $this->port, '--bind', '127.0.0.1',
             '--save', '', '--appendonly', 'no', '--dir', $this->dir, '--daemonize', 'yes',
             '--pidfile', $this->dir . '/redis.pid', '--logfile', $this->dir . '/redis.log'], $args);
         exec(implode(' ', array_map('escapeshellarg', $cmd)), $out, $rc);
@@ -54,6 +66,122 @@ final class RedisServer
         return $this->pid;
     }
 
+    public function dir(): string
+    {
+        return $this->dir;
+    }
+
+    /**
+     * One command over a plain socket of this object's own (no client library, no redirects
+     * followed). Replies: string, int, null, list; an error reply comes back as
+     * ['error' => message]. Throws when the server does not answer within $timeout seconds.
+     */
+    public function command(string ...$args): mixed
+    {
+        return $this->commandWithin(5.0, ...$args);
+    }
+
+    public function commandWithin(float $timeout, string ...$args): mixed
+    {
+        if (!$this->conn) {
+            $this->conn = @stream_socket_client('tcp://127.0.0.1:' . $this->port, $errno, $errstr, 2);
+            if (!$this->conn) {
+                throw new RuntimeException("cannot connect to 127.0.0.1:{$this->port}: $errstr");
+            }
+        }
+        stream_set_timeout($this->conn, (int) $timeout, (int) (fmod($timeout, 1) * 1e6));
+        $out = '*' . count($args) . "\r\n";
+        foreach ($args as $a) {
+            $out .= '$' . strlen($a) . "\r\n" . $a . "\r\n";
+        }
+        try {
+            fwrite($this->conn, $out);
+            return self::readReply($this->conn);
+        } catch (Throwable $e) {
+            fclose($this->conn);
+            $this->conn = null;
+            throw $e;
+        }
+    }
+
+    /** INFO $section as field => value. */
+    public function info(string $section = 'default'): array
+    {
+        $fields = [];
+        foreach (explode("\n", (string) $this->command('INFO', $section)) as $line) {
+            if (str_contains($line, ':')) {
+                [$k, $v] = explode(':', rtrim($line, "\r"), 2);
+                $fields[$k] = $v;
+            }
+        }
+        return $fields;
+    }
+
+    private static function readReply($s): mixed
+    {
+        $line = fgets($s);
+        if ($line === false) {
+            throw new RuntimeException(stream_get_meta_data($s)['timed_out'] ? 'no reply in time' : 'connection closed');
+        }
+        $line = rtrim($line, "\r\n");
+        $rest = substr($line, 1);
+        switch ($line[0] ?? '') {
+            case '+': return $rest;
+            case '-': return ['error' => $rest];
+            case ':': return (int) $rest;
+            case '$':
+                if ((int) $rest < 0) {
+                    return null;
+                }
+                $data = '';
+                while (strlen($data) < (int) $rest + 2) {
+                    $chunk = fread($s, (int) $rest + 2 - strlen($data));
+                    if ($chunk === false || $chunk === '') {
+                        throw new RuntimeException('connection closed in a reply');
+                    }
+                    $data .= $chunk;
+                }
+                return substr($data, 0, -2);
+            case '*':
+                if ((int) $rest < 0) {
+                    return null;
+                }
+                $items = [];
+                for ($i = 0; $i < (int) $rest; $i++) {
+                    $items[] = self::readReply($s);
+                }
+                return $items;
+        }
+        throw new RuntimeException("bad reply: $line");
+    }
+
+    /** SIGKILL: the server dies at once, as in a crash. */
+    public function kill(): void
+    {
+        if (isset($this->pid) && $this->pid > 0) {
+            posix_kill($this->pid, SIGKILL);
+            $deadline = microtime(true) + 5;
+            while (self::alive($this->pid) && microtime(true) < $deadline) {
+                usleep(5000);
+            }
+        }
+        $this->pid = 0;
+        if ($this->conn) {
+            fclose($this->conn);
+            $this->conn = null;
+        }
+    }
+
+    /** Whether the process runs (a zombie waiting to be reaped does not). */
+    private static function alive(int $pid): bool
+    {
+        if (!posix_kill($pid, 0)) {
+            return false;
+        }
+        $stat = @file_get_contents("/proc/$pid/stat");
+        return $stat === false || !preg_match('/^\d+ \(.*\) Z/', $stat);
+    }
+
     public function pause(): void
     {
         posix_kill($this->pid, SIGSTOP);
@@ -70,11 +198,15 @@ final class RedisServer
             posix_kill($this->pid, SIGCONT);
             posix_kill($this->pid, SIGTERM);
             $deadline = microtime(true) + 5;
-            while (posix_kill($this->pid, 0) && microtime(true) < $deadline) {
+            while (self::alive($this->pid) && microtime(true) < $deadline) {
                 usleep(10000);
             }
         }
         $this->pid = 0;
+        if ($this->conn) {
+            fclose($this->conn);
+            $this->conn = null;
+        }
     }
 
     /** Start again on the same port (a restart loses every key: no persistence). */
