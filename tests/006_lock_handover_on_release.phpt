@@ -4,6 +4,8 @@ A waiter blocked in lock() in another process is handed the lock as soon as the 
 rlock
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl_fork not available'); ?>
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -4,6 +4,8 @@ token(): 32 lowercase hex digits while held, null otherwise; no two acquisitions
 rlock
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

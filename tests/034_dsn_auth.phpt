@@ -9,6 +9,7 @@ exec('command -v redis-server', $out, $rc);
 if ($rc !== 0) die('skip redis-server not installed');
 ?>
 --INI--
+pcre.jit=0
 zend.exception_ignore_args=0
 --FILE--
 <?php

@@ -4,6 +4,8 @@ phpinfo() has an rlock section: versions, persistent connections open, and the c
 rlock
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -4,6 +4,8 @@ phpinfo() counts a reconnect after the server dropped rlock's connection
 rlock
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -3,6 +3,7 @@ phpinfo() masks the password of rlock.server, in the master and the local value,
 --EXTENSIONS--
 rlock
 --INI--
+pcre.jit=0
 rlock.server=redis://admin:Master-Secret@127.0.0.1:6390/2
 --FILE--
 <?php

@@ -4,6 +4,8 @@ A waiter handed the lock on release gets a fencing token greater than the releas
 rlock
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl_fork not available'); ?>
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -4,6 +4,8 @@ fair => false: a release still wakes a blocked waiter in another process at once
 rlock
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl_fork not available'); ?>
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

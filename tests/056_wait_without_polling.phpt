@@ -4,6 +4,8 @@ A blocked lock() does not poll: a 1.5 s wait costs Redis a handful of commands, 
 rlock
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
