@@ -414,7 +414,7 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 
 	zend_string *name;
 	zval *v;
-	bool server_given = false;
+	bool server_given = false, watchdog_given = false;
 	if (options) {
 		ZEND_HASH_FOREACH_STR_KEY_VAL(options, name, v) {
 			const rlock_opt_def *def = NULL;
@@ -437,6 +437,7 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 				goto fail;
 			}
 			server_given |= def->kind == OPT_SERVER;
+			watchdog_given |= def->offset == XtOffsetOf(rlock_opts, watchdog);
 		} ZEND_HASH_FOREACH_END();
 	}
 	if (!server_given && !o->servers && !o->nodes && !o->sentinels
@@ -460,11 +461,14 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 		goto fail;
 	}
 	if (o->watchdog && (o->servers || o->nodes || o->sentinels)) {
-		/* its thread renews on one server it knows: not over Redlock masters, nor where the
-		 * Cluster or the Sentinels route */
-		zend_argument_value_error(arg_num, "option \"watchdog\" works with one \"server\" only, not with "
-			"\"servers\", \"cluster\" or \"sentinel\"");
-		goto fail;
+		/* Its thread renews on the one server it knows: not over Redlock masters, nor where
+		 * the Cluster or the Sentinels route. The php.ini default does not apply there. */
+		if (watchdog_given) {
+			zend_argument_value_error(arg_num, "option \"watchdog\" works with one \"server\" only, not with "
+				"\"servers\", \"cluster\" or \"sentinel\"");
+			goto fail;
+		}
+		o->watchdog = false;
 	}
 	if (!server_given && !set_server(o, RLOCK_G(server), strlen(RLOCK_G(server)), 0)) {
 		goto fail;
