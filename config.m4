@@ -28,9 +28,12 @@ if test "$PHP_RLOCK" != "no"; then
     PHP_ADD_LIBRARY_WITH_PATH(hiredis, $PHP_HIREDIS/$PHP_LIBDIR, RLOCK_SHARED_LIBADD)
   fi
 
+  dnl the watchdog's thread (src/watchdog.c)
+  AC_CHECK_LIB([pthread], [pthread_create], [PHP_ADD_LIBRARY(pthread,, RLOCK_SHARED_LIBADD)])
+
   PHP_SUBST(RLOCK_SHARED_LIBADD)
   PHP_NEW_EXTENSION(rlock,
-    rlock.c src/options.c src/conn.c src/scripts.c src/route.c src/lock.c src/redlock.c src/registry.c src/errors.c,
+    rlock.c src/options.c src/conn.c src/scripts.c src/route.c src/lock.c src/redlock.c src/registry.c src/errors.c src/watchdog.c,
     $ext_shared,, -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
   PHP_ADD_BUILD_DIR($ext_builddir/src)
 fi

@@ -38,6 +38,7 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	bool auto_release;
 	bool fencing;
 	bool fair;
+	bool watchdog;
 	/* connections that outlive the request (src/conn.c), per process */
 	HashTable pool;
 	/* connections of this request only (persistent = false) */

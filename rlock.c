@@ -19,6 +19,7 @@
 #include "src/scripts.h"
 #include "src/route.h"
 #include "src/registry.h"
+#include "src/watchdog.h"
 #include "rlock_arginfo.h"
 
 #include <hiredis/hiredis.h>
@@ -38,6 +39,7 @@ typedef struct {
 	zend_long valid_until;  /* when our lease (Redlock: its validity) ends, by our clock */
 	uint32_t holds;      /* nested holds through this object */
 	pid_t pid;           /* the process the holds belong to */
+	bool lost;           /* the last hold was found no longer ours before its release */
 	zend_object std;
 } rlock_object;
 
@@ -110,6 +112,7 @@ PHP_INI_BEGIN()
 	STD_PHP_INI_BOOLEAN("rlock.auto_release", "1", PHP_INI_ALL, OnUpdateBool, auto_release, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_BOOLEAN("rlock.fencing", "0", PHP_INI_ALL, OnUpdateBool, fencing, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_BOOLEAN("rlock.fair", "1", PHP_INI_ALL, OnUpdateBool, fair, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.watchdog", "0", PHP_INI_ALL, OnUpdateBool, watchdog, zend_rlock_globals, rlock_globals)
 PHP_INI_END()
 
 /* ---- the object ---- */
@@ -148,10 +151,15 @@ static void rlock_free(zend_object *obj)
 	rlock_object *l = rlock_from_obj(obj);
 	rlock_err err = {0};
 
-	if (l->opts && l->opts->auto_release && RLOCK_G(request_active) && rlock_held(l)) {
-		/* No exception from a destructor: a failed release expires with the ttl. */
-		while (l->holds-- > 0) {
-			rlock_registry_release(l->opts, l->key, l->token, &err);
+	if (l->opts && RLOCK_G(request_active) && rlock_held(l)) {
+		if (l->opts->auto_release) {
+			/* No exception from a destructor: a failed release expires with the ttl. */
+			while (l->holds-- > 0) {
+				rlock_registry_release(l->opts, l->key, l->token, &err);
+			}
+		} else {
+			/* Kept past the object, but no longer renewed: the lease runs out by itself. */
+			rlock_registry_unwatch(l->opts, l->key, l->token);
 		}
 	}
 	rlock_drop_holds(l);
@@ -216,6 +224,7 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 		l->token = hold.token;
 		l->holds = 1;
 		l->pid = rlock_getpid();
+		l->lost = false;
 	}
 	l->fence = hold.fence;
 	l->valid_until = hold.valid_until;
@@ -242,9 +251,21 @@ static int rlock_release_one(rlock_object *l, bool throw)
 		rlock_err_throw(&err);
 	}
 	if (rc == 0) {
+		/* not ours: neither are the holds nested in this one */
+		rlock_drop_holds(l);
+		l->lost = true;
 		RLOCK_G(counters).lost++;
 	}
 	return rc;
+}
+
+/* Whether the watchdog found our hold no longer ours. No round trip. */
+static bool rlock_found_lost(rlock_object *l)
+{
+	if (rlock_held(l) && rlock_registry_lost(l->opts, l->key, l->token)) {
+		l->lost = true;
+	}
+	return l->holds > 0 && l->lost;
 }
 
 PHP_METHOD(RLock, __construct)
@@ -350,11 +371,15 @@ PHP_METHOD(RLock, extend)
 	if (!rlock_held(l)) {
 		RETURN_FALSE;
 	}
+	if (rlock_found_lost(l)) {
+		rlock_release_one(l, false);
+		RETURN_FALSE;
+	}
 	rlock_hold hold = { .token = l->token, .valid_until = l->valid_until };
 	int rc = rlock_algo_of(l->opts)->extend(l->opts, l->key, &hold, ttl, &err);
 	l->valid_until = hold.valid_until;
 	if (rc == 1) {
-		rlock_registry_extended(l->opts, l->key, &hold);
+		rlock_registry_extended(l->opts, l->key, &hold, ttl);
 	}
 	if (rc < 0) {
 		rlock_err_throw(&err);
@@ -363,6 +388,7 @@ PHP_METHOD(RLock, extend)
 	if (rc == 0) {
 		rlock_registry_forget(l->opts, l->key, l->token);
 		rlock_drop_holds(l);
+		l->lost = true;
 		RLOCK_G(counters).lost++;
 	}
 	RETURN_BOOL(rc);
@@ -451,7 +477,7 @@ PHP_METHOD(RLock, isAcquired)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (!rlock_held(l)) {
+	if (!rlock_held(l) || rlock_found_lost(l)) {
 		RETURN_FALSE;
 	}
 	int rc = rlock_algo_of(l->opts)->is_owner(l->opts, l->key, l->token, &err);
@@ -520,6 +546,18 @@ PHP_METHOD(RLock, key)
 		RETURN_THROWS();
 	}
 	RETURN_STR_COPY(l->key);
+}
+
+PHP_METHOD(RLock, lost)
+{
+	rlock_object *l;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	rlock_found_lost(l);
+	RETURN_BOOL(l->lost);
 }
 
 PHP_METHOD(RLock, release)
@@ -612,6 +650,7 @@ PHP_MINIT_FUNCTION(rlock)
 
 	rlock_scripts_minit();
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
+	rlock_watchdog_minit();
 	return SUCCESS;
 }
 
@@ -619,6 +658,7 @@ PHP_MSHUTDOWN_FUNCTION(rlock)
 {
 	(void) type;
 	(void) module_number;
+	rlock_watchdog_mshutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
 }
@@ -647,6 +687,7 @@ PHP_MINFO_FUNCTION(rlock)
 {
 	char buf[64];
 	rlock_counters *c = &RLOCK_G(counters);
+	rlock_watchdog_stats wd;
 
 	php_info_print_table_start();
 	php_info_print_table_row(2, "rlock support", "enabled");
@@ -664,6 +705,17 @@ PHP_MINFO_FUNCTION(rlock)
 	COUNTER_ROW("Locks lost", lost)
 	COUNTER_ROW("Reconnects", reconnects)
 #undef COUNTER_ROW
+	rlock_watchdog_get_stats(&wd);
+	php_info_print_table_row(2, "Watchdog thread", wd.running ? "running" : "not running");
+#define WATCHDOG_ROW(label, value) \
+	snprintf(buf, sizeof(buf), "%" PRIu64, (uint64_t) (value)); \
+	php_info_print_table_row(2, label, buf);
+	WATCHDOG_ROW("Watchdog locks renewed now", wd.watched)
+	WATCHDOG_ROW("Watchdog renewals", wd.renewals)
+	WATCHDOG_ROW("Watchdog round trips", wd.round_trips)
+	WATCHDOG_ROW("Watchdog renewals that failed", wd.failures)
+	WATCHDOG_ROW("Watchdog locks found lost", wd.losses)
+#undef WATCHDOG_ROW
 	php_info_print_table_end();
 
 	DISPLAY_INI_ENTRIES();

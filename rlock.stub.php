@@ -53,6 +53,13 @@ final class RLock
     /** The Redis key, prefix included. */
     public function key(): string {}
 
+    /**
+     * Whether the lock was found no longer ours while we held it: by a watchdog renewal
+     * (option "watchdog"), or by an unlock(), extend() or synchronized() that returned false
+     * or threw RLockLostException. Asks nothing of Redis; the next acquire resets it.
+     */
+    public function lost(): bool {}
+
     /** Release a lock by key and owner token, from any process. */
     public static function release(string $key, #[\SensitiveParameter] string $token, #[\SensitiveParameter] array $options = []): bool {}
 }

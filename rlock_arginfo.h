@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 1059748d730659c6d60ae5068700c22a47aae437 */
+ * Stub hash: 8753f70610cee2e68fa8bf752b1f6a1b4e753884 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -40,6 +40,8 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_key, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
+#define arginfo_class_RLock_lost arginfo_class_RLock_tryLock
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_release, 0, 2, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO(0, token, IS_STRING, 0)
@@ -62,6 +64,7 @@ ZEND_METHOD(RLock, ttl);
 ZEND_METHOD(RLock, token);
 ZEND_METHOD(RLock, fencingToken);
 ZEND_METHOD(RLock, key);
+ZEND_METHOD(RLock, lost);
 ZEND_METHOD(RLock, release);
 ZEND_METHOD(RLockLostException, getResult);
 
@@ -79,6 +82,7 @@ static const zend_function_entry class_RLock_methods[] = {
 	ZEND_ME(RLock, token, arginfo_class_RLock_token, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, fencingToken, arginfo_class_RLock_fencingToken, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, key, arginfo_class_RLock_key, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, lost, arginfo_class_RLock_lost, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, release, arginfo_class_RLock_release, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };

@@ -36,6 +36,7 @@ static const rlock_opt_def rlock_opt_defs[] = {
 	OPT("auto_release", OPT_BOOL, auto_release),
 	OPT("fencing", OPT_BOOL, fencing),
 	OPT("fair", OPT_BOOL, fair),
+	OPT("watchdog", OPT_BOOL, watchdog),
 };
 
 static int hexval(char c)
@@ -428,11 +429,12 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 	o->auto_release = RLOCK_G(auto_release);
 	o->fencing = RLOCK_G(fencing);
 	o->fair = RLOCK_G(fair);
+	o->watchdog = RLOCK_G(watchdog);
 	o->sync_replicas = RLOCK_G(sync_replicas);
 
 	zend_string *name;
 	zval *v;
-	bool server_given = false;
+	bool server_given = false, watchdog_given = false;
 	if (options) {
 		ZEND_HASH_FOREACH_STR_KEY_VAL(options, name, v) {
 			const rlock_opt_def *def = NULL;
@@ -455,6 +457,7 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 				goto fail;
 			}
 			server_given |= def->kind == OPT_SERVER;
+			watchdog_given |= def->offset == XtOffsetOf(rlock_opts, watchdog);
 		} ZEND_HASH_FOREACH_END();
 	}
 	if (!server_given && !o->servers && !o->nodes && !o->sentinels
@@ -476,6 +479,16 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 	if ((o->sentinels != NULL) != (o->service != NULL)) {
 		zend_argument_value_error(arg_num, "options \"sentinel\" and \"service\" go together");
 		goto fail;
+	}
+	if (o->watchdog && (o->servers || o->nodes || o->sentinels)) {
+		/* Its thread renews on the one server it knows: not over Redlock masters, nor where
+		 * the Cluster or the Sentinels route. The php.ini default does not apply there. */
+		if (watchdog_given) {
+			zend_argument_value_error(arg_num, "option \"watchdog\" works with one \"server\" only, not with "
+				"\"servers\", \"cluster\" or \"sentinel\"");
+			goto fail;
+		}
+		o->watchdog = false;
 	}
 	if (!server_given && !set_server(o, RLOCK_G(server), strlen(RLOCK_G(server)), 0)) {
 		goto fail;

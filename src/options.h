@@ -39,6 +39,7 @@ typedef struct {
 	bool auto_release;
 	bool fencing;
 	bool fair;
+	bool watchdog;
 } rlock_opts;
 
 /* php.ini defaults overridden by $options (argument arg_num of the calling function).

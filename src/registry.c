@@ -4,6 +4,7 @@
 #include "php_rlock.h"
 #include "registry.h"
 #include "scripts.h"
+#include "watchdog.h"
 
 #include <unistd.h>
 
@@ -13,11 +14,34 @@ typedef struct {
 	rlock_hold hold;
 	uint32_t count;
 	pid_t pid;  /* a forked child holds nothing of its parent's */
+	rlock_watchdog_entry *wd;  /* renewed by the watchdog while held; NULL without it */
 } rlock_held;
+
+/* Stop renewing h's lease. */
+static void held_unwatch(rlock_held *h)
+{
+	if (h->wd) {
+		rlock_watchdog_unwatch(h->wd);
+		h->wd = NULL;
+	}
+}
+
+/* Whether the watchdog found h no longer ours. */
+static bool held_lost(const rlock_held *h)
+{
+	return h->wd && rlock_watchdog_lost(h->wd);
+}
+
+/* When h's lease ends by our clock: as acquired or extended, or as the watchdog last renewed it. */
+static zend_long held_valid_until(const rlock_held *h)
+{
+	return h->wd ? MAX(h->hold.valid_until, rlock_watchdog_valid_until(h->wd)) : h->hold.valid_until;
+}
 
 static void held_dtor(zval *zv)
 {
 	rlock_held *h = Z_PTR_P(zv);
+	held_unwatch(h);
 	rlock_opts_release(h->opts);
 	zend_string_release(h->key);
 	zend_string_release(h->hold.token);
@@ -41,12 +65,30 @@ static rlock_held *find(zend_string *id)
 	return h && h->pid == rlock_getpid() ? h : NULL;
 }
 
+/* A lock the watchdog found gone: forget it. Redis still counts a hold that came through the
+ * waiters' queue until its release, which finds the key not ours and only uncounts it. */
+static void settle_lost(rlock_held *h, zend_string *id)
+{
+	rlock_err err = {0};
+	held_unwatch(h);
+	if (h->hold.queued) {
+		rlock_algo_of(h->opts)->release(h->opts, h->key, &h->hold, &err);
+	}
+	zend_hash_del(&RLOCK_G(held), id);
+}
+
 int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
 {
 	zend_string *id = held_id(o, key);
 	rlock_held *h = find(id);
+	rlock_watchdog_entry *wd = NULL;
 
-	if (h && rlock_now_ms() >= h->hold.valid_until) {
+	if (h && held_lost(h)) {
+		/* not ours any more: nothing to re-enter */
+		settle_lost(h, id);
+		h = NULL;
+	}
+	if (h && rlock_now_ms() >= held_valid_until(h)) {
 		/* our lease ran out (by our clock): never vouch for it, ask Redis */
 		zend_hash_del(&RLOCK_G(held), id);
 		h = NULL;
@@ -55,6 +97,9 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 		/* one round trip: the hold is still ours in Redis (nobody deleted it, no restart
 		 * lost it), and its lease starts again, as Redisson's reentrant lock does */
 		int rc = rlock_algo_of(o)->extend(o, key, &h->hold, o->ttl, err);
+		if (rc == 1 && o->watchdog && !h->wd && !(h->wd = rlock_watchdog_watch(o, key, h->hold.token, o->ttl, err))) {
+			rc = -1;
+		}
 		if (rc != 0) {
 			if (rc == 1) {
 				h->count++;
@@ -72,6 +117,15 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 	} else if (rc == 0 && wait_ms > 0) {
 		RLOCK_G(counters).timeouts++;
 	}
+	if (rc == 1 && o->watchdog && RLOCK_G(request_active)
+			&& !(wd = rlock_watchdog_watch(o, key, out->token, o->ttl, err))) {
+		/* not renewed, not kept: give it back at once */
+		rlock_err ignored = {0};
+		rlock_algo_of(o)->release(o, key, out, &ignored);
+		zend_string_release(out->token);
+		zend_string_release(id);
+		return -1;
+	}
 	if (rc == 1 && RLOCK_G(request_active)) {
 		h = emalloc(sizeof(*h));
 		h->opts = rlock_opts_addref(o);
@@ -80,6 +134,7 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 		h->hold.token = zend_string_copy(out->token);
 		h->count = 1;
 		h->pid = rlock_getpid();
+		h->wd = wd;
 		zend_hash_update_ptr(&RLOCK_G(held), id, h);
 	}
 	zend_string_release(id);
@@ -93,23 +148,33 @@ int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *t
 	rlock_hold hold = { .token = token };
 
 	if (h && zend_string_equals(h->hold.token, token)) {
+		if (held_lost(h)) {
+			/* every hold of it is gone with it */
+			settle_lost(h, id);
+			zend_string_release(id);
+			return 0;
+		}
 		if (--h->count > 0) {
 			zend_string_release(id);
 			return 1;
 		}
 		hold.queued = h->hold.queued;
+		/* stop renewing before the release, so no renewal races it */
 		zend_hash_del(&RLOCK_G(held), id);
 	}
 	zend_string_release(id);
 	return rlock_algo_of(o)->release(o, key, &hold, err);
 }
 
-void rlock_registry_extended(const rlock_opts *o, zend_string *key, const rlock_hold *hold)
+void rlock_registry_extended(const rlock_opts *o, zend_string *key, const rlock_hold *hold, zend_long ttl)
 {
 	zend_string *id = held_id(o, key);
 	rlock_held *h = find(id);
 	if (h && zend_string_equals(h->hold.token, hold->token)) {
 		h->hold.valid_until = hold->valid_until;
+		if (h->wd) {
+			rlock_watchdog_set_ttl(h->wd, ttl);
+		}
 	}
 	zend_string_release(id);
 }
@@ -120,6 +185,25 @@ void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *t
 	rlock_held *h = find(id);
 	if (h && zend_string_equals(h->hold.token, token)) {
 		zend_hash_del(&RLOCK_G(held), id);
+	}
+	zend_string_release(id);
+}
+
+bool rlock_registry_lost(const rlock_opts *o, zend_string *key, zend_string *token)
+{
+	zend_string *id = held_id(o, key);
+	rlock_held *h = find(id);
+	bool lost = h && zend_string_equals(h->hold.token, token) && held_lost(h);
+	zend_string_release(id);
+	return lost;
+}
+
+void rlock_registry_unwatch(const rlock_opts *o, zend_string *key, zend_string *token)
+{
+	zend_string *id = held_id(o, key);
+	rlock_held *h = find(id);
+	if (h && zend_string_equals(h->hold.token, token)) {
+		held_unwatch(h);
 	}
 	zend_string_release(id);
 }
@@ -137,7 +221,11 @@ void rlock_registry_rshutdown(void)
 
 	/* A request that died (fatal error, exit(), timeout, uncaught exception) ends here too. */
 	ZEND_HASH_FOREACH_PTR(&RLOCK_G(held), h) {
-		if (h->pid == rlock_getpid() && h->opts->auto_release) {
+		/* Renewal stops at request end, before the release. A lock the watchdog found gone
+		 * needs no release, unless Redis still counts it among the waiters. */
+		bool lost = held_lost(h);
+		held_unwatch(h);
+		if (h->pid == rlock_getpid() && h->opts->auto_release && (!lost || h->hold.queued)) {
 			memset(&err, 0, sizeof(err));
 			rlock_algo_of(h->opts)->release(h->opts, h->key, &h->hold, &err);
 		}

@@ -79,6 +79,23 @@ rlock_script rlock_script_extend = { .source =
 };
 
 /* KEYS: fence. ARGV: floor. Raise the fencing counter to at least floor (Redlock). */
+/* The watchdog's batch renewal: the extend script over many keys at once. KEYS: n lock
+ * keys. ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours (a key that
+ * is not a string is not ours either). Run by the watchdog thread on its own connections. */
+rlock_script rlock_script_renew = { .source =
+	"local n = #KEYS\n"
+	"local out = {}\n"
+	"for i = 1, n do\n"
+	"  if redis.pcall('get', KEYS[i]) == ARGV[i] then\n"
+	"    redis.call('pexpire', KEYS[i], ARGV[n + i])\n"
+	"    out[i] = 1\n"
+	"  else\n"
+	"    out[i] = 0\n"
+	"  end\n"
+	"end\n"
+	"return out\n"
+};
+
 rlock_script rlock_script_fence_floor = { .source =
 	"if tonumber(redis.call('get', KEYS[1]) or '0') < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1]) end\n"
 	"return 1\n"
@@ -100,6 +117,7 @@ void rlock_scripts_minit(void)
 	script_init(&rlock_script_release);
 	script_init(&rlock_script_extend);
 	script_init(&rlock_script_fence_floor);
+	script_init(&rlock_script_renew);
 }
 
 zend_long rlock_now_ms(void)

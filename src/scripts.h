@@ -14,6 +14,7 @@ extern rlock_script rlock_script_acquire;
 extern rlock_script rlock_script_release;
 extern rlock_script rlock_script_extend;
 extern rlock_script rlock_script_fence_floor;
+extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed after MINIT */
 
 void rlock_scripts_minit(void);
 

@@ -72,6 +72,12 @@ Acquires that waited => 0
 Waits that timed out => 0
 Locks lost => 0
 Reconnects => 0
+Watchdog thread => not running
+Watchdog locks renewed now => 0
+Watchdog renewals => 0
+Watchdog round trips => 0
+Watchdog renewals that failed => 0
+Watchdog locks found lost => 0
 Persistent connections open 0, Locks acquired 0, Acquires that waited 0, Waits that timed out 0, Locks lost 0, Reconnects 0
 3 acquired, none persistent: Persistent connections open 0, Locks acquired 3, Acquires that waited 0, Waits that timed out 0, Locks lost 0, Reconnects 0
 a failed tryLock counts nothing: Persistent connections open 1, Locks acquired 3, Acquires that waited 0, Waits that timed out 0, Locks lost 0, Reconnects 0

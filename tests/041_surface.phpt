@@ -46,6 +46,7 @@ ttl(): int
 token(): ?string
 fencingToken(): ?int
 key(): string
+lost(): bool
 static release(string $key, string $token, array $options = array (
 )): bool
 RLockException extends RuntimeException

@@ -1,0 +1,21 @@
+--TEST--
+watchdog: extend($ttl) sets the lease the watchdog renews to from then on
+--EXTENSIONS--
+rlock
+--SKIPIF--
+<?php require __DIR__ . '/skipif.inc'; ?>
+--FILE--
+<?php
+require __DIR__ . '/watchdog.inc';
+$l = new RLock('a', rlock_test_options(['ttl' => 300, 'watchdog' => true]));
+$l->tryLock();
+var_dump($l->extend(3000));
+rlock_test_sleep(1200);
+$pttl = rlock_test_cmd('PTTL', $l->key());
+var_dump($pttl > 300 && $pttl <= 3000);
+var_dump($l->unlock());
+?>
+--EXPECT--
+bool(true)
+bool(true)
+bool(true)
