@@ -235,13 +235,12 @@ static int redlock_release(const rlock_opts *o, zend_string *key, const rlock_ho
 /* How many masters answered a one-key command with an integer for which yes() holds. */
 typedef bool (*reply_test)(redisReply *r, zend_string *arg);
 
-static int count_replies(const rlock_opts *o, rlock_cmd *cmd, reply_test yes, zend_string *arg, rlock_err *err)
+static int count_replies(const rlock_opts *o, rlock_call *c, reply_test yes, zend_string *arg, rlock_err *err)
 {
-	rlock_call c = { .cmd = *cmd, .script = NULL };
 	fanout_result fr;
 	uint32_t n = 0;
 
-	fanout(o, &c, NULL, &fr);
+	fanout(o, c, NULL, &fr);
 	if (fr.failed >= quorum(o)) {
 		return no_quorum(o, &fr, err);
 	}
@@ -275,7 +274,7 @@ static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 	zend_long start = rlock_now_ms();
 
 	rlock_call_extend(&c, &key, h->token, ttl);
-	int n = count_replies(o, &c.cmd, extended, NULL, err);
+	int n = count_replies(o, &c, extended, NULL, err);
 	if (n < 0) {
 		return -1;
 	}
@@ -289,15 +288,15 @@ static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 
 static int redlock_is_owner(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
 {
-	rlock_cmd cmd = { .argc = 2, .argv = { "GET", ZSTR_VAL(key) }, .lens = { 3, ZSTR_LEN(key) } };
-	int n = count_replies(o, &cmd, is_token, token, err);
+	rlock_call c = { .cmd = { .argc = 2, .argv = { "GET", ZSTR_VAL(key) }, .lens = { 3, ZSTR_LEN(key) } } };
+	int n = count_replies(o, &c, is_token, token, err);
 	return n < 0 ? -1 : (uint32_t) n >= quorum(o);
 }
 
 static int redlock_exists(const rlock_opts *o, zend_string *key, rlock_err *err)
 {
-	rlock_cmd cmd = { .argc = 2, .argv = { "EXISTS", ZSTR_VAL(key) }, .lens = { 6, ZSTR_LEN(key) } };
-	int n = count_replies(o, &cmd, exists, NULL, err);
+	rlock_call c = { .cmd = { .argc = 2, .argv = { "EXISTS", ZSTR_VAL(key) }, .lens = { 6, ZSTR_LEN(key) } } };
+	int n = count_replies(o, &c, exists, NULL, err);
 	return n < 0 ? -1 : (uint32_t) n >= quorum(o);
 }
 

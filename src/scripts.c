@@ -277,7 +277,7 @@ void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor)
 
 bool rlock_call_noscript(rlock_call *c, redisReply *r)
 {
-	if (!r || r->type != REDIS_REPLY_ERROR || r->len < 8 || strncmp(r->str, "NOSCRIPT", 8) != 0) {
+	if (!c->script || !r || r->type != REDIS_REPLY_ERROR || r->len < 8 || strncmp(r->str, "NOSCRIPT", 8) != 0) {
 		return false;
 	}
 	c->cmd.argv[0] = "EVAL"; c->cmd.lens[0] = 4;
