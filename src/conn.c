@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <time.h>
 #include <errno.h>
+#include <limits.h>
 
 static struct timeval ms_to_tv(zend_long ms)
 {
@@ -176,24 +177,34 @@ static bool conn_usable(rlock_conn *c)
 	return c->pid == rlock_getpid() && !c->busy && !c->ctx->err && poll(&p, 1, 0) == 0;
 }
 
-static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_err *err)
+/* The connection to s from the table, checked, or a new one. The side connection is a
+ * second one to the same server, only for ending a blocked command of the first. */
+static rlock_conn *conn_get_as(const rlock_opts *o, const rlock_server *s, bool side, rlock_err *err)
 {
 	HashTable *ht = table_for(o);
-	rlock_conn *c = zend_hash_str_find_ptr(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+	zend_string *side_id = side ? zend_string_concat2(ZSTR_VAL(s->id), ZSTR_LEN(s->id), "\1", 1) : NULL;
+	const char *id = side ? ZSTR_VAL(side_id) : ZSTR_VAL(s->id);
+	size_t len = side ? ZSTR_LEN(side_id) : ZSTR_LEN(s->id);
+	rlock_conn *c = zend_hash_str_find_ptr(ht, id, len);
 
-	if (c) {
-		if (conn_usable(c)) {
-			return c;
-		}
-		zend_hash_str_del(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+	if (c && !conn_usable(c)) {
+		zend_hash_str_del(ht, id, len);
 		RLOCK_G(counters).reconnects++;
+		c = NULL;
 	}
-	c = conn_open(o, s, err);
-	if (c) {
+	if (!c && (c = conn_open(o, s, err))) {
 		/* a persistent table takes a persistent copy of the key */
-		zend_hash_str_update_ptr(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id), c);
+		zend_hash_str_update_ptr(ht, id, len, c);
+	}
+	if (side_id) {
+		zend_string_release(side_id);
 	}
 	return c;
+}
+
+static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_err *err)
+{
+	return conn_get_as(o, s, false, err);
 }
 
 /* After an I/O error or a timeout the reply may still come: never read it, reconnect. */
@@ -230,6 +241,98 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 		redisSetTimeout(c->ctx, ms_to_tv(o->read_timeout));
 	}
 	return r;
+}
+
+/* The next reply: from what hiredis has buffered already, else from the socket within
+ * wait_ms (-1: the socket's own timeout). 1 read, 0 not within wait_ms, -1 I/O error. */
+static int read_reply(redisContext *ctx, zend_long wait_ms, redisReply **r)
+{
+	void *reply = NULL;
+	if (redisGetReplyFromReader(ctx, &reply) != REDIS_OK) {
+		return -1;
+	}
+	if (!reply && wait_ms >= 0) {
+		struct pollfd p = { .fd = ctx->fd, .events = POLLIN };
+		int n;
+		do {
+			n = poll(&p, 1, (int) MIN(wait_ms, INT_MAX));
+		} while (n < 0 && errno == EINTR);
+		if (n == 0) {
+			return 0;
+		}
+	}
+	if (!reply && redisGetReply(ctx, &reply) != REDIS_OK) {
+		return -1;
+	}
+	*r = reply;
+	return 1;
+}
+
+/* CLIENT ID of c, asked once. */
+static long long client_id(rlock_conn *c)
+{
+	if (c->client_id == 0) {
+		redisReply *r = redisCommand(c->ctx, "CLIENT ID");
+		if (r && r->type == REDIS_REPLY_INTEGER) {
+			c->client_id = r->integer;
+		}
+		if (r) {
+			freeReplyObject(r);
+		}
+	}
+	return c->client_id;
+}
+
+int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rlock_cmd *first, const rlock_cmd *blocking,
+	zend_long block_ms, rlock_wake_fn wake_at, void *arg, redisReply **r1, redisReply **r2, rlock_err *err)
+{
+	rlock_conn *c = conn_get(o, s, err);
+	*r1 = *r2 = NULL;
+
+	if (!c) {
+		return -1;
+	}
+	long long id = client_id(c);
+	if (c->ctx->err) {
+		conn_drop(o, s, err);
+		return -1;
+	}
+	redisSetTimeout(c->ctx, ms_to_tv(o->read_timeout + block_ms));
+	c->busy = true;
+	if ((first && append_command(c->ctx, first) != REDIS_OK) || append_command(c->ctx, blocking) != REDIS_OK
+			|| (first && read_reply(c->ctx, -1, r1) < 0)) {
+		goto fail;
+	}
+	zend_long wait = wake_at ? wake_at(*r1, arg) : -1;
+	int got = read_reply(c->ctx, wait, r2);
+	if (got == 0) {
+		/* Time to stop waiting, and the server has not answered yet: end the command from
+		 * the side connection, and read what it answers then (nil, or what it was given
+		 * just before). Without a client id or side connection, wait it out. */
+		rlock_err side_err = {0};
+		rlock_conn *side = id ? conn_get_as(o, s, true, &side_err) : NULL;
+		if (side) {
+			redisReply *u = redisCommand(side->ctx, "CLIENT UNBLOCK %lld", id);
+			if (u) {
+				freeReplyObject(u);
+			}  /* else the side connection is in error, and replaced when next needed */
+		}
+		got = read_reply(c->ctx, -1, r2);
+	}
+	if (got < 0) {
+		goto fail;
+	}
+	c->busy = false;
+	redisSetTimeout(c->ctx, ms_to_tv(o->read_timeout));
+	return 0;
+
+fail:
+	if (*r1) {
+		freeReplyObject(*r1);
+		*r1 = NULL;
+	}
+	conn_drop(o, s, err);
+	return -1;
 }
 
 static zend_long now_ms(void)

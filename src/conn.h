@@ -10,6 +10,7 @@ typedef struct {
 	redisContext *ctx;
 	pid_t pid;             /* never written to, nor closed with QUIT, by another pid */
 	bool busy;             /* a command was sent whose reply was not read: never reuse */
+	long long client_id;   /* CLIENT ID, asked the first time a call blocks; 0 unknown */
 } rlock_conn;
 
 #define RLOCK_MAX_SERVERS 16
@@ -28,6 +29,18 @@ typedef struct {
  * connection is thrown away and the next call reconnects. */
 redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmd,
 	zend_long block_ms, rlock_err *err);
+
+/* When to stop waiting for the blocking command, decided from the reply of the command
+ * sent before it: ms from now, or -1 to wait as long as the command itself does. */
+typedef zend_long (*rlock_wake_fn)(redisReply *first, void *arg);
+
+/* Send first (may be NULL) and blocking (a command that blocks up to block_ms on the
+ * server) in one write, and read both replies. wake_at(first's reply) says how long to wait
+ * for blocking's reply; past that, the blocked command is ended from a second connection
+ * (CLIENT UNBLOCK) and its reply read. 0 with *r1 (NULL without first) and *r2 set, or -1
+ * with err set and the connection thrown away. */
+int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rlock_cmd *first, const rlock_cmd *blocking,
+	zend_long block_ms, rlock_wake_fn wake_at, void *arg, redisReply **r1, redisReply **r2, rlock_err *err);
 
 /* cmd to each of servers[0..n) (those with only[i] set, when only is given), all written
  * before any reply is read, and every reply awaited together (poll) within one

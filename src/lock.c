@@ -1,19 +1,20 @@
 /* The lock on one Redis server: acquire, release, extend, queries, and the wait.
  *
- * Waiting without polling: a waiter whose acquire fails is counted in a companion hash
- * ("waiters", field n) and blocks in BLPOP on a companion list ("grants"). A release that
- * sees waiters does not free the key: it sets it to a fresh token and pushes that token on
- * the list, and Redis hands the element to the client that has been blocked longest. The
- * woken waiter owns the lock the moment BLPOP returns: FIFO hand-over in one round trip, no
- * newcomer can barge in between, and a waiter that timed out or died is no longer blocked,
- * so Redis never gives it the element. A grant that found nobody blocked stays on the list,
- * and the next acquire takes it over. A holder that expires without a release wakes nobody:
- * waiters block no longer than the holder's PTTL, then try again.
+ * Waiting without polling: a waiter sends its acquire script and a BLPOP in one write. The
+ * script, failing, counts the caller in a companion counter ("waiters"); the BLPOP then
+ * blocks on a companion list ("grants") and, should the script have won, on the waiter's own
+ * list, where the script put a "1". A release that sees waiters does not free the key: it
+ * sets it to a fresh token, uncounts one waiter and pushes that token on the grants, and
+ * Redis hands the element to the client blocked longest: the woken waiter owns the lock
+ * the moment BLPOP returns. FIFO hand-over in one round trip, no newcomer can barge in
+ * between, and as the script and the BLPOP run back to back there is no moment in which a
+ * counted waiter is not blocked. A waiter that died is no longer blocked; the grant meant
+ * for it stays on the list, and the next acquire takes it over.
  *
- * Redis checks blocking timeouts on its timer (every 100 ms at the default hz 10), so a
- * BLPOP may return that much after its timeout. A waiter blocks for TIMER_SLACK_MS less than
- * it means to and sleeps the last stretch itself, still counted as a waiter: a release in
- * that stretch leaves its grant on the list for the waiter's next attempt. */
+ * A holder that expires without a release wakes nobody: the waiter stops its BLPOP itself
+ * when the holder's PTTL has passed (CLIENT UNBLOCK from a second connection) and tries
+ * again. A wait that ends at the caller's deadline ends by the BLPOP's own timeout, which
+ * Redis checks on its timer (up to 100 ms late at the default hz 10). */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -24,8 +25,6 @@
 #include "route.h"
 
 #include <unistd.h>
-
-#define TIMER_SLACK_MS 100
 
 const rlock_algo *rlock_algo_of(const rlock_opts *o)
 {
@@ -53,41 +52,117 @@ static int attempt(const rlock_opts *o, rlock_keys *k, zend_string *token, zend_
 	rlock_attempt *res, rlock_err *err)
 {
 	rlock_call c;
-	rlock_call_acquire(&c, k, token, o, wait_ms, queued);
+	rlock_call_acquire(&c, k, token, o, wait_ms, queued, NULL);
 	redisReply *r = run(o, k->keys[0], &c, err);
 	return r && rlock_reply_attempt(&o->server, r, res, err) ? 0 : -1;
 }
 
-int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, zend_long block_ms,
-	rlock_attempt *res, rlock_err *err)
+/* BLPOP [self] grants timeout */
+static void blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, rlock_keys *k, zend_long block_ms)
 {
-	char timeout[32];
-	rlock_cmd cmd = { .argc = 3, .argv = { "BLPOP", ZSTR_VAL(k->keys[1]), timeout }, .lens = { 5, ZSTR_LEN(k->keys[1]), 0 } };
-
-	if (block_ms <= TIMER_SLACK_MS) {
-		usleep((useconds_t) block_ms * 1000);
-		return 0;
+	cmd->argc = 0;
+	cmd->argv[cmd->argc] = "BLPOP"; cmd->lens[cmd->argc++] = 5;
+	if (self) {
+		cmd->argv[cmd->argc] = ZSTR_VAL(self); cmd->lens[cmd->argc++] = ZSTR_LEN(self);
 	}
-	block_ms -= TIMER_SLACK_MS;
-	cmd.lens[2] = snprintf(timeout, sizeof(timeout), "%.3f", block_ms / 1000.0);
+	cmd->argv[cmd->argc] = ZSTR_VAL(k->keys[1]); cmd->lens[cmd->argc++] = ZSTR_LEN(k->keys[1]);
+	cmd->argv[cmd->argc] = timeout;
+	cmd->lens[cmd->argc++] = snprintf(timeout, size, "%.3f", MAX(block_ms, 1) / 1000.0);
+}
 
-	redisReply *r = s ? rlock_conn_call(o, s, &cmd, block_ms, err) : rlock_route_call(o, k->keys[1], &cmd, block_ms, err);
-	if (!r || rlock_reply_error(s ? s : &o->server, r, err)) {
-		return -1;
-	}
-	/* nil: timed out; "wake": the releaser let go without a hand-over (fair = false) */
+/* A BLPOP's answer: 1 a grant popped from the grants ("token fence ttl": res filled, and
+ * res->block the lease it came with), 0 nil (timed out, ended), "wake" (a release that let
+ * go without a hand-over, fair = false) or our own "1". */
+static int grant(const rlock_opts *o, redisReply *r, rlock_attempt *res)
+{
 	const char *g = r->type == REDIS_REPLY_ARRAY && r->elements == 2 ? r->element[1]->str : NULL;
 	const char *sp = g ? memchr(g, ' ', r->element[1]->len) : NULL;
 	if (sp) {
-		/* "token fence ttl" */
 		char *end;
 		res->acquired = true;
 		res->token = zend_string_init(g, sp - g, 0);
 		res->fence = ZEND_STRTOL(sp + 1, &end, 10);
 		res->block = *end == ' ' ? ZEND_STRTOL(end + 1, NULL, 10) : o->ttl;
 	}
-	freeReplyObject(r);
 	return sp != NULL;
+}
+
+int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, zend_long block_ms,
+	rlock_attempt *res, rlock_err *err)
+{
+	char timeout[32];
+	rlock_cmd cmd;
+	redisReply *none, *r;
+
+	blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, k, block_ms);
+	if (rlock_conn_call_block(o, s, NULL, &cmd, block_ms, NULL, NULL, &none, &r, err) < 0
+			|| rlock_reply_error(s, r, err)) {
+		return -1;
+	}
+	int g = grant(o, r, res);
+	freeReplyObject(r);
+	return g;
+}
+
+/* How long a waiter's BLPOP may block, from its acquire's reply: not at all after an error
+ * (the round is done again without the BLPOP), until the holder's lease ends when that
+ * comes before the caller's deadline, else as long as the BLPOP itself does. */
+static zend_long wake_at(redisReply *r1, void *remaining)
+{
+	if (r1->type != REDIS_REPLY_ARRAY || r1->elements != 3 || r1->element[2]->type != REDIS_REPLY_INTEGER) {
+		return 0;
+	}
+	zend_long block = (zend_long) r1->element[2]->integer;
+	return r1->element[0]->integer == 0 && block < *(zend_long *) remaining ? block : -1;
+}
+
+/* One round of waiting: the acquire and the BLPOP in one write. 1 acquired (res filled),
+ * 0 not yet (counted among the waiters: *queued), -1 err set. */
+static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, zend_string *self, zend_long remaining,
+	bool *queued, rlock_attempt *res, rlock_err *err)
+{
+	rlock_call c;
+	char timeout[32];
+	rlock_cmd blpop;
+	redisReply *r1, *r2;
+
+	rlock_call_acquire(&c, k, token, o, remaining, *queued, self);
+	blpop_cmd(&blpop, timeout, sizeof(timeout), self, k, remaining);
+	if (rlock_route_call_block(o, k->keys[0], &c.cmd, &blpop, remaining, wake_at, &remaining, &r1, &r2, err) < 0) {
+		return -1;
+	}
+	if (r1->type == REDIS_REPLY_ERROR) {
+		/* NOSCRIPT, or a cluster redirect: this round again, one command at a time */
+		freeReplyObject(r1);
+		freeReplyObject(r2);
+		if (attempt(o, k, token, remaining, *queued, res, err) < 0) {
+			return -1;
+		}
+		*queued = !res->acquired;
+		if (!res->acquired) {
+			rlock_sleep_jittered(o->retry_delay, MIN(res->block, remaining));
+		}
+		return res->acquired;
+	}
+	bool ok = rlock_reply_attempt(&o->server, r1, res, err);
+	if (!ok || r2->type == REDIS_REPLY_ERROR) {
+		if (ok && rlock_reply_error(&o->server, r2, err)) {
+			r2 = NULL;
+		}
+		if (r2) {
+			freeReplyObject(r2);
+		}
+		return -1;
+	}
+	if (res->acquired) {
+		*queued = false;  /* the script left the waiters; r2 is our own "1" */
+	} else if (grant(o, r2, res)) {
+		*queued = false;  /* the release that handed it over uncounted us */
+	} else {
+		*queued = true;
+	}
+	freeReplyObject(r2);
+	return res->acquired;
 }
 
 static int lock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
@@ -173,9 +248,9 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	rlock_keys k;
 	rlock_attempt res = {0};
 	zend_long deadline = rlock_deadline(wait_ms);
-	bool queued = false, connected = false;
+	bool queued = false, waited = false;
 	int rc = 0;
-	zend_string *token = rlock_new_token(err);
+	zend_string *token = rlock_new_token(err), *self = NULL;
 
 	if (!token) {
 		return -1;
@@ -188,72 +263,62 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 			res.token = zend_string_copy(token);
 			goto done;
 		}
-		if (rc == 0) {
-			key_mark_hot(key);
-		}
-		if (rc < 0 || wait_ms == 0) {
+		if (rc < 0) {
 			zend_string_release(token);
-			return rc;
+			return -1;
 		}
-		connected = true;
+		/* taken: the script now, which can take over a grant left for nobody, or queue us */
+		key_mark_hot(key);
 	}
 	rlock_keys_init(&k, key);
 	for (;;) {
 		zend_long remaining = MAX(deadline - rlock_now_ms(), 0);
 		sent = rlock_now_ms();
-		if (attempt(o, &k, token, remaining, queued, &res, err) < 0) {
-			/* A server that goes away while we wait (a restart) is waited for too. */
-			if (!connected || remaining == 0) {
-				rc = -1;
-				break;
-			}
-			queued = false;
-			rlock_sleep_jittered(o->retry_delay, remaining);
-			continue;
-		}
-		connected = true;
-		if (res.acquired) {
-			rc = 1;
-			break;
-		}
 		if (remaining == 0) {
+			/* the last attempt, which also leaves the waiters */
+			rc = attempt(o, &k, token, 0, queued, &res, err) < 0 ? -1 : res.acquired;
 			break;
 		}
-		if (!queued) {
+		if (!self) {
+			self = rlock_keys_self(&k, token);
 			RLOCK_G(counters).contended++;
 			key_mark_hot(key);
-			queued = true;
 		}
-		sent = rlock_now_ms();
-		int g = rlock_lock_await(o, NULL, &k, MIN(res.block, remaining), &res, err);
-		if (g == 1) {
-			/* handed over with another waiter's ttl: take our own */
-			rlock_hold h = { .token = res.token };
-			rc = res.block == o->ttl ? 1 : lock_extend(o, key, &h, o->ttl, err);
-			if (rc == 1) {
-				break;
-			}
-			zend_string_release(res.token);
-			if (rc < 0) {
-				break;
-			}
-		} else if (g < 0) {
-			queued = false;
+		/* a round blocks a day at most: lock(PHP_INT_MAX) is rounds without end */
+		rc = wait_round(o, &k, token, self, MIN(remaining, 86400000), &queued, &res, err);
+		if (rc < 0 && waited && deadline - rlock_now_ms() > 0) {
+			/* the server went away while we waited (a restart): wait for it too */
 			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
+			queued = false;
+			continue;
+		}
+		waited = true;
+		if (rc != 0) {
+			break;
+		}
+	}
+	if (rc == 1 && res.block != 0 && res.block != o->ttl) {
+		/* handed over with another holder's ttl: take our own */
+		rlock_hold h = { .token = res.token };
+		rc = lock_extend(o, key, &h, o->ttl, err);
+		if (rc != 1) {
+			zend_string_release(res.token);
 		}
 	}
 	rlock_keys_free(&k);
+	if (self) {
+		zend_string_release(self);
+	}
 done:
 	zend_string_release(token);
 	if (rc == 1 && o->sync_replicas > 0) {
-		rlock_hold h = { .token = res.token, .queued = queued };
+		rlock_hold h = { .token = res.token };
 		rc = await_replicas(o, key, &h, err);
 	}
 	if (rc == 1) {
 		out->token = res.token;
 		out->fence = o->fencing ? res.fence : 0;
 		out->valid_until = sent + o->ttl;
-		out->queued = queued;
 	}
 	return rc;
 }
@@ -269,7 +334,7 @@ static int lock_release(const rlock_opts *o, zend_string *key, const rlock_hold 
 		return -1;
 	}
 	rlock_keys_init(&k, key);
-	rlock_call_release(&c, &k, h->token, next, h->queued, o, o->fair);
+	rlock_call_release(&c, &k, h->token, next, o, o->fair);
 	redisReply *r = run(o, key, &c, err);
 	rlock_keys_free(&k);
 	zend_string_release(next);

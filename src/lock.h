@@ -9,7 +9,6 @@ typedef struct {
 	zend_string *token;     /* 32 hex digits: 128 bits from the OS CSPRNG */
 	zend_long fence;        /* fencing token, 0 without the option */
 	zend_long valid_until;  /* the monotonic ms our lease (Redlock: its validity) ends, by our clock */
-	bool queued;            /* got it through the waiters' queue, where it is counted until release */
 } rlock_hold;
 
 /* A lock algorithm: on one server (lock.c) or over N masters (redlock.c). Results: 1 yes,
@@ -29,14 +28,14 @@ typedef struct {
 
 extern const rlock_algo rlock_lock_algo;
 
+/* The algorithm o asks for. */
+const rlock_algo *rlock_algo_of(const rlock_opts *o);
+
 struct rlock_keys_s;
 struct rlock_attempt_s;
 /* Block on server s until a release hands key k over (1, res filled: res->block is the
- * lease it came with) or wakes us or about block_ms pass (0: try again); -1 err set. */
+ * lease it came with), wakes us, or block_ms pass (0: try again); -1 err set. */
 int rlock_lock_await(const rlock_opts *o, const rlock_server *s, struct rlock_keys_s *k, zend_long block_ms,
 	struct rlock_attempt_s *res, rlock_err *err);
-
-/* The algorithm o asks for. */
-const rlock_algo *rlock_algo_of(const rlock_opts *o);
 
 #endif

@@ -97,7 +97,7 @@ static zend_long drift(const rlock_opts *o)
 
 /* Release token on every master (or those in only[]); the number of masters where it was
  * ours, or -1. */
-static int release_all(const rlock_opts *o, rlock_keys *k, zend_string *token, bool queued, bool *only,
+static int release_all(const rlock_opts *o, rlock_keys *k, zend_string *token, bool *only,
 	fanout_result *fr, rlock_err *err)
 {
 	rlock_call c;
@@ -107,7 +107,7 @@ static int release_all(const rlock_opts *o, rlock_keys *k, zend_string *token, b
 	if (!next) {
 		return -1;
 	}
-	rlock_call_release(&c, k, token, next, queued, o, false);
+	rlock_call_release(&c, k, token, next, o, false);
 	fanout(o, &c, only, fr);
 	zend_string_release(next);
 	for (uint32_t i = 0; i < o->nservers; i++) {
@@ -148,7 +148,9 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 		rlock_call c;
 		fanout_result fr;
 
-		rlock_call_acquire(&c, &k, token, o, remaining, queued);
+		/* every failed attempt counts us again on the masters that said no: counting too many
+		 * costs a spurious wake-up, too few a lost one */
+		rlock_call_acquire(&c, &k, token, o, remaining, false, NULL);
 		/* with remaining == 0 this attempt is the last, and leaves the waiters */
 		fanout(o, &c, NULL, &fr);
 		if (fr.failed == o->nservers && !queued) {
@@ -183,14 +185,13 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 			out->token = zend_string_copy(token);
 			out->fence = o->fencing ? fence : 0;
 			out->valid_until = start + o->ttl - drift(o);
-			out->queued = queued;
 			rc = 1;
 			break;
 		}
 		if (won > 0) {
 			/* give back what we took; a master that did not answer in time lets it expire */
 			fanout_result rr;
-			release_all(o, &k, token, false, held, &rr, err);
+			release_all(o, &k, token, held, &rr, err);
 			fanout_free(o, &rr);
 		}
 		if (remaining == 0) {
@@ -220,7 +221,7 @@ static int redlock_release(const rlock_opts *o, zend_string *key, const rlock_ho
 	fanout_result fr;
 
 	rlock_keys_init(&k, key);
-	int released = release_all(o, &k, h->token, h->queued, NULL, &fr, err);
+	int released = release_all(o, &k, h->token, NULL, &fr, err);
 	rlock_keys_free(&k);
 	if (released < 0) {
 		return -1;

@@ -65,15 +65,10 @@ static rlock_held *find(zend_string *id)
 	return h && h->pid == rlock_getpid() ? h : NULL;
 }
 
-/* A lock the watchdog found gone: forget it. Redis still counts a hold that came through the
- * waiters' queue until its release, which finds the key not ours and only uncounts it. */
+/* A lock the watchdog found gone: forget it. */
 static void settle_lost(rlock_held *h, zend_string *id)
 {
-	rlock_err err = {0};
 	held_unwatch(h);
-	if (h->hold.queued) {
-		rlock_algo_of(h->opts)->release(h->opts, h->key, &h->hold, &err);
-	}
 	zend_hash_del(&RLOCK_G(held), id);
 }
 
@@ -158,7 +153,6 @@ int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *t
 			zend_string_release(id);
 			return 1;
 		}
-		hold.queued = h->hold.queued;
 		/* stop renewing before the release, so no renewal races it */
 		zend_hash_del(&RLOCK_G(held), id);
 	}
@@ -222,10 +216,10 @@ void rlock_registry_rshutdown(void)
 	/* A request that died (fatal error, exit(), timeout, uncaught exception) ends here too. */
 	ZEND_HASH_FOREACH_PTR(&RLOCK_G(held), h) {
 		/* Renewal stops at request end, before the release. A lock the watchdog found gone
-		 * needs no release, unless Redis still counts it among the waiters. */
+		 * needs no release. */
 		bool lost = held_lost(h);
 		held_unwatch(h);
-		if (h->pid == rlock_getpid() && h->opts->auto_release && (!lost || h->hold.queued)) {
+		if (h->pid == rlock_getpid() && h->opts->auto_release && !lost) {
 			memset(&err, 0, sizeof(err));
 			rlock_algo_of(h->opts)->release(h->opts, h->key, &h->hold, &err);
 		}

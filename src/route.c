@@ -249,6 +249,27 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 	return NULL;
 }
 
+int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_cmd *first, const rlock_cmd *blocking,
+	zend_long block_ms, rlock_wake_fn wake_at, void *arg, redisReply **r1, redisReply **r2, rlock_err *err)
+{
+	rlock_server target = {0};
+	const rlock_server *s = &o->server;
+
+	if ((o->nnodes && !cluster_node(o, key, &target, err)) || (o->nsentinels && !sentinel_master(o, &target, err))) {
+		return -1;
+	}
+	if (target.id) {
+		s = &target;
+	}
+	int rc = rlock_conn_call_block(o, s, first, blocking, block_ms, wake_at, arg, r1, r2, err);
+	if (rc < 0 || (*r1 && (*r1)->type == REDIS_REPLY_ERROR && !starts_with(*r1, "NOSCRIPT"))) {
+		/* a failed node, a redirect, a replica: ask the topology again next time */
+		slot_maps_forget(o);
+	}
+	rlock_server_free(&target, false);
+	return rc;
+}
+
 void rlock_route_gshutdown(void)
 {
 	if (slot_maps_ready) {

@@ -11,11 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
-/* KEYS: lock, grants, waiters, fence. ARGV: token, ttl, fencing, wait, queued.
- * {1, token, fence} acquired; {0, pttl, block ms} not. "waiters" counts the callers that
- * wait for a hand-over, and lives 500 ms past the longest wait it covers. */
+/* KEYS: lock, grants, waiters, fence[, self]. ARGV: token, ttl, fencing, wait, queued.
+ * {1, token, fence} acquired (and "1" pushed on self, for the BLPOP sent right after this
+ * call); {0, pttl, block ms} not, and with wait > 0 the caller counted among the waiters
+ * ("waiters" lives 500 ms past the longest wait it covers). queued: the caller is counted
+ * already. */
 rlock_script rlock_script_acquire = { .source =
-	"local lock, grants, waiters, fence = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\n"
+	"local lock, grants, waiters, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n"
 	"local token, ttl, fencing, wait, queued = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1'\n"
 	"local function leave()\n"
 	"  if queued and redis.call('decr', waiters) <= 0 then redis.call('del', waiters) end\n"
@@ -23,6 +25,7 @@ rlock_script rlock_script_acquire = { .source =
 	"local function won(t, f)\n"
 	"  leave()\n"
 	"  if fencing and f == 0 then f = redis.call('incr', fence) end\n"
+	"  if self then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end\n"
 	"  return {1, t, f}\n"
 	"end\n"
 	"if redis.call('set', lock, token, 'NX', 'PX', ttl) then return won(token, 0) end\n"
@@ -41,19 +44,21 @@ rlock_script rlock_script_acquire = { .source =
 	"if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end\n"
 	"if not queued then redis.call('incr', waiters) end\n"
 	"if fencing then redis.call('setnx', fence, 0) end\n"
-	"if redis.call('pttl', waiters) < block + 500 then redis.call('pexpire', waiters, block + 500) end\n"
+	"if redis.call('pttl', waiters) < wait + 500 then redis.call('pexpire', waiters, wait + 500) end\n"
 	"return {0, pttl, block}\n"
 };
 
-/* KEYS: lock, grants, waiters, fence. ARGV: token, next token, queued, fair, ttl.
- * 0 not ours; 1 released; 2 handed over to a waiter, with ttl as its lease. */
+/* KEYS: lock, grants, waiters, fence. ARGV: token, next token, fair, ttl.
+ * 0 not ours; 1 released; 2 handed over to the longest waiter (who leaves the count), with
+ * ttl as its lease. */
 rlock_script rlock_script_release = { .source =
 	"local lock, grants, waiters, fence = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\n"
-	"local token, nexttoken, queued, fair, ttl = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4] == '1', ARGV[5]\n"
-	"if queued and redis.call('decr', waiters) <= 0 then redis.call('del', waiters) end\n"
+	"local token, nexttoken, fair, ttl = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4]\n"
 	"if redis.call('get', lock) ~= token then return 0 end\n"
-	"if tonumber(redis.call('get', waiters) or '0') > 0 then\n"
+	"local n = tonumber(redis.call('get', waiters) or '0')\n"
+	"if n > 0 then\n"
 	"  if fair then\n"
+	"    if n > 1 then redis.call('decr', waiters) else redis.call('del', waiters) end\n"
 	"    local f = 0\n"
 	"    if redis.call('exists', fence) == 1 then f = redis.call('incr', fence) end\n"
 	"    redis.call('set', lock, nexttoken, 'PX', ttl)\n"
@@ -183,7 +188,8 @@ static bool has_hash_tag(zend_string *key)
 void rlock_keys_init(rlock_keys *k, zend_string *key)
 {
 	static const char *suffix[3] = { ":grants", ":waiters", ":fence" };
-	bool tagged = has_hash_tag(key);
+	k->tagged = has_hash_tag(key);
+	bool tagged = k->tagged;
 	k->keys[0] = zend_string_copy(key);
 	for (int i = 0; i < 3; i++) {
 		smart_str s = {0};
@@ -199,6 +205,21 @@ void rlock_keys_init(rlock_keys *k, zend_string *key)
 	}
 }
 
+zend_string *rlock_keys_self(rlock_keys *k, zend_string *token)
+{
+	smart_str s = {0};
+	if (!k->tagged) {
+		smart_str_appendc(&s, '{');
+	}
+	smart_str_append(&s, k->keys[0]);
+	if (!k->tagged) {
+		smart_str_appendc(&s, '}');
+	}
+	smart_str_appends(&s, ":self:");
+	smart_str_append(&s, token);
+	return smart_str_extract(&s);
+}
+
 void rlock_keys_free(rlock_keys *k)
 {
 	for (int i = 0; i < 4; i++) {
@@ -206,17 +227,21 @@ void rlock_keys_free(rlock_keys *k)
 	}
 }
 
-static void call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys)
+/* EVALSHA sha numkeys keys... [extra key] */
+static void call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra)
 {
 	rlock_cmd *cmd = &c->cmd;
 	c->script = s;
 	cmd->argc = 0;
 	cmd->argv[cmd->argc] = "EVALSHA"; cmd->lens[cmd->argc++] = 7;
 	cmd->argv[cmd->argc] = s->sha; cmd->lens[cmd->argc++] = 40;
-	cmd->lens[cmd->argc] = snprintf(c->num[0], sizeof(c->num[0]), "%d", nkeys);
+	cmd->lens[cmd->argc] = snprintf(c->num[0], sizeof(c->num[0]), "%d", nkeys + (extra != NULL));
 	cmd->argv[cmd->argc++] = c->num[0];
 	for (int i = 0; i < nkeys; i++) {
 		cmd->argv[cmd->argc] = ZSTR_VAL(keys[i]); cmd->lens[cmd->argc++] = ZSTR_LEN(keys[i]);
+	}
+	if (extra) {
+		cmd->argv[cmd->argc] = ZSTR_VAL(extra); cmd->lens[cmd->argc++] = ZSTR_LEN(extra);
 	}
 }
 
@@ -241,9 +266,10 @@ static void call_flag(rlock_call *c, bool flag)
 	call_arg(c, flag ? "1" : "0", 1);
 }
 
-void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms, bool queued)
+void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,
+	bool queued, zend_string *self)
 {
-	call_start(c, &rlock_script_acquire, 4, k->keys);
+	call_start(c, &rlock_script_acquire, 4, k->keys, self);
 	call_str(c, token);
 	call_num(c, 1, o->ttl);
 	call_flag(c, o->fencing);
@@ -251,27 +277,26 @@ void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const 
 	call_flag(c, queued);
 }
 
-void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, bool queued,
-	const rlock_opts *o, bool fair)
+void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, const rlock_opts *o,
+	bool fair)
 {
-	call_start(c, &rlock_script_release, 4, k->keys);
+	call_start(c, &rlock_script_release, 4, k->keys, NULL);
 	call_str(c, token);
 	call_str(c, next);
-	call_flag(c, queued);
 	call_flag(c, fair);
 	call_num(c, 1, o->ttl);
 }
 
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl)
 {
-	call_start(c, &rlock_script_extend, 1, key);
+	call_start(c, &rlock_script_extend, 1, key, NULL);
 	call_str(c, token);
 	call_num(c, 1, ttl);
 }
 
 void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor)
 {
-	call_start(c, &rlock_script_fence_floor, 1, &k->keys[3]);
+	call_start(c, &rlock_script_fence_floor, 1, &k->keys[3], NULL);
 	call_num(c, 1, floor);
 }
 

@@ -22,9 +22,12 @@ void rlock_scripts_minit(void);
  * it has one, else the whole key as the tag. */
 typedef struct rlock_keys_s {
 	zend_string *keys[4];  /* lock, grants, waiters, fence */
+	bool tagged;           /* the key has a {hash tag} of its own */
 } rlock_keys;
 
 void rlock_keys_init(rlock_keys *k, zend_string *key);
+/* The list where a successful acquire tells its own BLPOP so (one per lock() call). */
+zend_string *rlock_keys_self(rlock_keys *k, zend_string *token);
 void rlock_keys_free(rlock_keys *k);
 
 /* One script call, as EVALSHA; switched to EVAL when the server answers NOSCRIPT. */
@@ -34,9 +37,10 @@ typedef struct {
 	char num[3][24];
 } rlock_call;
 
-void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms, bool queued);
-void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, bool queued,
-	const rlock_opts *o, bool fair);
+void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,
+	bool queued, zend_string *self);
+void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, const rlock_opts *o,
+	bool fair);
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl);
 void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor);
 /* True (and c switched to EVAL) when r says the server does not know the script. */
