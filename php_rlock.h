@@ -43,8 +43,10 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	HashTable pool;
 	/* connections of this request only (persistent = false) */
 	HashTable request_conns;
-	/* keys found taken lately (src/lock.c), per process */
+	/* keys found taken lately, and tokens of acquires whose reply was lost (src/lock.c) */
 	HashTable hot_keys;
+	HashTable lost_tokens;
+	pid_t lost_tokens_pid;
 	/* locks this request holds (src/registry.c) */
 	HashTable held;
 	bool request_active;

@@ -604,6 +604,11 @@ PHP_METHOD(RLockLostException, getResult)
 
 /* ---- module ---- */
 
+static void persistent_string_dtor(zval *zv)
+{
+	zend_string_release_ex(Z_PTR_P(zv), 1);
+}
+
 static PHP_GINIT_FUNCTION(rlock)
 {
 #if defined(COMPILE_DL_RLOCK) && defined(ZTS)
@@ -614,6 +619,7 @@ static PHP_GINIT_FUNCTION(rlock)
 	rlock_globals->random_used = sizeof(rlock_globals->random_pool);  /* empty: filled on first use */
 	rlock_conn_ginit(&rlock_globals->pool, &rlock_globals->request_conns);
 	zend_hash_init(&rlock_globals->hot_keys, 16, NULL, NULL, 1);
+	zend_hash_init(&rlock_globals->lost_tokens, 4, NULL, persistent_string_dtor, 1);
 }
 
 static PHP_GSHUTDOWN_FUNCTION(rlock)
@@ -621,6 +627,7 @@ static PHP_GSHUTDOWN_FUNCTION(rlock)
 	rlock_conn_gshutdown(&rlock_globals->pool, &rlock_globals->request_conns);
 	rlock_route_gshutdown();
 	zend_hash_destroy(&rlock_globals->hot_keys);
+	zend_hash_destroy(&rlock_globals->lost_tokens);
 }
 
 /* In a forked child: a new pid, and none of the parent's unused random bytes. */

@@ -243,6 +243,48 @@ static int attempt_plain(const rlock_opts *o, zend_string *key, zend_string *tok
 	return acquired;
 }
 
+/* Acquires whose reply never came (a timeout, a dropped connection) may have taken the key
+ * all the same. The next acquire of that key in this process uses the same token, and the
+ * script takes a key that holds it for ours: no orphan lock blocks the key for its ttl. */
+static zend_string *lost_id(const rlock_opts *o, zend_string *key)
+{
+	return zend_string_concat3(ZSTR_VAL(o->id), ZSTR_LEN(o->id), "\0", 1, ZSTR_VAL(key), ZSTR_LEN(key));
+}
+
+static zend_string *token_for(const rlock_opts *o, zend_string *key, rlock_err *err)
+{
+	if (RLOCK_G(lost_tokens_pid) != rlock_getpid()) {
+		/* a forked child: the parent's lost acquires are the parent's to retry */
+		zend_hash_clean(&RLOCK_G(lost_tokens));
+		RLOCK_G(lost_tokens_pid) = rlock_getpid();
+	}
+	if (zend_hash_num_elements(&RLOCK_G(lost_tokens)) > 0) {
+		zend_string *id = lost_id(o, key);
+		zend_string *lost = zend_hash_find_ptr(&RLOCK_G(lost_tokens), id);
+		zend_string *token = lost ? zend_string_init(ZSTR_VAL(lost), ZSTR_LEN(lost), 0) : NULL;
+		if (lost) {
+			zend_hash_del(&RLOCK_G(lost_tokens), id);
+		}
+		zend_string_release(id);
+		if (token) {
+			return token;
+		}
+	}
+	return rlock_new_token(err);
+}
+
+static void token_lost(const rlock_opts *o, zend_string *key, zend_string *token)
+{
+	zend_string *id = lost_id(o, key);
+	if (zend_hash_num_elements(&RLOCK_G(lost_tokens)) >= HOT_MAX) {
+		zend_hash_clean(&RLOCK_G(lost_tokens));
+	}
+	/* a persistent table takes a persistent copy of the key; the token is copied too */
+	zend_hash_str_update_ptr(&RLOCK_G(lost_tokens), ZSTR_VAL(id), ZSTR_LEN(id),
+		zend_string_init(ZSTR_VAL(token), ZSTR_LEN(token), 1));
+	zend_string_release(id);
+}
+
 static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
 {
 	rlock_keys k;
@@ -250,7 +292,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	zend_long deadline = rlock_deadline(wait_ms);
 	bool queued = false, waited = false;
 	int rc = 0;
-	zend_string *token = rlock_new_token(err), *self = NULL;
+	zend_string *token = token_for(o, key, err), *self = NULL;
 
 	if (!token) {
 		return -1;
@@ -264,6 +306,9 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 			goto done;
 		}
 		if (rc < 0) {
+			if (err->kind == RLOCK_ERR_CONNECTION) {
+				token_lost(o, key, token);
+			}
 			zend_string_release(token);
 			return -1;
 		}
@@ -308,6 +353,9 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	rlock_keys_free(&k);
 	if (self) {
 		zend_string_release(self);
+	}
+	if (rc < 0 && err->kind == RLOCK_ERR_CONNECTION) {
+		token_lost(o, key, token);
 	}
 done:
 	zend_string_release(token);

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 /* KEYS: lock, grants, waiters, fence[, self]. ARGV: token, ttl, fencing, wait, queued.
+ * A key that holds our token already is ours: an acquire whose reply was lost, tried again
+ * with the same token.
  * {1, token, fence} acquired (and "1" pushed on self, for the BLPOP sent right after this
  * call); {0, pttl, block ms} not, and with wait > 0 the caller counted among the waiters
  * ("waiters" lives 500 ms past the longest wait it covers). queued: the caller is counted
@@ -29,6 +31,7 @@ rlock_script rlock_script_acquire = { .source =
 	"  return {1, t, f}\n"
 	"end\n"
 	"if redis.call('set', lock, token, 'NX', 'PX', ttl) then return won(token, 0) end\n"
+	"if redis.call('get', lock) == token then redis.call('pexpire', lock, ttl) return won(token, 0) end\n"
 	"local g = redis.call('lpop', grants)\n"
 	"while g do\n"
 	"  local t, f = string.match(g, '^(%x+) (%d+)')\n"
