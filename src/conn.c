@@ -177,34 +177,22 @@ static bool conn_usable(rlock_conn *c)
 	return c->pid == rlock_getpid() && !c->busy && !c->ctx->err && poll(&p, 1, 0) == 0;
 }
 
-/* The connection to s from the table, checked, or a new one. The side connection is a
- * second one to the same server, only for ending a blocked command of the first. */
-static rlock_conn *conn_get_as(const rlock_opts *o, const rlock_server *s, bool side, rlock_err *err)
+/* The connection to s from the table, checked, or a new one. */
+static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_err *err)
 {
 	HashTable *ht = table_for(o);
-	zend_string *side_id = side ? zend_string_concat2(ZSTR_VAL(s->id), ZSTR_LEN(s->id), "\1", 1) : NULL;
-	const char *id = side ? ZSTR_VAL(side_id) : ZSTR_VAL(s->id);
-	size_t len = side ? ZSTR_LEN(side_id) : ZSTR_LEN(s->id);
-	rlock_conn *c = zend_hash_str_find_ptr(ht, id, len);
+	rlock_conn *c = zend_hash_str_find_ptr(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id));
 
 	if (c && !conn_usable(c)) {
-		zend_hash_str_del(ht, id, len);
+		zend_hash_str_del(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id));
 		RLOCK_G(counters).reconnects++;
 		c = NULL;
 	}
 	if (!c && (c = conn_open(o, s, err))) {
 		/* a persistent table takes a persistent copy of the key */
-		zend_hash_str_update_ptr(ht, id, len, c);
-	}
-	if (side_id) {
-		zend_string_release(side_id);
+		zend_hash_str_update_ptr(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id), c);
 	}
 	return c;
-}
-
-static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_err *err)
-{
-	return conn_get_as(o, s, false, err);
 }
 
 /* After an I/O error or a timeout the reply may still come: never read it, reconnect. */
@@ -268,6 +256,22 @@ static int read_reply(redisContext *ctx, zend_long wait_ms, redisReply **r)
 	return 1;
 }
 
+/* End client id's blocked command, from a connection of its own, opened for this and closed
+ * (a holder that expired without a release is rare; a pooled connection would double the
+ * connections of every process for it). */
+static void unblock(const rlock_opts *o, const rlock_server *s, long long id)
+{
+	rlock_err ignored = {0};
+	rlock_conn *side = conn_open(o, s, &ignored);
+	if (side) {
+		redisReply *r = redisCommand(side->ctx, "CLIENT UNBLOCK %lld", id);
+		if (r) {
+			freeReplyObject(r);
+		}
+		conn_free(side);
+	}
+}
+
 /* CLIENT ID of c, asked once. */
 static long long client_id(rlock_conn *c)
 {
@@ -283,8 +287,8 @@ static long long client_id(rlock_conn *c)
 	return c->client_id;
 }
 
-int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rlock_cmd *first, const rlock_cmd *blocking,
-	zend_long block_ms, rlock_wake_fn wake_at, void *arg, redisReply **r1, redisReply **r2, rlock_err *err)
+int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rlock_cmd *first, const rlock_cmd *first_new,
+	const rlock_cmd *blocking, zend_long block_ms, rlock_wake_fn wake_at, void *arg, redisReply **r1, redisReply **r2, rlock_err *err)
 {
 	rlock_conn *c = conn_get(o, s, err);
 	*r1 = *r2 = NULL;
@@ -297,6 +301,10 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 		conn_drop(o, s, err);
 		return -1;
 	}
+	if (!c->blocked_before && first_new) {
+		first = first_new;
+	}
+	c->blocked_before = true;
 	redisSetTimeout(c->ctx, ms_to_tv(o->read_timeout + block_ms));
 	c->busy = true;
 	if ((first && append_command(c->ctx, first) != REDIS_OK) || append_command(c->ctx, blocking) != REDIS_OK
@@ -309,13 +317,8 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 		/* Time to stop waiting, and the server has not answered yet: end the command from
 		 * the side connection, and read what it answers then (nil, or what it was given
 		 * just before). Without a client id or side connection, wait it out. */
-		rlock_err side_err = {0};
-		rlock_conn *side = id ? conn_get_as(o, s, true, &side_err) : NULL;
-		if (side) {
-			redisReply *u = redisCommand(side->ctx, "CLIENT UNBLOCK %lld", id);
-			if (u) {
-				freeReplyObject(u);
-			}  /* else the side connection is in error, and replaced when next needed */
+		if (id) {
+			unblock(o, s, id);
 		}
 		got = read_reply(c->ctx, -1, r2);
 	}
@@ -327,10 +330,6 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 	return 0;
 
 fail:
-	if (*r1) {
-		freeReplyObject(*r1);
-		*r1 = NULL;
-	}
 	conn_drop(o, s, err);
 	return -1;
 }
@@ -342,8 +341,8 @@ static zend_long now_ms(void)
 	return (zend_long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *servers, const rlock_cmd *cmd,
-	const bool *only, redisReply **replies, rlock_err *errs)
+void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *servers, const rlock_cmd *const *cmds,
+	redisReply **replies, rlock_err *errs)
 {
 	rlock_conn *conns[RLOCK_MAX_SERVERS];
 	struct pollfd fds[RLOCK_MAX_SERVERS];
@@ -353,12 +352,12 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 	/* Write to every server first ... */
 	for (uint32_t i = 0; i < n; i++) {
 		replies[i] = NULL;
-		conns[i] = only && !only[i] ? NULL : conn_get(o, &servers[i], &errs[i]);
+		conns[i] = cmds[i] ? conn_get(o, &servers[i], &errs[i]) : NULL;
 		if (!conns[i]) {
 			continue;
 		}
 		conns[i]->busy = true;
-		append_command(conns[i]->ctx, cmd);
+		append_command(conns[i]->ctx, cmds[i]);
 		do {
 			if (redisBufferWrite(conns[i]->ctx, &done) != REDIS_OK) {
 				break;

@@ -11,6 +11,7 @@ typedef struct {
 	pid_t pid;             /* never written to, nor closed with QUIT, by another pid */
 	bool busy;             /* a command was sent whose reply was not read: never reuse */
 	long long client_id;   /* CLIENT ID, asked the first time a call blocks; 0 unknown */
+	bool blocked_before;   /* a call_block went through it: its server knows the scripts */
 } rlock_conn;
 
 #define RLOCK_MAX_SERVERS 16
@@ -34,20 +35,22 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
  * sent before it: ms from now, or -1 to wait as long as the command itself does. */
 typedef zend_long (*rlock_wake_fn)(redisReply *first, void *arg);
 
-/* Send first (may be NULL) and blocking (a command that blocks up to block_ms on the
- * server) in one write, and read both replies. wake_at(first's reply) says how long to wait
+/* Send first (may be NULL; first_new instead on a connection that never did this: the
+ * EVAL of an EVALSHA, as a NOSCRIPT there would leave blocking to block) and blocking (a
+ * command that blocks up to block_ms on the server) in one write, and read both replies. wake_at(first's reply) says how long to wait
  * for blocking's reply; past that, the blocked command is ended from a second connection
  * (CLIENT UNBLOCK) and its reply read. 0 with *r1 (NULL without first) and *r2 set, or -1
- * with err set and the connection thrown away. */
-int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rlock_cmd *first, const rlock_cmd *blocking,
+ * with err set and the connection thrown away (*r1 set still when first's reply came). */
+int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rlock_cmd *first, const rlock_cmd *first_new,
+	const rlock_cmd *blocking,
 	zend_long block_ms, rlock_wake_fn wake_at, void *arg, redisReply **r1, redisReply **r2, rlock_err *err);
 
-/* cmd to each of servers[0..n) (those with only[i] set, when only is given), all written
- * before any reply is read, and every reply awaited together (poll) within one
- * read_timeout: N servers cost one round trip and one timeout. replies[i] NULL, with
- * errs[i] set for a server that failed. */
-void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *servers, const rlock_cmd *cmd,
-	const bool *only, redisReply **replies, rlock_err *errs);
+/* cmds[i] to servers[i] (none where cmds[i] is NULL), all written before any reply is
+ * read, and every reply awaited together (poll) within one read_timeout: N servers cost
+ * one round trip and one timeout. replies[i] NULL, with errs[i] set for a server that
+ * failed. */
+void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *servers, const rlock_cmd *const *cmds,
+	redisReply **replies, rlock_err *errs);
 
 /* Module and request life cycle. */
 void rlock_conn_ginit(HashTable *pool, HashTable *request_conns);

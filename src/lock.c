@@ -95,7 +95,7 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	redisReply *none, *r;
 
 	blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, k, block_ms);
-	if (rlock_conn_call_block(o, s, NULL, &cmd, block_ms, NULL, NULL, &none, &r, err) < 0
+	if (rlock_conn_call_block(o, s, NULL, NULL, &cmd, block_ms, NULL, NULL, &none, &r, err) < 0
 			|| rlock_reply_error(s, r, err)) {
 		return -1;
 	}
@@ -117,9 +117,10 @@ static zend_long wake_at(redisReply *r1, void *remaining)
 }
 
 /* One round of waiting: the acquire and the BLPOP in one write. 1 acquired (res filled),
- * 0 not yet (counted among the waiters: *queued), -1 err set. */
+ * 0 not yet (counted among the waiters: *queued), -1 err set. *reached: the server
+ * answered the acquire. */
 static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, zend_string *self, zend_long remaining,
-	bool *queued, rlock_attempt *res, rlock_err *err)
+	bool *queued, bool *reached, rlock_attempt *res, rlock_err *err)
 {
 	rlock_call c;
 	char timeout[32];
@@ -127,10 +128,19 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 	redisReply *r1, *r2;
 
 	rlock_call_acquire(&c, k, token, o, remaining, *queued, self);
+	rlock_call eval = c;
+	rlock_call_use_eval(&eval);
 	blpop_cmd(&blpop, timeout, sizeof(timeout), self, k, remaining);
-	if (rlock_route_call_block(o, k->keys[0], &c.cmd, &blpop, remaining, wake_at, &remaining, &r1, &r2, err) < 0) {
+	if (rlock_route_call_block(o, k->keys[0], &c.cmd, &eval.cmd, &blpop, remaining, wake_at, &remaining, &r1, &r2, err) < 0) {
+		if (r1) {
+			/* the server answered, then went away while we waited */
+			*queued = false;
+			*reached = true;
+			freeReplyObject(r1);
+		}
 		return -1;
 	}
+	*reached = true;
 	if (r1->type == REDIS_REPLY_ERROR) {
 		/* NOSCRIPT, or a cluster redirect: this round again, one command at a time */
 		freeReplyObject(r1);
@@ -290,7 +300,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	rlock_keys k;
 	rlock_attempt res = {0};
 	zend_long deadline = rlock_deadline(wait_ms);
-	bool queued = false, waited = false;
+	bool queued = false, reached = false;
 	int rc = 0;
 	zend_string *token = token_for(o, key, err), *self = NULL;
 
@@ -330,14 +340,13 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 			key_mark_hot(key);
 		}
 		/* a round blocks a day at most: lock(PHP_INT_MAX) is rounds without end */
-		rc = wait_round(o, &k, token, self, MIN(remaining, 86400000), &queued, &res, err);
-		if (rc < 0 && waited && deadline - rlock_now_ms() > 0) {
+		rc = wait_round(o, &k, token, self, MIN(remaining, 86400000), &queued, &reached, &res, err);
+		if (rc < 0 && reached && deadline - rlock_now_ms() > 0) {
 			/* the server went away while we waited (a restart): wait for it too */
 			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
 			queued = false;
 			continue;
 		}
-		waited = true;
 		if (rc != 0) {
 			break;
 		}

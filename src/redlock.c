@@ -29,41 +29,54 @@ typedef struct {
 	uint32_t failed;
 } fanout_result;
 
-/* The call to every master (or those in only[]), EVAL where one did not know the script. */
-static void fanout(const rlock_opts *o, rlock_call *c, bool *only, fanout_result *fr)
+/* calls[i] to master i (none where NULL), EVAL where a master did not know the script. */
+static void fanout_each(const rlock_opts *o, rlock_call **calls, fanout_result *fr)
 {
-	bool again[RLOCK_MAX_SERVERS] = {0}, any = false;
-	rlock_call eval = *c;
+	const rlock_cmd *cmds[RLOCK_MAX_SERVERS];
+	rlock_call eval[RLOCK_MAX_SERVERS];
+	bool any = false;
 
 	memset(fr, 0, sizeof(*fr));
-	rlock_conn_fanout(o, o->nservers, o->servers, &c->cmd, only, fr->replies, fr->errs);
 	for (uint32_t i = 0; i < o->nservers; i++) {
-		rlock_call probe = *c;
-		if (fr->replies[i] && rlock_call_noscript(&probe, fr->replies[i])) {
+		cmds[i] = calls[i] ? &calls[i]->cmd : NULL;
+	}
+	rlock_conn_fanout(o, o->nservers, o->servers, cmds, fr->replies, fr->errs);
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		cmds[i] = NULL;
+		if (calls[i] && fr->replies[i] && (eval[i] = *calls[i], rlock_call_noscript(&eval[i], fr->replies[i]))) {
 			freeReplyObject(fr->replies[i]);
 			fr->replies[i] = NULL;
-			again[i] = any = true;
-			eval = probe;
+			cmds[i] = &eval[i].cmd;
+			any = true;
 		}
 	}
 	if (any) {
 		fanout_result second;
 		memset(&second, 0, sizeof(second));
-		rlock_conn_fanout(o, o->nservers, o->servers, &eval.cmd, again, second.replies, second.errs);
+		rlock_conn_fanout(o, o->nservers, o->servers, cmds, second.replies, second.errs);
 		for (uint32_t i = 0; i < o->nservers; i++) {
-			if (again[i]) {
+			if (cmds[i]) {
 				fr->replies[i] = second.replies[i];
 				fr->errs[i] = second.errs[i];
 			}
 		}
 	}
 	for (uint32_t i = 0; i < o->nservers; i++) {
-		bool asked = !only || only[i];
-		if (asked && (!fr->replies[i] || rlock_reply_error(&o->servers[i], fr->replies[i], &fr->errs[i]))) {
+		if (calls[i] && (!fr->replies[i] || rlock_reply_error(&o->servers[i], fr->replies[i], &fr->errs[i]))) {
 			fr->replies[i] = NULL;
 			fr->failed++;
 		}
 	}
+}
+
+/* The call c to every master (or those in only[]). */
+static void fanout(const rlock_opts *o, rlock_call *c, bool *only, fanout_result *fr)
+{
+	rlock_call *calls[RLOCK_MAX_SERVERS];
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		calls[i] = !only || only[i] ? c : NULL;
+	}
+	fanout_each(o, calls, fr);
 }
 
 static void fanout_free(const rlock_opts *o, fanout_result *fr)
@@ -90,9 +103,10 @@ static int no_quorum(const rlock_opts *o, fanout_result *fr, rlock_err *err)
 	return -1;
 }
 
-static zend_long drift(const rlock_opts *o)
+/* The clock drift allowed for a lease of ttl ms. */
+static zend_long drift(zend_long ttl)
 {
-	return o->ttl / 100 + 2;
+	return ttl / 100 + 2;
 }
 
 /* Release token on every master (or those in only[]); the number of masters where it was
@@ -132,7 +146,7 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 {
 	rlock_keys k;
 	zend_long deadline = rlock_deadline(wait_ms);
-	bool queued = false;
+	bool queued[RLOCK_MAX_SERVERS] = {0}, waiting = false;
 	int rc = 0;
 	zend_string *token = rlock_new_token(err);
 
@@ -145,15 +159,18 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 		zend_long fence = 0, block = remaining;
 		uint32_t won = 0, first = o->nservers;
 		bool held[RLOCK_MAX_SERVERS] = {0};
-		rlock_call c;
+		rlock_call counted, fresh, *calls[RLOCK_MAX_SERVERS];
 		fanout_result fr;
 
-		/* every failed attempt counts us again on the masters that said no: counting too many
-		 * costs a spurious wake-up, too few a lost one */
-		rlock_call_acquire(&c, &k, token, o, remaining, false, NULL);
-		/* with remaining == 0 this attempt is the last, and leaves the waiters */
-		fanout(o, &c, NULL, &fr);
-		if (fr.failed == o->nservers && !queued) {
+		/* the same attempt everywhere, but each master knows whether it counts us already;
+		 * with remaining == 0 this attempt is the last, and leaves the waiters */
+		rlock_call_acquire(&counted, &k, token, o, remaining, true, NULL);
+		rlock_call_acquire(&fresh, &k, token, o, remaining, false, NULL);
+		for (uint32_t i = 0; i < o->nservers; i++) {
+			calls[i] = queued[i] ? &counted : &fresh;
+		}
+		fanout_each(o, calls, &fr);
+		if (fr.failed == o->nservers && !waiting) {
 			rc = no_quorum(o, &fr, err);
 			break;
 		}
@@ -167,6 +184,8 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 			if (!ok) {
 				continue;
 			}
+			/* a master where we won (or gave up) no longer counts us; one where we wait does */
+			queued[i] = !a.acquired && remaining > 0;
 			first = MIN(first, i);
 			if (a.acquired) {
 				held[i] = zend_string_equals(a.token, token);
@@ -177,14 +196,14 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 				block = MIN(block, a.pttl + 1);
 			}
 		}
-		zend_long validity = o->ttl - (rlock_now_ms() - start) - drift(o);
+		zend_long validity = o->ttl - (rlock_now_ms() - start) - drift(o->ttl);
 		if (won >= quorum(o) && validity > 0) {
 			if (o->fencing) {
 				fence_floor(o, &k, held, fence);
 			}
 			out->token = zend_string_copy(token);
 			out->fence = o->fencing ? fence : 0;
-			out->valid_until = start + o->ttl - drift(o);
+			out->valid_until = start + o->ttl - drift(o->ttl);
 			rc = 1;
 			break;
 		}
@@ -197,9 +216,9 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 		if (remaining == 0) {
 			break;
 		}
-		if (!queued) {
+		if (!waiting) {
 			RLOCK_G(counters).contended++;
-			queued = true;
+			waiting = true;
 		}
 		rlock_attempt a = {0};
 		if (won == 0 && first < o->nservers
@@ -279,11 +298,11 @@ static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 	if (n < 0) {
 		return -1;
 	}
-	zend_long validity = ttl - (rlock_now_ms() - start) - drift(o);
+	zend_long validity = ttl - (rlock_now_ms() - start) - drift(ttl);
 	if ((uint32_t) n < quorum(o) || validity <= 0) {
 		return 0;
 	}
-	h->valid_until = start + ttl - drift(o);
+	h->valid_until = start + ttl - drift(ttl);
 	return 1;
 }
 

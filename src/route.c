@@ -5,6 +5,7 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "route.h"
+#include "scripts.h"
 
 #define MAX_REDIRECTS 5
 #define CLUSTER_SLOTS 16384
@@ -182,6 +183,7 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 {
 	rlock_server target = {0};
 	bool asking = false, retried = false;
+	zend_long give_up = rlock_now_ms() + o->read_timeout;
 
 	for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
 		const rlock_server *s = &o->server;
@@ -195,12 +197,12 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 			s = &target;
 		}
 		if (asking) {
+			/* each command to the node an ASK named, and only those, goes after an ASKING */
 			rlock_cmd ask = { .argc = 1, .argv = { "ASKING" }, .lens = { 6 } };
 			redisReply *a = rlock_conn_call(o, s, &ask, 0, err);
 			if (a) {
 				freeReplyObject(a);
 			}
-			asking = false;
 		}
 		redisReply *r = rlock_conn_call(o, s, cmd, block_ms, err);
 		if (!r) {
@@ -208,6 +210,7 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 			 * or by the next call */
 			slot_maps_forget(o);
 			rlock_server_free(&target, false);
+			asking = false;
 			if ((o->nnodes || o->nsentinels) && !retried) {
 				retried = true;
 				continue;
@@ -226,12 +229,19 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 			freeReplyObject(r);
 			continue;
 		}
-		if ((o->nnodes || o->nsentinels) && (starts_with(r, "READONLY ") || starts_with(r, "CLUSTERDOWN ")
-				|| starts_with(r, "TRYAGAIN ")) && !retried) {
+		if (o->nnodes && starts_with(r, "TRYAGAIN ") && rlock_now_ms() < give_up) {
+			/* a slot on the move: its keys are on both nodes until the migration ends */
+			freeReplyObject(r);
+			usleep(10 * 1000);
+			hop--;
+			continue;
+		}
+		if ((o->nnodes || o->nsentinels) && (starts_with(r, "READONLY ") || starts_with(r, "CLUSTERDOWN ")) && !retried) {
 			/* a master that became a replica, or a cluster in the middle of a failover */
 			retried = true;
 			slot_maps_forget(o);
 			rlock_server_free(&target, false);
+			asking = false;
 			freeReplyObject(r);
 			usleep(100 * 1000);
 			continue;
@@ -249,19 +259,20 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 	return NULL;
 }
 
-int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_cmd *first, const rlock_cmd *blocking,
-	zend_long block_ms, rlock_wake_fn wake_at, void *arg, redisReply **r1, redisReply **r2, rlock_err *err)
+int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_cmd *first, const rlock_cmd *first_new,
+	const rlock_cmd *blocking, zend_long block_ms, rlock_wake_fn wake_at, void *arg, redisReply **r1, redisReply **r2, rlock_err *err)
 {
 	rlock_server target = {0};
 	const rlock_server *s = &o->server;
 
+	*r1 = *r2 = NULL;
 	if ((o->nnodes && !cluster_node(o, key, &target, err)) || (o->nsentinels && !sentinel_master(o, &target, err))) {
 		return -1;
 	}
 	if (target.id) {
 		s = &target;
 	}
-	int rc = rlock_conn_call_block(o, s, first, blocking, block_ms, wake_at, arg, r1, r2, err);
+	int rc = rlock_conn_call_block(o, s, first, first_new, blocking, block_ms, wake_at, arg, r1, r2, err);
 	if (rc < 0 || (*r1 && (*r1)->type == REDIS_REPLY_ERROR && !starts_with(*r1, "NOSCRIPT"))) {
 		/* a failed node, a redirect, a replica: ask the topology again next time */
 		slot_maps_forget(o);

@@ -303,13 +303,18 @@ void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor)
 	call_num(c, 1, floor);
 }
 
+void rlock_call_use_eval(rlock_call *c)
+{
+	c->cmd.argv[0] = "EVAL"; c->cmd.lens[0] = 4;
+	c->cmd.argv[1] = c->script->source; c->cmd.lens[1] = strlen(c->script->source);
+}
+
 bool rlock_call_noscript(rlock_call *c, redisReply *r)
 {
 	if (!c->script || !r || r->type != REDIS_REPLY_ERROR || r->len < 8 || strncmp(r->str, "NOSCRIPT", 8) != 0) {
 		return false;
 	}
-	c->cmd.argv[0] = "EVAL"; c->cmd.lens[0] = 4;
-	c->cmd.argv[1] = c->script->source; c->cmd.lens[1] = strlen(c->script->source);
+	rlock_call_use_eval(c);
 	return true;
 }
 

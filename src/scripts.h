@@ -43,6 +43,8 @@ void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_s
 	bool fair);
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl);
 void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor);
+/* Send the script itself (EVAL), not its SHA. */
+void rlock_call_use_eval(rlock_call *c);
 /* True (and c switched to EVAL) when r says the server does not know the script. */
 bool rlock_call_noscript(rlock_call *c, redisReply *r);
 
