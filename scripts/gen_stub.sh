@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Regenerate rlock_arginfo.h from rlock.stub.php offline, with Debian's php-parser
 # (gen_stub.php would otherwise try to download PHP-Parser).
+# The stub's "@generate-legacy-arginfo 80100" makes gen_stub wrap what PHP 8.1 lacks
+# (the #[\SensitiveParameter] registration) in #if (PHP_VERSION_ID >= 80200): no hand edits.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 gen=$(dirname "$(php-config --php-binary)")/../lib/php/$(basename "$(php-config --extension-dir)")/build/gen_stub.php

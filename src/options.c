@@ -7,6 +7,10 @@
 #include "conn.h"
 #include "ext/standard/php_string.h"
 
+#if PHP_VERSION_ID < 80200 /* zend_string_equals_cstr() came with PHP 8.2 */
+# define zend_string_equals_cstr(s, c, len) (ZSTR_LEN(s) == (len) && memcmp(ZSTR_VAL(s), (c), (len)) == 0)
+#endif
+
 typedef enum { OPT_POSITIVE, OPT_NON_NEGATIVE, OPT_BOOL, OPT_STRING, OPT_SERVER, OPT_SERVERS, OPT_NODES, OPT_SENTINELS } rlock_opt_kind;
 
 typedef struct {

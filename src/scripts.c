@@ -4,7 +4,11 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "ext/standard/sha1.h"
-#include "ext/random/php_random.h"
+#if PHP_VERSION_ID >= 80200
+# include "ext/random/php_random.h"
+#else
+# include "ext/standard/php_random.h" /* php_random_bytes/int before ext/random (8.1) */
+#endif
 #include "zend_smart_str.h"
 #include "scripts.h"
 
