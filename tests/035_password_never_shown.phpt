@@ -2,6 +2,8 @@
 The DSN password never appears in var_dump, print_r, var_export, json, casts, exception messages or traces
 --EXTENSIONS--
 rlock
+--SKIPIF--
+<?php if (PHP_VERSION_ID < 80200) die('skip traces keep arguments not marked #[\SensitiveParameter] (PHP 8.2+)'); ?>
 --INI--
 zend.exception_ignore_args=0
 --FILE--
