@@ -46,4 +46,16 @@ final class Processes
         $code = proc_close($proc);
         return [$code, $out, $err];
     }
+
+    /** Kill (SIGKILL) the children still running and collect them all. */
+    public static function stopAll(array $children): void
+    {
+        foreach ($children as [$proc, $pipes]) {
+            $status = proc_get_status($proc);
+            if ($status['running']) {
+                posix_kill($status['pid'], SIGKILL);
+            }
+            self::finish($proc, $pipes);
+        }
+    }
 }

@@ -48,13 +48,7 @@ final class WaitersTest extends TestCase
 
     protected function tearDown(): void
     {
-        foreach ($this->children as [$proc, $pipes]) {
-            $status = proc_get_status($proc);
-            if ($status['running']) {
-                posix_kill($status['pid'], SIGKILL);
-            }
-            Processes::finish($proc, $pipes);
-        }
+        Processes::stopAll($this->children);
         $this->children = [];
         $this->redis->stop();
     }
