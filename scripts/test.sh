@@ -3,6 +3,8 @@
 #   scripts/test.sh             phpt suite (make test) and PHPUnit scenarios
 #   scripts/test.sh --valgrind  the phpt suite under valgrind (USE_ZEND_ALLOC=0)
 #   scripts/test.sh --phpt | --phpunit   one suite only
+#   scripts/test.sh --release   the release check (scripts/release-check.sh): package.xml,
+#                               pecl package, the tarball built and its phpt suite; `all` runs it last
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -13,7 +15,7 @@ need=(php8.2-dev php8.2-cli php-pear libhiredis-dev pkg-config redis-server redi
 [ "$mode" = "--valgrind" ] && need+=(valgrind)
 if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx php8.2-fpm); fi
 rlock_install "${need[@]}"
-rlock_build
+[ "$mode" = --release ] || rlock_build
 
 work=$(mktemp -d)
 trap 'rlock_redis_stop "$work"; rm -rf "$work"' EXIT
@@ -33,6 +35,9 @@ run_phpt() {
 		status=1
 	fi
 }
+run_release() {
+	bash scripts/release-check.sh || status=1
+}
 run_phpunit() {
 	php -d extension="$RLOCK_EXT" /usr/bin/phpunit --colors=never -c tests/phpunit/phpunit.xml || status=1
 }
@@ -40,7 +45,8 @@ case "$mode" in
 	--valgrind) run_phpt valgrind ;;
 	--phpt) run_phpt ;;
 	--phpunit) run_phpunit ;;
-	all) run_phpt; run_phpunit ;;
-	*) echo "usage: $0 [--valgrind|--phpt|--phpunit]" >&2; exit 2 ;;
+	--release) run_release ;;
+	all) run_phpt; run_phpunit; run_release ;;
+	*) echo "usage: $0 [--valgrind|--phpt|--phpunit|--release]" >&2; exit 2 ;;
 esac
 exit $status
