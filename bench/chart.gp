@@ -1,6 +1,6 @@
 # Six panels of the benchmark. Called by run.sh:
 #   gnuplot -e "out='bench/out'; libs='phpredis predis ...'" bench/chart.gp
-set terminal pngcairo size 1500,900 font "sans,10"
+set terminal pngcairo size 1500,900 font "sans,10" noenhanced
 set output out.'/bench.png'
 set multiplot layout 2,3 title "rlock vs PHP Redis locks (".strftime("%Y-%m-%d", time(0)).")"
 set grid ytics
@@ -20,9 +20,10 @@ set logscale x 2
 set xtics norotate (1, 4, 8, 32) font ",10"
 set xlabel "processes"
 file(l) = out.'/contended-'.l.'.dat'
-width(l) = l eq 'rlock' ? 3.5 : 1.5
+width(l) = l eq 'rlock' ? 3.5 : l[1:6] eq 'rlock_' ? 2.5 : 1.5
 color(l) = l eq 'rlock' ? '#d62728' : l eq 'phpredis' ? '#4477aa' : l eq 'predis' ? '#66ccee' : \
-	l eq 'symfony' ? '#228833' : l eq 'malkusch' ? '#aa3377' : '#777777'
+	l eq 'symfony' ? '#228833' : l eq 'malkusch' ? '#aa3377' : l eq 'rlock_redlock' ? '#ee7733' : \
+	l eq 'rlock_cluster' ? '#882255' : '#777777'
 N = words(libs)
 
 set title "Throughput, sections/s (higher is better)"

@@ -18,7 +18,29 @@ function bench_config(): array
         'wait_ms' => (int) (getenv('BENCH_WAIT_MS') ?: 60000),
         'tmp' => getenv('BENCH_TMP') ?: sys_get_temp_dir(),
         'pass_timeout_s' => (int) (getenv('BENCH_PASS_TIMEOUT') ?: 120),
+        'redlock_ports' => bench_ports(getenv('BENCH_REDLOCK_PORTS') ?: ''),
+        'cluster_ports' => bench_ports(getenv('BENCH_CLUSTER_PORTS') ?: ''),
     ];
+}
+
+/** "6380 6381" into [6380, 6381]. */
+function bench_ports(string $list): array
+{
+    return array_map('intval', preg_split('/[\s,]+/', trim($list), -1, PREG_SPLIT_NO_EMPTY));
+}
+
+/**
+ * The ports of the servers a library's locks live on, which the contended
+ * pass watches (MONITOR, INFO) and sums: the 5 Redlock masters, the 3 cluster
+ * masters, or the one lock server of everyone else.
+ */
+function bench_lock_ports(string $lib, array $cfg): array
+{
+    return match ($lib) {
+        'rlock_redlock' => $cfg['redlock_ports'],
+        'rlock_cluster' => $cfg['cluster_ports'],
+        default => [$cfg['port']],
+    };
 }
 
 /**
@@ -59,6 +81,21 @@ function bench_server_usage(Redis $r): array
     $cpu = $r->info('cpu');
     $usage['cpu_usec'] = ((float) $cpu['used_cpu_user'] + (float) $cpu['used_cpu_sys']) * 1e6;
     return $usage;
+}
+
+/** bench_server_usage() of several servers, added up. */
+function bench_sum_usage(array $usages): array
+{
+    $sum = ['cmd_usec' => [], 'cmd_calls' => [], 'cpu_usec' => 0.0];
+    foreach ($usages as $usage) {
+        foreach (['cmd_usec', 'cmd_calls'] as $field) {
+            foreach ($usage[$field] as $cmd => $n) {
+                $sum[$field][$cmd] = ($sum[$field][$cmd] ?? 0) + $n;
+            }
+        }
+        $sum['cpu_usec'] += $usage['cpu_usec'];
+    }
+    return $sum;
 }
 
 /** Per-command difference of two bench_server_usage() maps. */

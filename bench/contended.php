@@ -9,7 +9,9 @@
 // 2. the timed pass of M sections each, unwatched: throughput, efficiency,
 //    waits, handoffs, lost updates, and the server's time from INFO.
 // The counter lives on a second server, so the lock server sees lock traffic
-// only. Prints one JSON line.
+// only. A library on several servers (Redlock's masters, the cluster's) is
+// watched on all of them, and its commands and server time are their sum.
+// Prints one JSON line.
 
 declare(strict_types=1);
 require __DIR__ . '/common.php';
@@ -20,9 +22,10 @@ require __DIR__ . '/monitor.php';
     [$argv[1], (int) $argv[2], (int) $argv[3], (int) $argv[4], (int) $argv[5]];
 $cfg = bench_config();
 $adapter = bench_adapter($lib);
+$ports = bench_lock_ports($lib, $cfg);
 
 /** Runs one pass; returns the workers' stamps and what the driver saw. */
-function run_pass(Closure $adapter, array $cfg, string $key, int $procs, int $sections,
+function run_pass(Closure $adapter, array $cfg, array $ports, string $key, int $procs, int $sections,
     int $sectionUs, bool $monitor): array
 {
     // Set up on connections closed before forking: no child inherits them.
@@ -85,13 +88,15 @@ function run_pass(Closure $adapter, array $cfg, string $key, int $procs, int $se
         }
         $await('r', $procs);
 
-        $monitorFile = "$dir/monitor.json";
         if ($monitor) {
-            $pids['monitor'] = $fork(fn () => bench_monitor($cfg, $monitorFile, $signalChild));
-            $await('m', 1);
+            foreach ($ports as $i => $port) {
+                $pids["monitor$i"] = $fork(fn () => bench_monitor($cfg, $port, "$dir/monitor-$i.json", $signalChild));
+            }
+            $await('m', count($ports));
         }
-        $admin = bench_redis($cfg['host'], $cfg['port']);
-        $before = $monitor ? null : bench_server_usage($admin);
+        $admins = array_map(fn (int $port) => bench_redis($cfg['host'], $port), $ports);
+        $usage = fn () => bench_sum_usage(array_map('bench_server_usage', $admins));
+        $before = $monitor ? null : $usage();
 
         $start = hrtime(true);
         fclose($goOpen);
@@ -99,11 +104,13 @@ function run_pass(Closure $adapter, array $cfg, string $key, int $procs, int $se
 
         $after = null;
         if ($monitor) {
-            $admin->echo(BENCH_MONITOR_STOP);
-            pcntl_waitpid($pids['monitor'], $status);
-            unset($pids['monitor']);
+            foreach ($ports as $i => $port) {
+                $admins[$i]->echo(BENCH_MONITOR_STOP);
+                pcntl_waitpid($pids["monitor$i"], $status);
+                unset($pids["monitor$i"]);
+            }
         } else {
-            $after = bench_server_usage($admin);
+            $after = $usage();
         }
         fclose($quitOpen);
         foreach ($pids as $pid) {
@@ -127,7 +134,17 @@ function run_pass(Closure $adapter, array $cfg, string $key, int $procs, int $se
         }
         @unlink("$dir/$w");
     }
-    $seen = $monitor ? json_decode(file_get_contents($monitorFile), true) : null;
+    $seen = null;
+    if ($monitor) {
+        $seen = ['client' => [], 'lua' => []];
+        foreach (array_keys($ports) as $i) {
+            foreach (json_decode(file_get_contents("$dir/monitor-$i.json"), true) as $from => $cmds) {
+                foreach ($cmds as $cmd => $n) {
+                    $seen[$from][$cmd] = ($seen[$from][$cmd] ?? 0) + $n;
+                }
+            }
+        }
+    }
     array_map('unlink', glob("$dir/*"));
     rmdir($dir);
 
@@ -140,8 +157,8 @@ function run_pass(Closure $adapter, array $cfg, string $key, int $procs, int $se
 
 // Short watched pass first: it also warms the server's script cache.
 try {
-    $watched = run_pass($adapter, $cfg, "bench:$lib:$procs:watched", $procs, $monitorSections, $sectionUs, true);
-    $timed = run_pass($adapter, $cfg, "bench:$lib:$procs", $procs, $sections, $sectionUs, false);
+    $watched = run_pass($adapter, $cfg, $ports, "bench:$lib:$procs:watched", $procs, $monitorSections, $sectionUs, true);
+    $timed = run_pass($adapter, $cfg, $ports, "bench:$lib:$procs", $procs, $sections, $sectionUs, false);
 } catch (Throwable $e) {
     bench_emit(['kind' => 'error', 'lib' => $lib, 'procs' => $procs, 'why' => $e->getMessage()]);
     exit(1);
@@ -214,6 +231,7 @@ bench_emit([
     'kind' => 'contended',
     'lib' => $lib,
     'procs' => $procs,
+    'servers' => count($ports),
     'sections_each' => $sections,
     'section_us' => $sectionUs,
     'think_us' => (int) getenv('BENCH_THINK_US'),

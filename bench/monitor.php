@@ -1,16 +1,16 @@
 <?php
 // Counts what MONITOR shows while a watched pass runs, split into commands
 // clients sent and commands scripts ran ("lua" in MONITOR's source field),
-// until the driver sends ECHO of the stop marker.
+// until the driver sends ECHO of the stop marker. One per watched server.
 
 declare(strict_types=1);
 
 const BENCH_MONITOR_STOP = 'bench-monitor-stop';
 
 /** @param resource $signal socket to the driver: 'm' once MONITOR is on */
-function bench_monitor(array $cfg, string $file, $signal): void
+function bench_monitor(array $cfg, int $port, string $file, $signal): void
 {
-    $s = stream_socket_client("tcp://{$cfg['host']}:{$cfg['port']}", $errno, $error, 2.0);
+    $s = stream_socket_client("tcp://{$cfg['host']}:$port", $errno, $error, 2.0);
     if (!$s) {
         throw new RuntimeException("monitor: $error");
     }

@@ -7,7 +7,15 @@ declare(strict_types=1);
 
 [$resultsFile, $outDir] = [$argv[1], $argv[2]];
 $libs = preg_split('/\s+/', trim(getenv('BENCH_LIBS') ?: 'phpredis predis symfony malkusch rlock'));
-$peers = array_values(array_diff($libs, ['rlock']));
+// rlock's own rows (rlock, rlock_redlock, rlock_cluster) are not peers.
+$peers = array_values(array_filter($libs, fn ($lib) => !preg_match('/^rlock(_|$)/', $lib)));
+$multi = ['rlock_redlock' => 'BENCH_REDLOCK_PORTS', 'rlock_cluster' => 'BENCH_CLUSTER_PORTS'];
+$count = fn (string $env, int $default) => count(preg_split('/\s+/', trim((string) getenv($env)), -1, PREG_SPLIT_NO_EMPTY)) ?: $default;
+$labels = [
+    'rlock_redlock' => sprintf('rlock Redlock, %d masters', $count('BENCH_REDLOCK_PORTS', 5)),
+    'rlock_cluster' => sprintf('rlock cluster, %d masters', $count('BENCH_CLUSTER_PORTS', 3)),
+];
+$label = fn (string $lib) => $labels[$lib] ?? $lib;
 $targetProcs = (int) (getenv('BENCH_TARGET_PROCS') ?: 8);
 
 $pings = [];
@@ -72,10 +80,10 @@ $floor = $cycles['floor'] ?? null;
 $rows = [];
 foreach (array_merge(['floor'], $libs) as $lib) {
     if (!isset($cycles[$lib])) {
-        $rows[] = [$lib, why($lib, 'u'), '-', '-'];
+        $rows[] = [$label($lib), why($lib, 'u'), '-', '-'];
         continue;
     }
-    $rows[] = [$lib, fmt($cycles[$lib]), fmt(1e6 / $cycles[$lib], 1),
+    $rows[] = [$label($lib), fmt($cycles[$lib]), fmt(1e6 / $cycles[$lib], 1),
         $floor ? ratio($floor, $cycles[$lib]) : '-'];
 }
 $md .= sprintf("## Uncontended: lock + unlock in one process, a fresh lock object per cycle (best of %d rounds)\n\n",
@@ -104,18 +112,30 @@ $header = ['library', 'P', 'sections/s', 'vs best peer', 'efficiency', 'lost', '
     'wait p99 ms', 'wait max ms', 'fair share ms', 'p99 / fair', 'handoff p50 us', 'handoff p99 us',
     'handoff p50 / RTT', 'Redis us/section', 'vs best peer', 'Redis CPU us/section', 'client cmds/section'];
 $rows = [];
-$any = reset($contended) ?: [];
-$any = reset($any) ?: [];
+$any = [];
+foreach ($contended as $lib => $byProcs) {
+    if (!isset($multi[$lib]) || !$any) {
+        $any = reset($byProcs) ?: [];
+    }
+}
+$multiSections = [];
+foreach (array_keys($multi) as $lib) {
+    foreach ($contended[$lib] ?? [] as $r) {
+        $multiSections[] = $r['sections_each'] * $r['procs'];
+    }
+}
 foreach ($procsList as $procs) {
     $bestThroughput = $bestPeer($procs, 'throughput', true);
     $bestRedis = $bestPeer($procs, 'redis_usec_per_section', false);
     foreach ($libs as $lib) {
         $r = $contended[$lib][$procs] ?? null;
         if (!$r) {
-            $rows[] = array_merge([$lib, $procs, why($lib, $procs)], array_fill(0, count($header) - 3, '-'));
+            if (!isset($multi[$lib]) || isset($skipped[$lib]) || isset($errors[$lib][$procs])) {
+                $rows[] = array_merge([$label($lib), $procs, why($lib, $procs)], array_fill(0, count($header) - 3, '-'));
+            }
             continue;
         }
-        $rows[] = [$lib, $procs, fmt($r['throughput']), ratio($r['throughput'], $bestThroughput),
+        $rows[] = [$label($lib), $procs, fmt($r['throughput']), ratio($r['throughput'], $bestThroughput),
             fmt(100 * $r['efficiency'], 1, '%'), $r['lost_updates'], $r['failed'],
             fmt($r['wait_p99_us'] / 1000, 2), fmt($r['wait_max_us'] / 1000, 1),
             fmt($r['fair_share_us'] / 1000, 2), ratio($r['wait_p99_us'], $r['fair_share_us'], 1),
@@ -130,6 +150,13 @@ $md .= sprintf("## Contended: P processes on one key, about %d sections per run 
     $any ? $any['sections_each'] * $any['procs'] : 0,
     !empty($any['spin']) ? 'busy-wait' : 'sleep', $any['section_us'] ?? 0,
     empty($any['think_us']) ? 'no pause' : "a pause of {$any['think_us']} us");
+if ($multiSections) {
+    $md .= "The Redlock and cluster rows: Redis us, Redis CPU us and client cmds per section are summed "
+        . "over all their servers (Redlock: every master takes every command; cluster: only the master "
+        . "of the key's slot sees lock traffic, the others add their idle cluster-bus CPU)";
+    $md .= $any && max($multiSections) !== $any['sections_each'] * $any['procs']
+        ? sprintf("; they run about %d sections per run.\n\n", max($multiSections)) : ".\n\n";
+}
 $md .= table($header, $rows) . "\n";
 $md .= "Wait: lock() call to return. Fair share: P x mean section time. Handoff: one section's "
     . "end (before its unlock) to the next section's start, when the next one was already waiting. "
@@ -147,7 +174,7 @@ foreach ($libs as $lib) {
     $per = fn (array $cmds) => implode(', ', array_map(
         fn ($cmd, $n) => sprintf('%s %.2f', $cmd, $n / max(1, $r['watched_sections'])),
         array_keys($cmds), $cmds)) ?: '-';
-    $rows[] = [$lib, $per($r['client_cmds']), $per($r['lua_cmds'])];
+    $rows[] = [$label($lib), $per($r['client_cmds']), $per($r['lua_cmds'])];
 }
 if ($rows) {
     $md .= "## Commands per section at P = $targetProcs (MONITOR pass)\n\n";
@@ -176,6 +203,26 @@ $targets = [
 ];
 $md .= "## Targets (issue 3), rlock in this run\n\n";
 $md .= table(['target', 'limit', 'measured', 'met'], $targets);
+
+// Redlock and cluster against rlock on one server, same P, same run.
+$rows = [];
+foreach (array_keys($multi) as $lib) {
+    $r = $contended[$lib][$targetProcs] ?? null;
+    if (!$r || !in_array($lib, $libs, true)) {
+        continue;
+    }
+    $rows[] = [$label($lib), ratio($cycles['rlock'] ?? null, $cycles[$lib] ?? null),
+        ratio($r['throughput'], $t['throughput'] ?? null), fmt(100 * $r['efficiency'], 1, '%'),
+        ratio($r['wait_p99_us'], $r['fair_share_us'], 1), $r['lost_updates'],
+        fmt($r['client_cmds_per_section'], 2), ratio($r['client_cmds_per_section'], $t['client_cmds_per_section'] ?? null),
+        fmt($r['redis_usec_per_section'], 1), ratio($r['redis_usec_per_section'], $t['redis_usec_per_section'] ?? null)];
+}
+if ($rows) {
+    $md .= "\n## Redlock and cluster against rlock on one server, P=$targetProcs, this run\n\n";
+    $md .= table(['rows', 'uncontended cycle time / one server', 'throughput / one server', 'efficiency',
+        'wait p99 / fair share', 'lost updates', 'client cmds/section (all servers)', '/ one server',
+        'Redis us/section (all servers)', '/ one server'], $rows);
+}
 
 file_put_contents("$outDir/report.md", $md);
 echo $md;

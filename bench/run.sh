@@ -5,11 +5,13 @@
 #   bench/run.sh               full run, about 2 minutes on 2 cores
 #   BENCH_QUICK=1 bench/run.sh about 30 seconds
 #
-# Other knobs: BENCH_LIBS="phpredis predis symfony malkusch rlock",
-# BENCH_PROCS="1 4 8 32", BENCH_SECTION_US=1000, BENCH_SECTIONS (per run, all
-# processes together), BENCH_SPIN=1 (busy-wait the section instead of
-# sleeping), BENCH_THINK_US (pause between a process's sections),
-# BENCH_NO_BUILD=1 (never build the extension here).
+# Other knobs: BENCH_LIBS="phpredis predis symfony malkusch rlock rlock_redlock
+# rlock_cluster", BENCH_PROCS="1 4 8 32", BENCH_SECTION_US=1000, BENCH_SECTIONS
+# (per run, all processes together), BENCH_SPIN=1 (busy-wait the section instead
+# of sleeping), BENCH_THINK_US (pause between a process's sections),
+# BENCH_NO_BUILD=1 (never build the extension here). The Redlock (5 masters)
+# and cluster (3 masters) rows run at BENCH_MULTI_PROCS processes (default:
+# BENCH_PROCS) with BENCH_MULTI_SECTIONS sections (default: BENCH_SECTIONS).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,14 +19,21 @@ BENCH=$REPO/bench
 OUT=$BENCH/out
 SO=$REPO/modules/rlock.so
 
-export BENCH_LIBS=${BENCH_LIBS:-"phpredis predis symfony malkusch rlock"}
+export BENCH_LIBS=${BENCH_LIBS:-"phpredis predis symfony malkusch rlock rlock_redlock rlock_cluster"}
 PROCS=${BENCH_PROCS:-"1 4 8 32"}
+MULTI_PROCS=${BENCH_MULTI_PROCS:-$PROCS}
 SECTION_US=${BENCH_SECTION_US:-1000}
 if [ -n "${BENCH_QUICK:-}" ]; then
 	SECTIONS=${BENCH_SECTIONS:-400}; WATCHED=64; UNCONTENDED_S=0.3; ROUNDS=2; PINGS=2000
 else
 	SECTIONS=${BENCH_SECTIONS:-2000}; WATCHED=256; UNCONTENDED_S=0.6; ROUNDS=5; PINGS=5000
 fi
+MULTI_SECTIONS=${BENCH_MULTI_SECTIONS:-$SECTIONS}
+REPORT_LIBS=$BENCH_LIBS  # the rows of the report, also those skipped below
+has_lib() { case " $BENCH_LIBS " in *" $1 "*) return 0 ;; esac; return 1; }
+drop_lib() { BENCH_LIBS=$(echo " $BENCH_LIBS " | sed "s/ $1 / /; s/^ *//; s/ *\$//"); }
+# skip LIB WHY: the row says why it has no numbers
+skip() { echo "{\"kind\":\"skipped\",\"lib\":\"$1\",\"why\":\"$2\"}" >>"$RESULTS"; drop_lib "$1"; }
 
 say() { echo "bench: $*" >&2; }
 
@@ -72,12 +81,11 @@ elif [ -f "$SO" ]; then
 	RLOCK_PHP=(php -d "extension=$TMP/rlock.so")
 fi
 if ! "${RLOCK_PHP[@]}" -r 'exit(class_exists("RLock") ? 0 : 1);' 2>/dev/null; then
-	echo '{"kind":"skipped","lib":"rlock","why":"not built"}' >>"$RESULTS"
-	BENCH_LIBS=$(echo " $BENCH_LIBS " | sed 's/ rlock / /; s/^ *//; s/ *$//')
+	for lib in rlock rlock_redlock rlock_cluster; do skip "$lib" "not built"; done
 	say "rlock is not built: its rows are marked so"
 fi
 
-php_for() { if [ "$1" = rlock ]; then echo "${RLOCK_PHP[@]}"; else echo php; fi; }
+php_for() { case "$1" in rlock | rlock_*) echo "${RLOCK_PHP[@]}" ;; *) echo php ;; esac; }
 
 # step KIND LIB PROCS CMD...: runs one measurement, appends its JSON line, or
 # an error line when it fails, so one broken library does not end the run.
@@ -96,15 +104,18 @@ step() {
 # --- the floor ---------------------------------------------------------------
 cc -O2 -o "$OUT/floor" "$BENCH/floor.c" -lhiredis
 
-# --- two private Redis servers: one for locks, one for the counter ---------
-free_port() {
-	php -r '$s = stream_socket_server("tcp://127.0.0.1:0");
-		echo parse_url("tcp://" . stream_socket_get_name($s, false), PHP_URL_PORT);'
+# --- private Redis servers: locks, the counter, Redlock's, the cluster's --------
+# free_ports N: N distinct free loopback ports, held open together while chosen
+free_ports() {
+	php -r 'for ($i = 0; $i < (int) $argv[1]; $i++) { $s[] = $l = stream_socket_server("tcp://127.0.0.1:0");
+		echo parse_url("tcp://" . stream_socket_get_name($l, false), PHP_URL_PORT), " "; }' "$1"
 }
+# start_redis PORT [redis-server options...]: returns once it answers PING
 start_redis() {
 	local port=$1
+	shift
 	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
-		--dir "$TMP" --logfile "$TMP/redis-$port.log" --daemonize no &
+		--dir "$TMP" --logfile "$TMP/redis-$port.log" --daemonize no "$@" &
 	PIDS+=($!)
 	for _ in $(seq 100); do
 		[ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && return 0
@@ -113,13 +124,55 @@ start_redis() {
 	say "redis-server on port $port did not start:"; cat "$TMP/redis-$port.log" >&2
 	exit 1
 }
+# cluster_ok PORT...: every node says cluster_state:ok, sees all slots and all nodes
+cluster_ok() {
+	local port info
+	for port in "$@"; do
+		info=$(redis-cli -p "$port" cluster info 2>/dev/null) || return 1
+		grep -q '^cluster_state:ok' <<<"$info" && grep -q '^cluster_slots_ok:16384' <<<"$info" &&
+			grep -q "^cluster_known_nodes:$#" <<<"$info" || return 1
+	done
+}
+# make_cluster PORT...: 3 masters, no replicas; false when it is not ok within 30 s
+make_cluster() {
+	local port bus=($(free_ports $#)) i=0 seeds=() deadline=$((SECONDS + 30))
+	for port in "$@"; do
+		# the bus port is chosen too: the default, port + 10000, may be taken or past 65535
+		start_redis "$port" --cluster-enabled yes --cluster-config-file "nodes-$port.conf" \
+			--cluster-port "${bus[i]}" --cluster-node-timeout 5000
+		seeds+=("127.0.0.1:$port")
+		i=$((i + 1))
+	done
+	redis-cli --cluster create "${seeds[@]}" --cluster-replicas 0 --cluster-yes \
+		>"$TMP/cluster-create.log" 2>&1 || { cat "$TMP/cluster-create.log" >&2; return 1; }
+	until cluster_ok "$@"; do
+		[ $SECONDS -lt $deadline ] || { say "the cluster is not ok after 30 s"; return 1; }
+		sleep 0.1
+	done
+}
 export BENCH_HOST=127.0.0.1 BENCH_TMP=$TMP
-BENCH_PORT=$(free_port); start_redis "$BENCH_PORT"
-BENCH_COUNTER_PORT=$(free_port)
-while [ "$BENCH_COUNTER_PORT" = "$BENCH_PORT" ]; do BENCH_COUNTER_PORT=$(free_port); done
+two=($(free_ports 2))
+BENCH_PORT=${two[0]} BENCH_COUNTER_PORT=${two[1]}
+start_redis "$BENCH_PORT"
 start_redis "$BENCH_COUNTER_PORT"
 export BENCH_PORT BENCH_COUNTER_PORT
 say "lock server 127.0.0.1:$BENCH_PORT, counter server 127.0.0.1:$BENCH_COUNTER_PORT"
+export BENCH_REDLOCK_PORTS= BENCH_CLUSTER_PORTS=
+if has_lib rlock_redlock; then
+	BENCH_REDLOCK_PORTS=$(free_ports 5)
+	for port in $BENCH_REDLOCK_PORTS; do start_redis "$port"; done
+	say "Redlock masters 127.0.0.1: $BENCH_REDLOCK_PORTS"
+fi
+if has_lib rlock_cluster; then
+	cluster_ports=$(free_ports 3)
+	# shellcheck disable=SC2086
+	if make_cluster $cluster_ports; then
+		BENCH_CLUSTER_PORTS=$cluster_ports
+		say "cluster masters 127.0.0.1: $BENCH_CLUSTER_PORTS"
+	else
+		skip rlock_cluster "the cluster did not form"
+	fi
+fi
 
 # --- the runs ------------------------------------------------------------------
 for round in $(seq "$ROUNDS"); do
@@ -131,17 +184,21 @@ for round in $(seq "$ROUNDS"); do
 	done
 done
 
-for procs in $PROCS; do
-	each=$(( (SECTIONS + procs - 1) / procs ))
+for procs in $(echo "$PROCS $MULTI_PROCS" | tr ' ' '\n' | sort -nu); do
 	watched=$(( (WATCHED + procs - 1) / procs ))
 	for lib in $BENCH_LIBS; do
+		case "$lib" in
+		rlock_redlock | rlock_cluster) case " $MULTI_PROCS " in *" $procs "*) all=$MULTI_SECTIONS ;; *) continue ;; esac ;;
+		*) case " $PROCS " in *" $procs "*) all=$SECTIONS ;; *) continue ;; esac ;;
+		esac
+		each=$(( (all + procs - 1) / procs ))
 		say "contended: $lib, $procs x $each sections of $SECTION_US us"
 		step contended "$lib" "$procs" $(php_for "$lib") "$BENCH/contended.php" "$lib" "$procs" "$each" "$SECTION_US" "$watched"
 	done
 done
 
 # --- the report ------------------------------------------------------------------
-BENCH_LIBS=$(echo "$BENCH_LIBS rlock" | tr ' ' '\n' | awk '!seen[$0]++' | xargs) \
+BENCH_LIBS=$(echo "$REPORT_LIBS rlock" | tr ' ' '\n' | awk '!seen[$0]++' | xargs) \
 	php "$BENCH/report.php" "$RESULTS" "$OUT"
 gnuplot -e "out='$OUT'; libs='$BENCH_LIBS'" "$BENCH/chart.gp"
 say "wrote $OUT/report.md and $OUT/bench.png"
