@@ -39,7 +39,26 @@ run_release() {
 	bash scripts/release-check.sh || status=1
 }
 run_phpunit() {
-	php -d extension="$RLOCK_EXT" /usr/bin/phpunit --colors=never -c tests/phpunit/phpunit.xml || status=1
+	php -d extension="$RLOCK_EXT" /usr/bin/phpunit --colors=never -c tests/phpunit/phpunit.xml | tee "$work/phpunit.log" || status=1
+}
+# One closing line over both suites: "rlock: N passed, N failed".
+summary() {
+	local passed=0 failed=0 n
+	if [ -f "$work/phpt.log" ]; then
+		n=$(sed -nE 's/^Tests passed *: *([0-9]+).*/\1/p' "$work/phpt.log"); passed=$((passed + ${n:-0}))
+		n=$(sed -nE 's/^Tests failed *: *([0-9]+).*/\1/p' "$work/phpt.log"); failed=$((failed + ${n:-0}))
+	fi
+	if [ -f "$work/phpunit.log" ]; then
+		local total bad=0
+		total=$(sed -nE 's/^OK \(([0-9]+) tests?.*/\1/p; s/^Tests: ([0-9]+),.*/\1/p' "$work/phpunit.log" | tail -n 1)
+		for kind in Errors Failures; do
+			n=$(sed -nE "s/.*$kind: ([0-9]+).*/\1/p" "$work/phpunit.log" | tail -n 1)
+			bad=$((bad + ${n:-0}))
+		done
+		passed=$((passed + ${total:-0} - bad)); failed=$((failed + bad))
+	fi
+	[ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
+	echo "rlock: $passed passed, $failed failed"
 }
 case "$mode" in
 	--valgrind) run_phpt valgrind ;;
@@ -49,4 +68,5 @@ case "$mode" in
 	all) run_phpt; run_phpunit; run_release ;;
 	*) echo "usage: $0 [--valgrind|--phpt|--phpunit|--release]" >&2; exit 2 ;;
 esac
+[ "$mode" = --release ] || summary
 exit $status
