@@ -1,5 +1,6 @@
 /* hiredis connections: connect with timeouts, a persistent pool per process, pid ownership,
- * liveness checks before reuse. The only file that calls hiredis. */
+ * liveness checks before reuse, pipelined and parallel calls. The request's only door to
+ * hiredis (the watchdog's thread keeps connections of its own, in src/watchdog.c). */
 
 #include "php.h"
 #include "php_rlock.h"
