@@ -109,7 +109,8 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
  * comes before the caller's deadline, else as long as the BLPOP itself does. */
 static zend_long wake_at(redisReply *r1, void *remaining)
 {
-	if (r1->type != REDIS_REPLY_ARRAY || r1->elements != 3 || r1->element[2]->type != REDIS_REPLY_INTEGER) {
+	if (r1->type != REDIS_REPLY_ARRAY || r1->elements != 3 || r1->element[0]->type != REDIS_REPLY_INTEGER
+			|| r1->element[2]->type != REDIS_REPLY_INTEGER) {
 		return 0;
 	}
 	zend_long block = (zend_long) r1->element[2]->integer;

@@ -347,14 +347,14 @@ bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long *out, r
 bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *res, rlock_err *err)
 {
 	if (r->type != REDIS_REPLY_ARRAY || r->elements != 3 || r->element[0]->type != REDIS_REPLY_INTEGER
+			|| r->element[1]->type != (r->element[0]->integer == 1 ? REDIS_REPLY_STRING : REDIS_REPLY_INTEGER)
 			|| r->element[2]->type != REDIS_REPLY_INTEGER) {
 		rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "unexpected reply to the acquire script");
 		freeReplyObject(r);
 		return false;
 	}
 	res->acquired = r->element[0]->integer == 1;
-	res->token = res->acquired && r->element[1]->type == REDIS_REPLY_STRING
-		? zend_string_init(r->element[1]->str, r->element[1]->len, 0) : NULL;
+	res->token = res->acquired ? zend_string_init(r->element[1]->str, r->element[1]->len, 0) : NULL;
 	res->fence = res->acquired ? (zend_long) r->element[2]->integer : 0;
 	res->pttl = res->acquired ? 0 : (zend_long) r->element[1]->integer;
 	res->block = res->acquired ? 0 : (zend_long) r->element[2]->integer;
