@@ -73,32 +73,46 @@ static ZEND_INI_MH(OnUpdatePositive)
 	return OnUpdateLong(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
 }
 
-/* The DSN with its password masked: phpinfo() never shows a password. */
-static ZEND_INI_DISP(display_server)
+/* One DSN with its password masked. */
+static void print_masked(const char *s, size_t len)
 {
-	zend_string *v = type == ZEND_INI_DISPLAY_ORIG && ini_entry->modified ? ini_entry->orig_value : ini_entry->value;
-	if (!v) {
-		PUTS("no value");
-		return;
-	}
-	const char *s = ZSTR_VAL(v), *scheme = strstr(s, "://");
+	const char *scheme = zend_memnstr(s, "://", 3, s + len);
 	const char *auth = scheme ? scheme + 3 : NULL;
-	const char *slash = auth ? strchr(auth, '/') : NULL;
-	const char *at = auth ? zend_memrchr(auth, '@', (slash ? slash : s + ZSTR_LEN(v)) - auth) : NULL;
+	const char *slash = auth ? memchr(auth, '/', s + len - auth) : NULL;
+	const char *at = auth ? zend_memrchr(auth, '@', (slash ? slash : s + len) - auth) : NULL;
 	if (!at) {
-		php_printf("%s", s);
+		php_printf("%.*s", (int) len, s);
 		return;
 	}
 	const char *colon = memchr(auth, ':', at - auth);
 	const char *secret = colon ? colon + 1 : auth;
-	php_printf("%.*s***%s", (int) (secret - s), s, at);
+	php_printf("%.*s***%.*s", (int) (secret - s), s, (int) (s + len - at), at);
+}
+
+/* A DSN, or a comma-separated list of them, with passwords masked: phpinfo() never shows a
+ * password. */
+static ZEND_INI_DISP(display_servers)
+{
+	zend_string *v = type == ZEND_INI_DISPLAY_ORIG && ini_entry->modified ? ini_entry->orig_value : ini_entry->value;
+	if (!v || !ZSTR_LEN(v)) {
+		PUTS("no value");
+		return;
+	}
+	for (const char *p = ZSTR_VAL(v), *end = p + ZSTR_LEN(v); p < end; ) {
+		const char *comma = memchr(p, ',', end - p);
+		print_masked(p, (comma ? comma : end) - p);
+		if (comma) {
+			PUTS(",");
+		}
+		p = comma ? comma + 1 : end;
+	}
 }
 
 PHP_INI_BEGIN()
-	STD_PHP_INI_ENTRY_EX("rlock.server", "redis://127.0.0.1:6379", PHP_INI_ALL, OnUpdateServer, server, zend_rlock_globals, rlock_globals, display_server)
-	STD_PHP_INI_ENTRY("rlock.servers", "", PHP_INI_ALL, OnUpdateString, servers, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.cluster", "", PHP_INI_ALL, OnUpdateString, cluster, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.sentinel", "", PHP_INI_ALL, OnUpdateString, sentinel, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY_EX("rlock.server", "redis://127.0.0.1:6379", PHP_INI_ALL, OnUpdateServer, server, zend_rlock_globals, rlock_globals, display_servers)
+	STD_PHP_INI_ENTRY_EX("rlock.servers", "", PHP_INI_ALL, OnUpdateString, servers, zend_rlock_globals, rlock_globals, display_servers)
+	STD_PHP_INI_ENTRY_EX("rlock.cluster", "", PHP_INI_ALL, OnUpdateString, cluster, zend_rlock_globals, rlock_globals, display_servers)
+	STD_PHP_INI_ENTRY_EX("rlock.sentinel", "", PHP_INI_ALL, OnUpdateString, sentinel, zend_rlock_globals, rlock_globals, display_servers)
 	STD_PHP_INI_ENTRY("rlock.service", "", PHP_INI_ALL, OnUpdateString, service, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_ENTRY("rlock.sync_replicas", "0", PHP_INI_ALL, OnUpdateLongGEZero, sync_replicas, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_ENTRY("rlock.prefix", "rlock:", PHP_INI_ALL, OnUpdateString, prefix, zend_rlock_globals, rlock_globals)
@@ -294,6 +308,11 @@ PHP_METHOD(RLock, __construct)
 	}
 	l->opts = o;
 	l->key = full_key(o, key);
+	if (o->nnodes && !rlock_keys_cluster_safe(l->key)) {
+		zend_argument_value_error(1, "must not contain \"}\" outside a {hash tag} with the \"cluster\" option, "
+			"or its companion keys could not share its slot");
+		RETURN_THROWS();
+	}
 }
 
 PHP_METHOD(RLock, lock)
@@ -618,6 +637,7 @@ static PHP_GINIT_FUNCTION(rlock)
 	rlock_globals->pid = getpid();
 	rlock_globals->random_used = sizeof(rlock_globals->random_pool);  /* empty: filled on first use */
 	rlock_conn_ginit(&rlock_globals->pool, &rlock_globals->request_conns);
+	rlock_route_ginit(&rlock_globals->topology);
 	zend_hash_init(&rlock_globals->hot_keys, 16, NULL, NULL, 1);
 	zend_hash_init(&rlock_globals->lost_tokens, 4, NULL, persistent_string_dtor, 1);
 }
@@ -625,7 +645,7 @@ static PHP_GINIT_FUNCTION(rlock)
 static PHP_GSHUTDOWN_FUNCTION(rlock)
 {
 	rlock_conn_gshutdown(&rlock_globals->pool, &rlock_globals->request_conns);
-	rlock_route_gshutdown();
+	zend_hash_destroy(&rlock_globals->topology);
 	zend_hash_destroy(&rlock_globals->hot_keys);
 	zend_hash_destroy(&rlock_globals->lost_tokens);
 }

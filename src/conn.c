@@ -166,6 +166,7 @@ static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_e
 	rlock_conn *c = pecalloc(1, sizeof(*c), 1);
 	c->ctx = ctx;
 	c->pid = rlock_getpid();
+	c->timeout_ms = o->read_timeout;
 	return c;
 }
 
@@ -176,6 +177,14 @@ static bool conn_usable(rlock_conn *c)
 {
 	struct pollfd p = { .fd = c->ctx->fd, .events = POLLIN };
 	return c->pid == rlock_getpid() && !c->busy && !c->ctx->err && poll(&p, 1, 0) == 0;
+}
+
+/* The socket's read timeout, set only when it changes (every RLock has its own). */
+static void set_timeout(rlock_conn *c, zend_long ms)
+{
+	if (c && c->timeout_ms != ms && redisSetTimeout(c->ctx, ms_to_tv(ms)) == REDIS_OK) {
+		c->timeout_ms = ms;
+	}
 }
 
 /* The connection to s from the table, checked, or a new one. */
@@ -193,6 +202,7 @@ static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_er
 		/* a persistent table takes a persistent copy of the key */
 		zend_hash_str_update_ptr(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id), c);
 	}
+	set_timeout(c, o->read_timeout);
 	return c;
 }
 
@@ -216,9 +226,7 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 	if (!c) {
 		return NULL;
 	}
-	if (block_ms > 0) {
-		redisSetTimeout(c->ctx, ms_to_tv(o->read_timeout + block_ms));
-	}
+	set_timeout(c, o->read_timeout + block_ms);
 	c->busy = true;
 	if (append_command(c->ctx, cmd) != REDIS_OK
 			|| redisGetReply(c->ctx, (void **) &r) != REDIS_OK) {
@@ -226,9 +234,7 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 		return NULL;
 	}
 	c->busy = false;
-	if (block_ms > 0) {
-		redisSetTimeout(c->ctx, ms_to_tv(o->read_timeout));
-	}
+	set_timeout(c, o->read_timeout);
 	return r;
 }
 
@@ -306,7 +312,7 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 		first = first_new;
 	}
 	c->blocked_before = true;
-	redisSetTimeout(c->ctx, ms_to_tv(o->read_timeout + block_ms));
+	set_timeout(c, o->read_timeout + block_ms);
 	c->busy = true;
 	if ((first && append_command(c->ctx, first) != REDIS_OK) || append_command(c->ctx, blocking) != REDIS_OK
 			|| (first && read_reply(c->ctx, -1, r1) < 0)) {
@@ -327,7 +333,7 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 		goto fail;
 	}
 	c->busy = false;
-	redisSetTimeout(c->ctx, ms_to_tv(o->read_timeout));
+	set_timeout(c, o->read_timeout);
 	return 0;
 
 fail:

@@ -12,6 +12,7 @@ typedef struct {
 	bool busy;             /* a command was sent whose reply was not read: never reuse */
 	long long client_id;   /* CLIENT ID, asked the first time a call blocks; 0 unknown */
 	bool blocked_before;   /* a call_block went through it: its server knows the scripts */
+	zend_long timeout_ms;  /* the socket's read timeout now */
 } rlock_conn;
 
 #define RLOCK_MAX_SERVERS 16

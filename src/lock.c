@@ -143,9 +143,15 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 	}
 	*reached = true;
 	if (r1->type == REDIS_REPLY_ERROR) {
-		/* NOSCRIPT, or a cluster redirect: this round again, one command at a time */
+		/* NOSCRIPT, or a cluster redirect: this round again, one command at a time (unless
+		 * the BLPOP, before we ended it, was handed the lock all the same) */
 		freeReplyObject(r1);
+		int g = grant(o, r2, res);
 		freeReplyObject(r2);
+		if (g) {
+			*queued = false;
+			return 1;
+		}
 		if (attempt(o, k, token, remaining, *queued, res, err) < 0) {
 			return -1;
 		}
@@ -156,7 +162,7 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 		return res->acquired;
 	}
 	bool ok = rlock_reply_attempt(&o->server, r1, res, err);
-	if (!ok || r2->type == REDIS_REPLY_ERROR) {
+	if (!ok || (r2->type == REDIS_REPLY_ERROR && !res->acquired)) {
 		if (ok && rlock_reply_error(&o->server, r2, err)) {
 			r2 = NULL;
 		}
@@ -220,6 +226,9 @@ static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 #define HOT_MS 2000
 #define HOT_MAX 4096
 
+/* Keys longer than this are not remembered (a process keeps a copy of each key it tracks). */
+#define TRACKED_KEY_MAX 1024
+
 static bool key_is_hot(zend_string *key)
 {
 	zval *seen = zend_hash_find(&RLOCK_G(hot_keys), key);
@@ -229,6 +238,9 @@ static bool key_is_hot(zend_string *key)
 static void key_mark_hot(zend_string *key)
 {
 	zval now;
+	if (ZSTR_LEN(key) > TRACKED_KEY_MAX) {
+		return;
+	}
 	if (zend_hash_num_elements(&RLOCK_G(hot_keys)) >= HOT_MAX) {
 		zend_hash_clean(&RLOCK_G(hot_keys));
 	}
@@ -286,6 +298,9 @@ static zend_string *token_for(const rlock_opts *o, zend_string *key, rlock_err *
 
 static void token_lost(const rlock_opts *o, zend_string *key, zend_string *token)
 {
+	if (ZSTR_LEN(key) > TRACKED_KEY_MAX) {
+		return;
+	}
 	zend_string *id = lost_id(o, key);
 	if (zend_hash_num_elements(&RLOCK_G(lost_tokens)) >= HOT_MAX) {
 		zend_hash_clean(&RLOCK_G(lost_tokens));
@@ -342,10 +357,12 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 		}
 		/* a round blocks a day at most: lock(PHP_INT_MAX) is rounds without end */
 		rc = wait_round(o, &k, token, self, MIN(remaining, 86400000), &queued, &reached, &res, err);
-		if (rc < 0 && reached && deadline - rlock_now_ms() > 0) {
-			/* the server went away while we waited (a restart): wait for it too */
+		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
+			/* the server went away while we waited (a restart): wait for it too; an error
+			 * Redis answered (WRONGTYPE, ...) ends the wait */
 			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
 			queued = false;
+			memset(err, 0, sizeof(*err));
 			continue;
 		}
 		if (rc != 0) {

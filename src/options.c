@@ -295,6 +295,12 @@ static bool set_server_list(const char *name, rlock_server **out, uint32_t *coun
 			return false;
 		}
 		*count = ++n;
+		for (uint32_t i = 0; i + 1 < n; i++) {
+			if (zend_string_equals((*out)[i].id, (*out)[n - 1].id)) {
+				option_error(arg_num, name, "entry %u names the same server as entry %u", n - 1, i);
+				return false;
+			}
+		}
 	} ZEND_HASH_FOREACH_END();
 	return true;
 }

@@ -1,6 +1,6 @@
 /* Which server a command goes to: the one server, the master the Sentinels name, or the
- * Cluster node of the key's slot. Topology is remembered per process, in plain malloc'd
- * memory, and forgotten when a node fails or redirects. */
+ * Cluster node of the key's slot. Topology is remembered per process (per thread in ZTS), in
+ * plain malloc'd memory, and forgotten when a node fails or redirects. */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -9,33 +9,6 @@
 
 #define MAX_REDIRECTS 5
 #define CLUSTER_SLOTS 16384
-
-/* ---- Sentinel ---- */
-
-/* The master a Sentinel answered for o's service, as a server with o->server's credentials. */
-static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *err)
-{
-	rlock_cmd cmd = { .argc = 3, .argv = { "SENTINEL", "get-master-addr-by-name", ZSTR_VAL(o->service) },
-		.lens = { 8, 23, ZSTR_LEN(o->service) } };
-
-	for (uint32_t i = 0; i < o->nsentinels; i++) {
-		rlock_err e = {0};
-		redisReply *r = rlock_conn_call(o, &o->sentinels[i], &cmd, 0, &e);
-		if (!r) {
-			*err = e;
-			continue;
-		}
-		if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 && r->element[0]->type == REDIS_REPLY_STRING
-				&& r->element[1]->type == REDIS_REPLY_STRING) {
-			rlock_server_with_address(out, &o->server, r->element[0]->str, atoi(r->element[1]->str));
-			freeReplyObject(r);
-			return true;
-		}
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, o->sentinels[i].label, "knows no master named \"%s\"", ZSTR_VAL(o->service));
-		freeReplyObject(r);
-	}
-	return false;
-}
 
 /* ---- Cluster ---- */
 
@@ -65,8 +38,6 @@ typedef struct {
 	char *nodes[CLUSTER_SLOTS];
 } slot_map;
 
-static HashTable slot_maps;  /* cluster id -> slot_map*, per process */
-static bool slot_maps_ready;
 
 static void slot_map_free(slot_map *m)
 {
@@ -84,11 +55,10 @@ static void slot_map_dtor(zval *zv)
 	slot_map_free(Z_PTR_P(zv));
 }
 
+/* Forget what we know of o's topology (slot map, master): it is asked again next time. */
 static void slot_maps_forget(const rlock_opts *o)
 {
-	if (slot_maps_ready) {
-		zend_hash_str_del(&slot_maps, ZSTR_VAL(o->id), ZSTR_LEN(o->id));
-	}
+	zend_hash_str_del(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id));
 }
 
 /* CLUSTER SLOTS from the first node that answers: the seeds. */
@@ -114,8 +84,15 @@ static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 				continue;
 			}
 			redisReply *master = range->element[2];
+			if (range->element[0]->type != REDIS_REPLY_INTEGER || range->element[1]->type != REDIS_REPLY_INTEGER
+					|| master->element[1]->type != REDIS_REPLY_INTEGER) {
+				continue;
+			}
+			/* an endpoint the node does not know ("", "?", nil) is the address we asked */
+			const char *host = master->element[0]->type == REDIS_REPLY_STRING && master->element[0]->len > 0
+				&& strcmp(master->element[0]->str, "?") != 0 ? master->element[0]->str : ZSTR_VAL(o->nodes[n].host);
 			char addr[300];
-			snprintf(addr, sizeof(addr), "%s:%lld", master->element[0]->str, master->element[1]->integer);
+			snprintf(addr, sizeof(addr), "%s:%lld", host, master->element[1]->integer);
 			char *shared = strdup(addr);
 			long long from = range->element[0]->integer, to = range->element[1]->integer;
 			bool used = false;
@@ -130,11 +107,7 @@ static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 			}
 		}
 		freeReplyObject(r);
-		if (!slot_maps_ready) {
-			zend_hash_init(&slot_maps, 4, NULL, slot_map_dtor, 1);
-			slot_maps_ready = true;
-		}
-		zend_hash_str_update_ptr(&slot_maps, ZSTR_VAL(o->id), ZSTR_LEN(o->id), m);
+		zend_hash_str_update_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id), m);
 		return m;
 	}
 	return NULL;
@@ -157,7 +130,7 @@ static void server_from_addr(const rlock_opts *o, const char *addr, size_t len, 
 /* The node for key's slot, from the slot map (loaded when missing). */
 static bool cluster_node(const rlock_opts *o, zend_string *key, rlock_server *out, rlock_err *err)
 {
-	slot_map *m = slot_maps_ready ? zend_hash_str_find_ptr(&slot_maps, ZSTR_VAL(o->id), ZSTR_LEN(o->id)) : NULL;
+	slot_map *m = zend_hash_str_find_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id));
 	if (!m && !(m = slot_map_load(o, err))) {
 		return false;
 	}
@@ -168,6 +141,45 @@ static bool cluster_node(const rlock_opts *o, zend_string *key, rlock_server *ou
 		return false;
 	}
 	server_from_addr(o, addr, strlen(addr), out);
+	return true;
+}
+
+/* ---- Sentinel ---- */
+
+/* The master the Sentinels name for o's service, as a server with o->server's credentials:
+ * remembered as a map whose every slot is that master, and asked again after a failure. */
+static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *err)
+{
+	rlock_cmd cmd = { .argc = 3, .argv = { "SENTINEL", "get-master-addr-by-name", ZSTR_VAL(o->service) },
+		.lens = { 8, 23, ZSTR_LEN(o->service) } };
+	slot_map *m = zend_hash_str_find_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id));
+
+	for (uint32_t i = 0; !m && i < o->nsentinels; i++) {
+		rlock_err e = {0};
+		redisReply *r = rlock_conn_call(o, &o->sentinels[i], &cmd, 0, &e);
+		if (!r) {
+			*err = e;
+			continue;
+		}
+		if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 && r->element[0]->type == REDIS_REPLY_STRING
+				&& r->element[1]->type == REDIS_REPLY_STRING) {
+			char addr[300];
+			snprintf(addr, sizeof(addr), "%s:%s", r->element[0]->str, r->element[1]->str);
+			m = calloc(1, sizeof(*m));
+			char *shared = strdup(addr);
+			for (int slot = 0; slot < CLUSTER_SLOTS; slot++) {
+				m->nodes[slot] = shared;
+			}
+			zend_hash_str_update_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id), m);
+		} else {
+			rlock_err_set(err, RLOCK_ERR_CONNECTION, o->sentinels[i].label, "knows no master named \"%s\"", ZSTR_VAL(o->service));
+		}
+		freeReplyObject(r);
+	}
+	if (!m) {
+		return false;
+	}
+	server_from_addr(o, m->nodes[0], strlen(m->nodes[0]), out);
 	return true;
 }
 
@@ -281,10 +293,7 @@ int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_cm
 	return rc;
 }
 
-void rlock_route_gshutdown(void)
+void rlock_route_ginit(HashTable *topology)
 {
-	if (slot_maps_ready) {
-		zend_hash_destroy(&slot_maps);
-		slot_maps_ready = false;
-	}
+	zend_hash_init(topology, 4, NULL, slot_map_dtor, 1);
 }

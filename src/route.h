@@ -19,6 +19,7 @@ int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_cm
 /* The Cluster hash slot of key (CRC16 of its {hash tag} or of the whole key). */
 uint16_t rlock_route_slot(const char *key, size_t len);
 
-void rlock_route_gshutdown(void);
+/* The per-process table of what rlock knows of clusters and sentinels (freed with the table). */
+void rlock_route_ginit(HashTable *topology);
 
 #endif

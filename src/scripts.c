@@ -17,7 +17,8 @@
 
 /* KEYS: lock, grants, waiters, fence[, self]. ARGV: token, ttl, fencing, wait, queued.
  * A key that holds our token already is ours: an acquire whose reply was lost, tried again
- * with the same token.
+ * with the same token. A grant taken over leaves the count as it is: the release that
+ * pushed it counted one waiter out already.
  * {1, token, fence} acquired (and "1" pushed on self, for the BLPOP sent right after this
  * call); {0, pttl, block ms} not, and with wait > 0 the caller counted among the waiters
  * ("waiters" lives 500 ms past the longest wait it covers). queued: the caller is counted
@@ -41,6 +42,7 @@ rlock_script rlock_script_acquire = { .source =
 	"  local t, f = string.match(g, '^(%x+) (%d+)')\n"
 	"  if t and redis.call('get', lock) == t then\n"
 	"    redis.call('pexpire', lock, ttl)\n"
+	"    queued = false\n"
 	"    return won(t, tonumber(f))\n"
 	"  end\n"
 	"  g = redis.call('lpop', grants)\n"
@@ -190,6 +192,11 @@ static bool has_hash_tag(zend_string *key)
 	}
 	const char *close = memchr(open + 1, '}', ZSTR_VAL(key) + ZSTR_LEN(key) - open - 1);
 	return close && close > open + 1;
+}
+
+bool rlock_keys_cluster_safe(zend_string *key)
+{
+	return has_hash_tag(key) || !memchr(ZSTR_VAL(key), '}', ZSTR_LEN(key));
 }
 
 void rlock_keys_init(rlock_keys *k, zend_string *key)

@@ -26,6 +26,9 @@ typedef struct rlock_keys_s {
 } rlock_keys;
 
 void rlock_keys_init(rlock_keys *k, zend_string *key);
+/* Whether key's companions can share its Cluster slot: it has a {hash tag}, or no '}' at all
+ * (then "{key}" is the companions' tag). */
+bool rlock_keys_cluster_safe(zend_string *key);
 /* The list where a successful acquire tells its own BLPOP so (one per lock() call). */
 zend_string *rlock_keys_self(rlock_keys *k, zend_string *token);
 void rlock_keys_free(rlock_keys *k);

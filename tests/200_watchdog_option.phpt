@@ -15,7 +15,7 @@ try {
 } catch (TypeError $e) {
     echo $e->getMessage(), "\n";
 }
-foreach ([['servers' => [RLOCK_TEST_DSN, RLOCK_TEST_DSN, RLOCK_TEST_DSN]], ['cluster' => [RLOCK_TEST_DSN]],
+foreach ([['servers' => [RLOCK_TEST_DSN, RLOCK_TEST_DSN . '/1', RLOCK_TEST_DSN . '/2']], ['cluster' => [RLOCK_TEST_DSN]],
         ['sentinel' => ['127.0.0.1:26379'], 'service' => 'mymaster']] as $where) {
     try {
         new RLock('a', ['watchdog' => true] + $where);
