@@ -3,6 +3,7 @@ phpinfo() masks the passwords of every DSN in rlock.servers, rlock.cluster and r
 --EXTENSIONS--
 rlock
 --INI--
+pcre.jit=0
 rlock.servers="redis://:s3cret1@127.0.0.1:7001, redis://user:s3cret2@127.0.0.1:7002/1,redis://127.0.0.1:7003"
 rlock.sentinel="redis://:s3cret3@127.0.0.1:26379"
 --FILE--
