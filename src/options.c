@@ -444,7 +444,7 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 
 	zend_string *name;
 	zval *v;
-	bool server_given = false, watchdog_given = false;
+	bool server_given = false, watchdog_given = false, replicas_given = false;
 	if (options) {
 		ZEND_HASH_FOREACH_STR_KEY_VAL(options, name, v) {
 			const rlock_opt_def *def = NULL;
@@ -468,6 +468,7 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 			}
 			server_given |= def->kind == OPT_SERVER;
 			watchdog_given |= def->offset == XtOffsetOf(rlock_opts, watchdog);
+			replicas_given |= def->offset == XtOffsetOf(rlock_opts, sync_replicas);
 		} ZEND_HASH_FOREACH_END();
 	}
 	if (!server_given && !o->servers && !o->nodes && !o->sentinels
@@ -489,6 +490,19 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 	if ((o->sentinels != NULL) != (o->service != NULL)) {
 		zend_argument_value_error(arg_num, "options \"sentinel\" and \"service\" go together");
 		goto fail;
+	}
+	if (o->service && ZSTR_LEN(o->service) == 0) {
+		zend_argument_value_error(arg_num, "option \"service\" must not be empty");
+		goto fail;
+	}
+	if (o->servers && o->sync_replicas > 0) {
+		/* each Redlock master is its own primary: the quorum is what survives a failure. The
+		 * php.ini default does not apply there. */
+		if (replicas_given) {
+			zend_argument_value_error(arg_num, "option \"sync_replicas\" works with \"server\", \"cluster\" or \"sentinel\", not with \"servers\"");
+			goto fail;
+		}
+		o->sync_replicas = 0;
 	}
 	if (o->watchdog && (o->servers || o->nodes || o->sentinels)) {
 		/* Its thread renews on the one server it knows: not over Redlock masters, nor where
