@@ -341,7 +341,7 @@ fail:
 	return -1;
 }
 
-static zend_long now_ms(void)
+zend_long rlock_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -378,10 +378,10 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 		pending++;
 	}
 	/* ... then read the replies as they come, all within one read_timeout. */
-	zend_long deadline = now_ms() + o->read_timeout;
+	zend_long deadline = rlock_now_ms() + o->read_timeout;
 	while (pending > 0) {
 		uint32_t nfds = 0;
-		zend_long left = deadline - now_ms();
+		zend_long left = deadline - rlock_now_ms();
 		if (left <= 0) {
 			break;
 		}

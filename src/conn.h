@@ -53,6 +53,9 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *servers, const rlock_cmd *const *cmds,
 	redisReply **replies, rlock_err *errs);
 
+/* The monotonic clock, in ms (touches no Zend state: the watchdog's thread uses it too). */
+zend_long rlock_now_ms(void);
+
 /* Module and request life cycle. */
 void rlock_conn_ginit(HashTable *pool, HashTable *request_conns);
 void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns);

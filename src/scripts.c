@@ -134,13 +134,6 @@ void rlock_scripts_minit(void)
 	script_init(&rlock_script_renew);
 }
 
-zend_long rlock_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (zend_long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 zend_long rlock_deadline(zend_long wait_ms)
 {
 	zend_long now = rlock_now_ms();

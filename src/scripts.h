@@ -67,7 +67,6 @@ bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *re
 
 /* A fresh owner token: 128 bits from the OS CSPRNG, as 32 hex digits. */
 zend_string *rlock_new_token(rlock_err *err);
-zend_long rlock_now_ms(void);
 /* now + wait_ms, saturating: lock(PHP_INT_MAX) waits for ever. */
 zend_long rlock_deadline(zend_long wait_ms);
 /* Sleep about base_ms (jittered between half and all of it), never past max_ms. */

@@ -102,13 +102,6 @@ static struct {
 	rlock_watchdog_stats stats;
 } wd;
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int64_t period_of(int64_t ttl)
 {
 	return ttl >= 3 ? ttl / 3 : 1;
@@ -453,7 +446,7 @@ static int wd_send(wd_server *s)
 /* What the round trip that started at sent found, into the batch's entries. Mutex held. */
 static void wd_apply(int64_t sent, int trips)
 {
-	int64_t now = now_ms();
+	int64_t now = (int64_t) rlock_now_ms();
 	bool failed = false;
 
 	wd.stats.round_trips += trips;
@@ -549,7 +542,7 @@ static void *wd_main(void *arg)
 
 	pthread_mutex_lock(&wd.mutex);
 	while (!wd.stop) {
-		int64_t now = now_ms();
+		int64_t now = (int64_t) rlock_now_ms();
 		if (wd.active == 0) {
 			if (idle_since == 0) {
 				idle_since = now;
@@ -818,7 +811,7 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 		entry_free(e);
 		return NULL;
 	}
-	e->due = now_ms() + period_of(ttl);
+	e->due = (int64_t) rlock_now_ms() + period_of(ttl);
 	entry_link(s, e);
 	wake_for(e->due);
 	pthread_mutex_unlock(&wd.mutex);
@@ -848,7 +841,7 @@ void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl)
 	pthread_mutex_lock(&wd.mutex);
 	e->ttl = ttl;
 	if (e->linked && !is_lost(e)) {
-		e->due = now_ms() + period_of(ttl);
+		e->due = (int64_t) rlock_now_ms() + period_of(ttl);
 		wake_for(e->due);
 	}
 	pthread_mutex_unlock(&wd.mutex);
