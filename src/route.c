@@ -12,15 +12,24 @@
 
 /* ---- Cluster ---- */
 
-uint16_t rlock_route_slot(const char *key, size_t len)
+const char *rlock_route_hash_tag(const char *key, size_t len, size_t *tag_len)
 {
 	const char *open = memchr(key, '{', len);
-	if (open) {
-		const char *close = memchr(open + 1, '}', key + len - open - 1);
-		if (close && close > open + 1) {
-			key = open + 1;
-			len = close - open - 1;
-		}
+	const char *close = open ? memchr(open + 1, '}', key + len - open - 1) : NULL;
+	if (!close || close == open + 1) {
+		return NULL;
+	}
+	*tag_len = close - open - 1;
+	return open + 1;
+}
+
+uint16_t rlock_route_slot(const char *key, size_t len)
+{
+	size_t tag_len;
+	const char *tag = rlock_route_hash_tag(key, len, &tag_len);
+	if (tag) {
+		key = tag;
+		len = tag_len;
 	}
 	/* CRC16-CCITT (XModem), as the Cluster specification defines it */
 	uint16_t crc = 0;

@@ -16,6 +16,10 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_cmd *first, const rlock_cmd *first_new,
 	const rlock_cmd *blocking, zend_long block_ms, rlock_wake_fn wake_at, void *arg, redisReply **r1, redisReply **r2, rlock_err *err);
 
+/* The {hash tag} of key (what is between its first '{' and the next '}', when not empty),
+ * or NULL. */
+const char *rlock_route_hash_tag(const char *key, size_t len, size_t *tag_len);
+
 /* The Cluster hash slot of key (CRC16 of its {hash tag} or of the whole key). */
 uint16_t rlock_route_slot(const char *key, size_t len);
 

@@ -11,6 +11,7 @@
 #endif
 #include "zend_smart_str.h"
 #include "scripts.h"
+#include "route.h"
 
 #include <time.h>
 #include <unistd.h>
@@ -179,12 +180,8 @@ void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms)
 
 static bool has_hash_tag(zend_string *key)
 {
-	const char *open = memchr(ZSTR_VAL(key), '{', ZSTR_LEN(key));
-	if (!open) {
-		return false;
-	}
-	const char *close = memchr(open + 1, '}', ZSTR_VAL(key) + ZSTR_LEN(key) - open - 1);
-	return close && close > open + 1;
+	size_t tag_len;
+	return rlock_route_hash_tag(ZSTR_VAL(key), ZSTR_LEN(key), &tag_len) != NULL;
 }
 
 bool rlock_keys_cluster_safe(zend_string *key)
@@ -192,27 +189,9 @@ bool rlock_keys_cluster_safe(zend_string *key)
 	return has_hash_tag(key) || !memchr(ZSTR_VAL(key), '}', ZSTR_LEN(key));
 }
 
-void rlock_keys_init(rlock_keys *k, zend_string *key)
-{
-	static const char *suffix[3] = { ":grants", ":waiters", ":fence" };
-	k->tagged = has_hash_tag(key);
-	bool tagged = k->tagged;
-	k->keys[0] = zend_string_copy(key);
-	for (int i = 0; i < 3; i++) {
-		smart_str s = {0};
-		if (!tagged) {
-			smart_str_appendc(&s, '{');
-		}
-		smart_str_append(&s, key);
-		if (!tagged) {
-			smart_str_appendc(&s, '}');
-		}
-		smart_str_appends(&s, suffix[i]);
-		k->keys[i + 1] = smart_str_extract(&s);
-	}
-}
-
-zend_string *rlock_keys_self(rlock_keys *k, zend_string *token)
+/* The key's companion: its {hash tag} (the key itself when it has none), then suffix and
+ * extra. */
+static zend_string *companion(rlock_keys *k, const char *suffix, zend_string *extra)
 {
 	smart_str s = {0};
 	if (!k->tagged) {
@@ -222,9 +201,26 @@ zend_string *rlock_keys_self(rlock_keys *k, zend_string *token)
 	if (!k->tagged) {
 		smart_str_appendc(&s, '}');
 	}
-	smart_str_appends(&s, ":self:");
-	smart_str_append(&s, token);
+	smart_str_appends(&s, suffix);
+	if (extra) {
+		smart_str_append(&s, extra);
+	}
 	return smart_str_extract(&s);
+}
+
+void rlock_keys_init(rlock_keys *k, zend_string *key)
+{
+	static const char *suffix[3] = { ":grants", ":waiters", ":fence" };
+	k->tagged = has_hash_tag(key);
+	k->keys[0] = zend_string_copy(key);
+	for (int i = 0; i < 3; i++) {
+		k->keys[i + 1] = companion(k, suffix[i], NULL);
+	}
+}
+
+zend_string *rlock_keys_self(rlock_keys *k, zend_string *token)
+{
+	return companion(k, ":self:", token);
 }
 
 void rlock_keys_free(rlock_keys *k)
