@@ -229,6 +229,23 @@ static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 /* Keys longer than this are not remembered (a process keeps a copy of each key it tracks). */
 #define TRACKED_KEY_MAX 1024
 
+/* v into one of the process' tracking tables under key: none for a long key, and a full
+ * table starts again empty. */
+static void track(HashTable *table, zend_string *key, zval *v)
+{
+	if (ZSTR_LEN(key) > TRACKED_KEY_MAX) {
+		if (table->pDestructor) {
+			table->pDestructor(v);
+		}
+		return;
+	}
+	if (zend_hash_num_elements(table) >= HOT_MAX) {
+		zend_hash_clean(table);
+	}
+	/* a persistent table takes a persistent copy of the key */
+	zend_hash_str_update(table, ZSTR_VAL(key), ZSTR_LEN(key), v);
+}
+
 static bool key_is_hot(zend_string *key)
 {
 	zval *seen = zend_hash_find(&RLOCK_G(hot_keys), key);
@@ -238,15 +255,8 @@ static bool key_is_hot(zend_string *key)
 static void key_mark_hot(zend_string *key)
 {
 	zval now;
-	if (ZSTR_LEN(key) > TRACKED_KEY_MAX) {
-		return;
-	}
-	if (zend_hash_num_elements(&RLOCK_G(hot_keys)) >= HOT_MAX) {
-		zend_hash_clean(&RLOCK_G(hot_keys));
-	}
 	ZVAL_LONG(&now, rlock_now_ms());
-	/* a persistent table takes a persistent copy of the key */
-	zend_hash_str_update(&RLOCK_G(hot_keys), ZSTR_VAL(key), ZSTR_LEN(key), &now);
+	track(&RLOCK_G(hot_keys), key, &now);
 }
 
 /* SET key token NX PX ttl: 1 acquired, 0 taken, -1 err set. */
@@ -269,11 +279,6 @@ static int attempt_plain(const rlock_opts *o, zend_string *key, zend_string *tok
 /* Acquires whose reply never came (a timeout, a dropped connection) may have taken the key
  * all the same. The next acquire of that key in this process uses the same token, and the
  * script takes a key that holds it for ours: no orphan lock blocks the key for its ttl. */
-static zend_string *lost_id(const rlock_opts *o, zend_string *key)
-{
-	return zend_string_concat3(ZSTR_VAL(o->id), ZSTR_LEN(o->id), "\0", 1, ZSTR_VAL(key), ZSTR_LEN(key));
-}
-
 static zend_string *token_for(const rlock_opts *o, zend_string *key, rlock_err *err)
 {
 	if (RLOCK_G(lost_tokens_pid) != rlock_getpid()) {
@@ -282,7 +287,7 @@ static zend_string *token_for(const rlock_opts *o, zend_string *key, rlock_err *
 		RLOCK_G(lost_tokens_pid) = rlock_getpid();
 	}
 	if (zend_hash_num_elements(&RLOCK_G(lost_tokens)) > 0) {
-		zend_string *id = lost_id(o, key);
+		zend_string *id = rlock_opts_lock_id(o, key);
 		zend_string *lost = zend_hash_find_ptr(&RLOCK_G(lost_tokens), id);
 		zend_string *token = lost ? zend_string_init(ZSTR_VAL(lost), ZSTR_LEN(lost), 0) : NULL;
 		if (lost) {
@@ -298,16 +303,10 @@ static zend_string *token_for(const rlock_opts *o, zend_string *key, rlock_err *
 
 static void token_lost(const rlock_opts *o, zend_string *key, zend_string *token)
 {
-	if (ZSTR_LEN(key) > TRACKED_KEY_MAX) {
-		return;
-	}
-	zend_string *id = lost_id(o, key);
-	if (zend_hash_num_elements(&RLOCK_G(lost_tokens)) >= HOT_MAX) {
-		zend_hash_clean(&RLOCK_G(lost_tokens));
-	}
-	/* a persistent table takes a persistent copy of the key; the token is copied too */
-	zend_hash_str_update_ptr(&RLOCK_G(lost_tokens), ZSTR_VAL(id), ZSTR_LEN(id),
-		zend_string_init(ZSTR_VAL(token), ZSTR_LEN(token), 1));
+	zend_string *id = rlock_opts_lock_id(o, key);
+	zval v;
+	ZVAL_PTR(&v, zend_string_init(ZSTR_VAL(token), ZSTR_LEN(token), 1));
+	track(&RLOCK_G(lost_tokens), id, &v);
 	zend_string_release(id);
 }
 

@@ -528,6 +528,11 @@ fail:
 	return NULL;
 }
 
+zend_string *rlock_opts_lock_id(const rlock_opts *o, zend_string *key)
+{
+	return zend_string_concat3(ZSTR_VAL(o->id), ZSTR_LEN(o->id), "\0", 1, ZSTR_VAL(key), ZSTR_LEN(key));
+}
+
 rlock_opts *rlock_opts_addref(rlock_opts *o)
 {
 	o->refcount++;

@@ -46,6 +46,8 @@ typedef struct {
  * NULL with a ValueError or TypeError thrown. */
 rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num);
 rlock_opts *rlock_opts_addref(rlock_opts *o);
+/* What tells one lock apart from every other: its server(s) and key. */
+zend_string *rlock_opts_lock_id(const rlock_opts *o, zend_string *key);
 void rlock_opts_release(rlock_opts *o);
 
 /* Parse a DSN into out (fields allocated persistent or not); SUCCESS or FAILURE with a

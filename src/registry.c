@@ -48,17 +48,6 @@ static void held_dtor(zval *zv)
 	efree(h);
 }
 
-/* Server and key: one lock. */
-static zend_string *held_id(const rlock_opts *o, zend_string *key)
-{
-	zend_string *id = zend_string_alloc(ZSTR_LEN(o->id) + 1 + ZSTR_LEN(key), 0);
-	memcpy(ZSTR_VAL(id), ZSTR_VAL(o->id), ZSTR_LEN(o->id));
-	ZSTR_VAL(id)[ZSTR_LEN(o->id)] = '\0';
-	memcpy(ZSTR_VAL(id) + ZSTR_LEN(o->id) + 1, ZSTR_VAL(key), ZSTR_LEN(key));
-	ZSTR_VAL(id)[ZSTR_LEN(id)] = '\0';
-	return id;
-}
-
 static rlock_held *find(zend_string *id)
 {
 	rlock_held *h = RLOCK_G(request_active) ? zend_hash_find_ptr(&RLOCK_G(held), id) : NULL;
@@ -74,7 +63,7 @@ static void settle_lost(rlock_held *h, zend_string *id)
 
 int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
 {
-	zend_string *id = held_id(o, key);
+	zend_string *id = rlock_opts_lock_id(o, key);
 	rlock_held *h = find(id);
 	rlock_watchdog_entry *wd = NULL;
 
@@ -138,7 +127,7 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 
 int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
 {
-	zend_string *id = held_id(o, key);
+	zend_string *id = rlock_opts_lock_id(o, key);
 	rlock_held *h = find(id);
 	rlock_hold hold = { .token = token };
 
@@ -162,7 +151,7 @@ int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *t
 
 void rlock_registry_extended(const rlock_opts *o, zend_string *key, const rlock_hold *hold, zend_long ttl)
 {
-	zend_string *id = held_id(o, key);
+	zend_string *id = rlock_opts_lock_id(o, key);
 	rlock_held *h = find(id);
 	if (h && zend_string_equals(h->hold.token, hold->token)) {
 		h->hold.valid_until = hold->valid_until;
@@ -175,7 +164,7 @@ void rlock_registry_extended(const rlock_opts *o, zend_string *key, const rlock_
 
 void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *token)
 {
-	zend_string *id = held_id(o, key);
+	zend_string *id = rlock_opts_lock_id(o, key);
 	rlock_held *h = find(id);
 	if (h && zend_string_equals(h->hold.token, token)) {
 		zend_hash_del(&RLOCK_G(held), id);
@@ -185,7 +174,7 @@ void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *t
 
 bool rlock_registry_lost(const rlock_opts *o, zend_string *key, zend_string *token)
 {
-	zend_string *id = held_id(o, key);
+	zend_string *id = rlock_opts_lock_id(o, key);
 	rlock_held *h = find(id);
 	bool lost = h && zend_string_equals(h->hold.token, token) && held_lost(h);
 	zend_string_release(id);
@@ -194,7 +183,7 @@ bool rlock_registry_lost(const rlock_opts *o, zend_string *key, zend_string *tok
 
 void rlock_registry_unwatch(const rlock_opts *o, zend_string *key, zend_string *token)
 {
-	zend_string *id = held_id(o, key);
+	zend_string *id = rlock_opts_lock_id(o, key);
 	rlock_held *h = find(id);
 	if (h && zend_string_equals(h->hold.token, token)) {
 		held_unwatch(h);
