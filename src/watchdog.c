@@ -592,6 +592,34 @@ static void wd_cond_init(void)
 	pthread_condattr_destroy(&attr);
 }
 
+/* Let go of every server, its connection and its entries. In a fork child (no thread), an
+ * entry a request still holds survives, unlinked, and a connection the parent's thread was
+ * using mid-command is closed, its buffers not ours to free. */
+static void servers_drop(bool child)
+{
+	wd_server *s = wd.servers, *next_s;
+	for (; s; s = next_s) {
+		next_s = s->next;
+		rlock_watchdog_entry *e = s->entries, *next_e;
+		for (; e; e = next_e) {
+			next_e = e->next;
+			e->prev = e->next = NULL;
+			e->server = NULL;
+			e->linked = false;
+			if (!child || !e->held) {
+				entry_free(e);
+			}
+		}
+		if (s->ctx && child && s->in_io) {
+			close(s->ctx->fd);
+		} else if (s->ctx) {
+			redisFree(s->ctx);
+		}
+		server_free(s);
+	}
+	wd.servers = NULL;
+}
+
 /* The child has no thread. Forget the parent's renewals: nothing is renewed here until the
  * child takes a lock of its own. The entries its registry still has are let go later. */
 static void wd_atfork_child(void)
@@ -608,30 +636,7 @@ static void wd_atfork_child(void)
 		}
 	}
 	wd.batch_len = 0;
-	wd_server *s = wd.servers, *next_s;
-	for (; s; s = next_s) {
-		next_s = s->next;
-		rlock_watchdog_entry *e = s->entries, *next_e;
-		for (; e; e = next_e) {
-			next_e = e->next;
-			e->prev = e->next = NULL;
-			e->server = NULL;
-			e->linked = false;
-			if (!e->held) {
-				entry_free(e);
-			}
-		}
-		if (s->ctx) {
-			if (s->in_io) {
-				/* the parent's thread was mid-command: its buffers are not ours to free */
-				close(s->ctx->fd);
-			} else {
-				redisFree(s->ctx);
-			}
-		}
-		server_free(s);
-	}
-	wd.servers = NULL;
+	servers_drop(true);
 	wd.active = 0;
 	wd.running = wd.joinable = wd.stop = false;
 	wd.sleep_until = 0;
@@ -680,20 +685,7 @@ void rlock_watchdog_mshutdown(void)
 		pthread_join(wd.thread, NULL);
 	}
 	/* No request runs any more: what is left is ours. */
-	wd_server *s = wd.servers, *next_s;
-	for (; s; s = next_s) {
-		next_s = s->next;
-		rlock_watchdog_entry *e = s->entries, *next_e;
-		for (; e; e = next_e) {
-			next_e = e->next;
-			entry_free(e);
-		}
-		if (s->ctx) {
-			redisFree(s->ctx);
-		}
-		server_free(s);
-	}
-	wd.servers = NULL;
+	servers_drop(false);
 	free(wd.batch);
 	free(wd.ttls);
 	free(wd.results);
