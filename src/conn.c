@@ -263,70 +263,49 @@ static int read_reply(redisContext *ctx, zend_long wait_ms, redisReply **r)
 	return 1;
 }
 
-/* End client id's blocked command, from a connection of its own, opened for this and closed
- * (a holder that expired without a release is rare; a pooled connection would double the
+/* Send the n wake commands from a connection of their own, opened for this and closed (a
+ * holder that expired without a release is rare; a pooled connection would double the
  * connections of every process for it). */
-static void unblock(const rlock_opts *o, const rlock_server *s, long long id)
+static void wake(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmds, int n)
 {
 	rlock_err ignored = {0};
 	rlock_conn *side = conn_open(o, s, &ignored);
-	if (side) {
-		redisReply *r = redisCommand(side->ctx, "CLIENT UNBLOCK %lld", id);
-		if (r) {
-			freeReplyObject(r);
-		}
-		conn_free(side);
+	redisReply *r;
+	if (!side) {
+		return;
 	}
+	for (int i = 0; i < n; i++) {
+		append_command(side->ctx, &cmds[i]);
+	}
+	for (int i = 0; i < n && redisGetReply(side->ctx, (void **) &r) == REDIS_OK; i++) {
+		freeReplyObject(r);
+	}
+	conn_free(side);
 }
 
-/* CLIENT ID of c, asked once. */
-static long long client_id(rlock_conn *c)
-{
-	if (c->client_id == 0) {
-		redisReply *r = redisCommand(c->ctx, "CLIENT ID");
-		if (r && r->type == REDIS_REPLY_INTEGER) {
-			c->client_id = r->integer;
-		}
-		if (r) {
-			freeReplyObject(r);
-		}
-	}
-	return c->client_id;
-}
-
-int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rlock_cmd *first, const rlock_cmd *first_new,
-	const rlock_cmd *blocking, zend_long block_ms, rlock_wake_fn wake_at, void *arg, redisReply **r1, redisReply **r2, rlock_err *err)
+int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rlock_block *b,
+	redisReply **r1, redisReply **r2, rlock_err *err)
 {
 	rlock_conn *c = conn_get(o, s, err);
+	const rlock_cmd *first = c && !c->blocked_before && b->first_new ? b->first_new : b->first;
 	*r1 = *r2 = NULL;
 
 	if (!c) {
 		return -1;
 	}
-	long long id = client_id(c);
-	if (c->ctx->err) {
-		conn_drop(o, s, err);
-		return -1;
-	}
-	if (!c->blocked_before && first_new) {
-		first = first_new;
-	}
 	c->blocked_before = true;
-	set_timeout(c, o->read_timeout + block_ms);
+	set_timeout(c, o->read_timeout + b->block_ms);
 	c->busy = true;
-	if ((first && append_command(c->ctx, first) != REDIS_OK) || append_command(c->ctx, blocking) != REDIS_OK
+	if ((first && append_command(c->ctx, first) != REDIS_OK) || append_command(c->ctx, b->blocking) != REDIS_OK
 			|| (first && read_reply(c->ctx, -1, r1) < 0)) {
 		goto fail;
 	}
-	zend_long wait = wake_at ? wake_at(*r1, arg) : -1;
-	int got = read_reply(c->ctx, wait, r2);
+	int got = read_reply(c->ctx, b->wake_at ? b->wake_at(*r1, b->arg) : -1, r2);
 	if (got == 0) {
-		/* Time to stop waiting, and the server has not answered yet: end the command from
-		 * the side connection, and read what it answers then (nil, or what it was given
-		 * just before). Without a client id or side connection, wait it out. */
-		if (id) {
-			unblock(o, s, id);
-		}
+		/* Time to stop waiting, and the server has not answered yet: wake the command from
+		 * a side connection, and read what it answers then (the wake, or what it was given
+		 * just before). Without a side connection, wait it out. */
+		wake(o, s, b->wake, b->nwake);
 		got = read_reply(c->ctx, -1, r2);
 	}
 	if (got < 0) {

@@ -10,7 +10,6 @@ typedef struct {
 	redisContext *ctx;
 	pid_t pid;             /* never written to, nor closed with QUIT, by another pid */
 	bool busy;             /* a command was sent whose reply was not read: never reuse */
-	long long client_id;   /* CLIENT ID, asked the first time a call blocks; 0 unknown */
 	bool blocked_before;   /* a call_block went through it: its server knows the scripts */
 	zend_long timeout_ms;  /* the socket's read timeout now */
 } rlock_conn;
@@ -36,15 +35,24 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
  * sent before it: ms from now, or -1 to wait as long as the command itself does. */
 typedef zend_long (*rlock_wake_fn)(redisReply *first, void *arg);
 
-/* Send first (may be NULL; first_new instead on a connection that never did this: the
- * EVAL of an EVALSHA, as a NOSCRIPT there would leave blocking to block) and blocking (a
- * command that blocks up to block_ms on the server) in one write, and read both replies. wake_at(first's reply) says how long to wait
- * for blocking's reply; past that, the blocked command is ended from a second connection
- * (CLIENT UNBLOCK) and its reply read. 0 with *r1 (NULL without first) and *r2 set, or -1
- * with err set and the connection thrown away (*r1 set still when first's reply came). */
-int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rlock_cmd *first, const rlock_cmd *first_new,
-	const rlock_cmd *blocking,
-	zend_long block_ms, rlock_wake_fn wake_at, void *arg, redisReply **r1, redisReply **r2, rlock_err *err);
+/* A command that blocks on the server, and what goes with it. */
+typedef struct {
+	const rlock_cmd *first;      /* sent in the same write just before it, or NULL */
+	const rlock_cmd *first_new;  /* first on a connection that never did this: the EVAL of an
+	                              * EVALSHA, as a NOSCRIPT there would leave blocking to block */
+	const rlock_cmd *blocking;   /* blocks up to block_ms on the server */
+	zend_long block_ms;
+	rlock_wake_fn wake_at;       /* NULL: wait as long as blocking does */
+	void *arg;
+	const rlock_cmd *wake;       /* past wake_at, these nwake commands, sent from a connection */
+	int nwake;                   /* opened for that moment, end blocking (e.g. push on its list) */
+} rlock_block;
+
+/* Send b's first and blocking commands in one write and read both replies. 0 with *r1 (NULL
+ * without first) and *r2 set, or -1 with err set and the connection thrown away (*r1 set
+ * still when first's reply came). */
+int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rlock_block *b,
+	redisReply **r1, redisReply **r2, rlock_err *err);
 
 /* cmds[i] to servers[i] (none where cmds[i] is NULL), all written before any reply is
  * read, and every reply awaited together (poll) within one read_timeout: N servers cost

@@ -11,9 +11,9 @@
  * counted waiter is not blocked. A waiter that died is no longer blocked; the grant meant
  * for it stays on the list, and the next acquire takes it over.
  *
- * A holder that expires without a release wakes nobody: the waiter stops its BLPOP itself
- * when the holder's PTTL has passed (CLIENT UNBLOCK from a second connection) and tries
- * again. A wait that ends at the caller's deadline ends by the BLPOP's own timeout, which
+ * A holder that expires without a release wakes nobody: the waiter ends its BLPOP itself
+ * when the holder's PTTL has passed (a "0" pushed on its own list from a second connection)
+ * and tries again. A wait that ends at the caller's deadline ends by the BLPOP's own timeout, which
  * Redis checks on its timer (up to 100 ms late at the default hz 10). */
 
 #include "php.h"
@@ -71,8 +71,9 @@ static void blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *s
 }
 
 /* A BLPOP's answer: 1 a grant popped from the grants ("token fence ttl": res filled, and
- * res->block the lease it came with), 0 nil (timed out, ended), "wake" (a release that let
- * go without a hand-over, fair = false) or our own "1". */
+ * res->block the lease it came with), 0 nil (timed out), "wake" (a release that let go
+ * without a hand-over, fair = false), our own "1", or the "0" that ended a wait at the
+ * holder's expiry. */
 static int grant(const rlock_opts *o, redisReply *r, rlock_attempt *res)
 {
 	const char *g = r->type == REDIS_REPLY_ARRAY && r->elements == 2 ? r->element[1]->str : NULL;
@@ -95,7 +96,8 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	redisReply *none, *r;
 
 	blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, k, block_ms);
-	if (rlock_conn_call_block(o, s, NULL, NULL, &cmd, block_ms, NULL, NULL, &none, &r, err) < 0
+	rlock_block b = { .blocking = &cmd, .block_ms = block_ms };
+	if (rlock_conn_call_block(o, s, &b, &none, &r, err) < 0
 			|| rlock_reply_error(s, r, err)) {
 		return -1;
 	}
@@ -132,7 +134,15 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 	rlock_call eval = c;
 	rlock_call_use_eval(&eval);
 	blpop_cmd(&blpop, timeout, sizeof(timeout), self, k, remaining);
-	if (rlock_route_call_block(o, k->keys[0], &c.cmd, &eval.cmd, &blpop, remaining, wake_at, &remaining, &r1, &r2, err) < 0) {
+	/* the wake: "0" on our own list (gone with the list's 10 s should the BLPOP have
+	 * returned something else first) */
+	rlock_cmd wake[2] = {
+		{ .argc = 3, .argv = { "RPUSH", ZSTR_VAL(self), "0" }, .lens = { 5, ZSTR_LEN(self), 1 } },
+		{ .argc = 3, .argv = { "PEXPIRE", ZSTR_VAL(self), "10000" }, .lens = { 7, ZSTR_LEN(self), 5 } },
+	};
+	rlock_block b = { .first = &c.cmd, .first_new = &eval.cmd, .blocking = &blpop, .block_ms = remaining,
+		.wake_at = wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
+	if (rlock_route_call_block(o, k->keys[0], &b, &r1, &r2, err) < 0) {
 		if (r1) {
 			/* the server answered, then went away while we waited */
 			*queued = false;

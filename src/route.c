@@ -280,8 +280,8 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 	return NULL;
 }
 
-int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_cmd *first, const rlock_cmd *first_new,
-	const rlock_cmd *blocking, zend_long block_ms, rlock_wake_fn wake_at, void *arg, redisReply **r1, redisReply **r2, rlock_err *err)
+int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_block *b, redisReply **r1, redisReply **r2,
+	rlock_err *err)
 {
 	rlock_server target = {0};
 	const rlock_server *s = &o->server;
@@ -293,7 +293,7 @@ int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_cm
 	if (target.id) {
 		s = &target;
 	}
-	int rc = rlock_conn_call_block(o, s, first, first_new, blocking, block_ms, wake_at, arg, r1, r2, err);
+	int rc = rlock_conn_call_block(o, s, b, r1, r2, err);
 	if (rc < 0 || (*r1 && (*r1)->type == REDIS_REPLY_ERROR && !starts_with(*r1, "NOSCRIPT"))) {
 		/* a failed node, a redirect, a replica: ask the topology again next time */
 		slot_maps_forget(o);

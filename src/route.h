@@ -13,8 +13,8 @@
 redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_cmd *cmd, zend_long block_ms, rlock_err *err);
 
 /* rlock_conn_call_block() to the server that has key. */
-int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_cmd *first, const rlock_cmd *first_new,
-	const rlock_cmd *blocking, zend_long block_ms, rlock_wake_fn wake_at, void *arg, redisReply **r1, redisReply **r2, rlock_err *err);
+int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_block *b, redisReply **r1, redisReply **r2,
+	rlock_err *err);
 
 /* The {hash tag} of key (what is between its first '{' and the next '}', when not empty),
  * or NULL. */
