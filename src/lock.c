@@ -13,8 +13,9 @@
  *
  * A holder that expires without a release wakes nobody: the waiter ends its BLPOP itself
  * when the holder's PTTL has passed (a "0" pushed on its own list from a second connection)
- * and tries again. A wait that ends at the caller's deadline ends by the BLPOP's own timeout, which
- * Redis checks on its timer (up to 100 ms late at the default hz 10). */
+ * and tries again. A wait that ends at the caller's deadline ends by the BLPOP's own timeout,
+ * or, should Redis be late with it (an idle server checks timeouts every 100 ms at hz 10),
+ * by the same wake a few ms past the deadline. */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -106,17 +107,25 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	return g;
 }
 
+/* Past the caller's deadline, how long a BLPOP's own timeout may keep us: Redis checks
+ * timeouts when its event loop turns, on an idle server every 1000/hz ms (100 at hz 10). */
+#define DEADLINE_GRACE_MS 10
+
 /* How long a waiter's BLPOP may block, from its acquire's reply: not at all after an error
- * (the round is done again without the BLPOP), until the holder's lease ends when that
- * comes before the caller's deadline, else as long as the BLPOP itself does. */
+ * (the round is done again without the BLPOP), not past our own "1" when the script won,
+ * until the holder's lease ends when that comes before the caller's deadline, else a
+ * little past the deadline (the BLPOP's timeout; the wake if Redis is late with it). */
 static zend_long wake_at(redisReply *r1, void *remaining)
 {
 	if (r1->type != REDIS_REPLY_ARRAY || r1->elements != 3 || r1->element[0]->type != REDIS_REPLY_INTEGER
 			|| r1->element[2]->type != REDIS_REPLY_INTEGER) {
 		return 0;
 	}
-	zend_long block = (zend_long) r1->element[2]->integer;
-	return r1->element[0]->integer == 0 && block < *(zend_long *) remaining ? block : -1;
+	zend_long block = (zend_long) r1->element[2]->integer, left = *(zend_long *) remaining;
+	if (r1->element[0]->integer != 0) {
+		return -1;
+	}
+	return block < left ? block : left + DEADLINE_GRACE_MS;
 }
 
 /* One round of waiting: the acquire and the BLPOP in one write. 1 acquired (res filled),
