@@ -263,10 +263,10 @@ static int read_reply(redisContext *ctx, zend_long wait_ms, redisReply **r)
 	return 1;
 }
 
-/* Send the n wake commands from a connection of their own, opened for this and closed (a
- * holder that expired without a release is rare; a pooled connection would double the
- * connections of every process for it). */
-static void wake(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmds, int n)
+/* Send the n commands from a connection of their own, opened for this and closed (a holder
+ * that expired without a release is rare; a pooled connection would double the connections
+ * of every process for it). */
+static void side_call(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmds, int n)
 {
 	rlock_err ignored = {0};
 	rlock_conn *side = conn_open(o, s, &ignored);
@@ -300,12 +300,15 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 			|| (first && read_reply(c->ctx, -1, r1) < 0)) {
 		goto fail;
 	}
-	int got = read_reply(c->ctx, b->wake_at ? b->wake_at(*r1, b->arg) : -1, r2);
+	bool timed_out = false;
+	int got = read_reply(c->ctx, b->wake_at ? b->wake_at(*r1, b->arg, &timed_out) : -1, r2);
 	if (got == 0) {
 		/* Time to stop waiting, and the server has not answered yet: wake the command from
 		 * a side connection, and read what it answers then (the wake, or what it was given
-		 * just before). Without a side connection, wait it out. */
-		wake(o, s, b->wake, b->nwake);
+		 * just before). One whose own timeout has passed needs no wake: an idle server only
+		 * looks at timeouts on its timer, and any command makes it look. */
+		static const rlock_cmd ping = { .argc = 1, .argv = { "PING" }, .lens = { 4 } };
+		side_call(o, s, timed_out ? &ping : b->wake, timed_out ? 1 : b->nwake);
 		got = read_reply(c->ctx, -1, r2);
 	}
 	if (got < 0) {

@@ -32,8 +32,10 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 	zend_long block_ms, rlock_err *err);
 
 /* When to stop waiting for the blocking command, decided from the reply of the command
- * sent before it: ms from now, or -1 to wait as long as the command itself does. */
-typedef zend_long (*rlock_wake_fn)(redisReply *first, void *arg);
+ * sent before it: ms from now, or -1 to wait as long as the command itself does. *timed_out
+ * true: by then the command's own timeout has passed, and the server, idle, has only not
+ * looked yet. */
+typedef zend_long (*rlock_wake_fn)(redisReply *first, void *arg, bool *timed_out);
 
 /* A command that blocks on the server, and what goes with it. */
 typedef struct {
@@ -44,8 +46,9 @@ typedef struct {
 	zend_long block_ms;
 	rlock_wake_fn wake_at;       /* NULL: wait as long as blocking does */
 	void *arg;
-	const rlock_cmd *wake;       /* past wake_at, these nwake commands, sent from a connection */
-	int nwake;                   /* opened for that moment, end blocking (e.g. push on its list) */
+	const rlock_cmd *wake;       /* at wake_at, these nwake commands, sent from a connection */
+	int nwake;                   /* opened for that moment, end blocking (a push on its list); a
+	                              * PING instead when blocking timed out already */
 } rlock_block;
 
 /* Send b's first and blocking commands in one write and read both replies. 0 with *r1 (NULL

@@ -13,9 +13,9 @@
  *
  * A holder that expires without a release wakes nobody: the waiter ends its BLPOP itself
  * when the holder's PTTL has passed (a "0" pushed on its own list from a second connection)
- * and tries again. A wait that ends at the caller's deadline ends by the BLPOP's own timeout,
- * or, should Redis be late with it (an idle server checks timeouts every 100 ms at hz 10),
- * by the same wake a few ms past the deadline. */
+ * and tries again. A wait that ends at the caller's deadline ends by the BLPOP's own timeout;
+ * an idle Redis looks at timeouts only every 100 ms (hz 10), so a few ms past the deadline
+ * a PING from a second connection makes it look. */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -114,8 +114,8 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 /* How long a waiter's BLPOP may block, from its acquire's reply: not at all after an error
  * (the round is done again without the BLPOP), not past our own "1" when the script won,
  * until the holder's lease ends when that comes before the caller's deadline, else a
- * little past the deadline (the BLPOP's timeout; the wake if Redis is late with it). */
-static zend_long wake_at(redisReply *r1, void *remaining)
+ * little past the deadline (the BLPOP's own timeout, which an idle Redis may be late with). */
+static zend_long wake_at(redisReply *r1, void *remaining, bool *timed_out)
 {
 	if (r1->type != REDIS_REPLY_ARRAY || r1->elements != 3 || r1->element[0]->type != REDIS_REPLY_INTEGER
 			|| r1->element[2]->type != REDIS_REPLY_INTEGER) {
@@ -125,7 +125,8 @@ static zend_long wake_at(redisReply *r1, void *remaining)
 	if (r1->element[0]->integer != 0) {
 		return -1;
 	}
-	return block < left ? block : left + DEADLINE_GRACE_MS;
+	*timed_out = block >= left;
+	return *timed_out ? left + DEADLINE_GRACE_MS : block;
 }
 
 /* One round of waiting: the acquire and the BLPOP in one write. 1 acquired (res filled),
