@@ -259,5 +259,6 @@ bench_emit([
     'client_cmds' => $seen['client'],
     'lua_cmds' => $seen['lua'],
     'server_usec' => $usec,
+    'server_calls' => $calls,
     'watched_sections' => $watchedSections,
 ]);

@@ -33,6 +33,11 @@ foreach (file($resultsFile, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $l
 }
 // Other load on the machine only ever slows a round down: take the best round.
 $rtt = $pings ? min(array_column($pings, 'rtt_p50_us')) : null;
+// The wake floor (RPUSH to a process blocked in BLPOP, no lock): the round
+// with the least p50, its p99 with it.
+$wakes = array_values(array_filter($pings, fn ($p) => isset($p['wake_p50_us'])));
+usort($wakes, fn ($a, $b) => $a['wake_p50_us'] <=> $b['wake_p50_us']);
+$wake = $wakes[0]['wake_p50_us'] ?? null;
 
 function fmt(?float $x, int $decimals = 0, string $suffix = ''): string
 {
@@ -67,9 +72,14 @@ $cpu = preg_match('/^model name\s*:\s*(.+)$/m', (string) @file_get_contents('/pr
 $idleRtts = array_column($pings, 'idle_rtt_p50_us');
 $idleRtt = $idleRtts ? min($idleRtts) : null;
 $md .= sprintf("%s; %s, %d cores; %s %s; PHP %s; Redis %s.\n"
-    . "PING round trip p50 (phpredis, best of %d rounds): %s us back to back, %s us after 1 ms asleep.\n\n",
+    . "PING round trip p50 (phpredis, best of %d rounds): %s us back to back, %s us after 1 ms asleep.\n",
     date('Y-m-d H:i T'), $cpu, (int) shell_exec('nproc'), php_uname('s'), php_uname('r'),
     PHP_VERSION, $pings[0]['redis_version'] ?? '?', count($pings), fmt($rtt, 1), fmt($idleRtt, 1));
+$md .= $wake === null
+    ? "Wake floor: not measured" . (isset($pings[0]['wake_error']) ? " ({$pings[0]['wake_error']})" : '') . ".\n\n"
+    : sprintf("Wake floor p50 (RPUSH to a process blocked in BLPOP for 1 ms, no lock; best of %d rounds): "
+        . "%s us (p99 %s us), %s PING round trips.\n\n",
+        count($wakes), fmt($wake, 1), fmt($wakes[0]['wake_p99_us'], 1), $rtt ? fmt($wake / $rtt, 1) : '-');
 
 // Uncontended: the best of the rounds, per library.
 $cycles = [];
@@ -110,7 +120,7 @@ $bestPeer = function (int $procs, string $field, bool $highest) use ($contended,
 
 $header = ['library', 'P', 'sections/s', 'vs best peer', 'efficiency', 'lost', 'failed',
     'wait p99 ms', 'wait max ms', 'fair share ms', 'p99 / fair', 'handoff p50 us', 'handoff p99 us',
-    'handoff p50 / RTT', 'Redis us/section', 'vs best peer', 'Redis CPU us/section', 'client cmds/section'];
+    'handoff p50 / RTT', 'handoff p50 / wake floor', 'Redis us/section', 'vs best peer', 'Redis CPU us/section', 'client cmds/section'];
 $rows = [];
 $any = [];
 foreach ($contended as $lib => $byProcs) {
@@ -140,7 +150,7 @@ foreach ($procsList as $procs) {
             fmt($r['wait_p99_us'] / 1000, 2), fmt($r['wait_max_us'] / 1000, 1),
             fmt($r['fair_share_us'] / 1000, 2), ratio($r['wait_p99_us'], $r['fair_share_us'], 1),
             fmt($r['handoff_p50_us'], 0), fmt($r['handoff_p99_us'], 0),
-            ratio($r['handoff_p50_us'], $rtt, 1),
+            ratio($r['handoff_p50_us'], $rtt, 1), ratio($r['handoff_p50_us'], $wake, 1),
             fmt($r['redis_usec_per_section'], 1), ratio($r['redis_usec_per_section'], $bestRedis),
             fmt($r['redis_cpu_usec_per_section'], 1), fmt($r['client_cmds_per_section'], 2)];
     }
@@ -159,7 +169,8 @@ if ($multiSections) {
 }
 $md .= table($header, $rows) . "\n";
 $md .= "Wait: lock() call to return. Fair share: P x mean section time. Handoff: one section's "
-    . "end (before its unlock) to the next section's start, when the next one was already waiting. "
+    . "end (before its unlock) to the next section's start, when the next one was already waiting; "
+    . "wake floor: RPUSH to a process blocked in BLPOP, no lock (header). "
     . "Redis us: INFO commandstats time of the commands clients sent (script-run commands are inside "
     . "their EVAL's time). Client cmds: MONITOR, separate short pass, script-run commands excluded. "
     . "\"vs best peer\": against the best of " . implode(', ', $peers) . " at the same P.\n\n";
@@ -183,6 +194,29 @@ if ($rows) {
 
 // The issue's targets, rlock against the same run.
 $t = $contended['rlock'][$targetProcs] ?? null;
+
+// The Redis-time floor of a lock that does not poll, per handed-over section:
+// rlock's BLPOP, and the best peer's (least Redis us/section) release script
+// and SET, each in usec per call from INFO commandstats of the timed pass.
+$perCall = function (?array $r, array $cmds): ?float {
+    $us = $calls = 0;
+    foreach ($cmds as $cmd) {
+        $us += $r['server_usec'][$cmd] ?? 0;
+        $calls += $r['server_calls'][$cmd] ?? 0;
+    }
+    return $calls ? $us / $calls : null;
+};
+$redisPeer = null;
+foreach ($peers as $peer) {
+    $us = $contended[$peer][$targetProcs]['redis_usec_per_section'] ?? null;
+    if ($us !== null && ($redisPeer === null || $us < $contended[$redisPeer][$targetProcs]['redis_usec_per_section'])) {
+        $redisPeer = $peer;
+    }
+}
+$bp = $redisPeer === null ? null : $contended[$redisPeer][$targetProcs];
+$noPoll = ['blpop' => $perCall($t, ['blpop']), 'release' => $perCall($bp, ['eval', 'evalsha']),
+    'set' => $perCall($bp, ['set'])];
+$noPollFloor = in_array(null, $noPoll, true) ? null : array_sum($noPoll);
 $check = fn (?float $value, float $limit, bool $atMost, int $decimals = 2, string $unit = '') => $value === null
     ? ['-', 'no result']
     : [number_format($value, $decimals, '.', '') . $unit, ($atMost ? $value <= $limit : $value >= $limit) ? 'yes' : 'NO'];
@@ -195,14 +229,34 @@ $targets = [
     ["client commands per section, P=$targetProcs", '<= 3', ...$check($t['client_cmds_per_section'] ?? null, 3, true)],
     ["Redis time per section / best peer, P=$targetProcs", '<= 1.20',
         ...$check($t && $bestPeer($targetProcs, 'redis_usec_per_section', false) ? $t['redis_usec_per_section'] / $bestPeer($targetProcs, 'redis_usec_per_section', false) : null, 1.2, true)],
+    ["Redis time per section / that floor (the no-poll floor below: BLPOP + release EVAL + SET), P=$targetProcs", '-',
+        $t && $noPollFloor ? fmt($t['redis_usec_per_section'] / $noPollFloor, 2) : '-', '-'],
     ["wait p99 / fair share, P=$targetProcs", '<= 2.0',
         ...$check($t ? $t['wait_p99_us'] / $t['fair_share_us'] : null, 2.0, true)],
     ["lost updates, P=$targetProcs", '= 0', ...$check($t ? (float) $t['lost_updates'] : null, 0, true, 0)],
     ["handoff p50 / PING RTT, P=$targetProcs", '<= 2.0',
         ...$check($t && $rtt && $t['handoff_p50_us'] !== null ? $t['handoff_p50_us'] / $rtt : null, 2.0, true)],
+    ["handoff p50 / wake floor (RPUSH to a blocked BLPOP, no lock), P=$targetProcs", '-',
+        $t && $wake && $t['handoff_p50_us'] !== null ? fmt($t['handoff_p50_us'] / $wake, 2) : '-', '-'],
 ];
 $md .= "## Targets (issue 3), rlock in this run\n\n";
 $md .= table(['target', 'limit', 'measured', 'met'], $targets);
+if ($wake !== null && $rtt) {
+    $md .= sprintf("\nThe wake floor is one process's RPUSH waking another process blocked in BLPOP on that list "
+        . "(for about 1 ms), with no lock at all: p50 %s us here, %s PING round trips, the least any hand-over "
+        . "between processes costs on this machine when the next holder sleeps until it is woken%s.\n",
+        fmt($wake, 1), fmt($wake / $rtt, 1),
+        $wake / $rtt > 2.0 ? ", already more than the handoff target's 2 round trips" : '');
+}
+if ($noPollFloor !== null) {
+    $md .= sprintf("\nA lock that does not poll needs per hand-over at least one BLPOP (%s us here), one release "
+        . "script (the peers' compare-and-delete EVAL: %s us) and one acquire attempt (SET: %s us): at least %s us, "
+        . "%s%s the best peer's Redis time per section (%s, %s us at P=%d)%s.\n",
+        fmt($noPoll['blpop'], 2), fmt($noPoll['release'], 2), fmt($noPoll['set'], 2), fmt($noPollFloor, 2),
+        $noPollFloor > $bp['redis_usec_per_section'] ? 'already ' : '',
+        ratio($noPollFloor, $bp['redis_usec_per_section']), $redisPeer, fmt($bp['redis_usec_per_section'], 2),
+        $targetProcs, $noPollFloor > 1.2 * $bp['redis_usec_per_section'] ? ', above the target\'s 1.20' : '');
+}
 
 // Redlock and cluster against rlock on one server, same P, same run.
 $rows = [];

@@ -24,9 +24,9 @@ PROCS=${BENCH_PROCS:-"1 4 8 32"}
 MULTI_PROCS=${BENCH_MULTI_PROCS:-$PROCS}
 SECTION_US=${BENCH_SECTION_US:-1000}
 if [ -n "${BENCH_QUICK:-}" ]; then
-	SECTIONS=${BENCH_SECTIONS:-400}; WATCHED=64; UNCONTENDED_S=0.3; ROUNDS=2; PINGS=2000
+	SECTIONS=${BENCH_SECTIONS:-400}; WATCHED=64; UNCONTENDED_S=0.3; ROUNDS=2; PINGS=2000; WAKES=300
 else
-	SECTIONS=${BENCH_SECTIONS:-2000}; WATCHED=256; UNCONTENDED_S=0.6; ROUNDS=5; PINGS=5000
+	SECTIONS=${BENCH_SECTIONS:-2000}; WATCHED=256; UNCONTENDED_S=0.6; ROUNDS=5; PINGS=5000; WAKES=2000
 fi
 MULTI_SECTIONS=${BENCH_MULTI_SECTIONS:-$SECTIONS}
 REPORT_LIBS=$BENCH_LIBS  # the rows of the report, also those skipped below
@@ -176,8 +176,8 @@ fi
 
 # --- the runs ------------------------------------------------------------------
 for round in $(seq "$ROUNDS"); do
-	say "PING round trip and uncontended, round $round of $ROUNDS"
-	step ping phpredis 1 php "$BENCH/ping.php" "$PINGS"
+	say "PING round trip, wake floor and uncontended, round $round of $ROUNDS"
+	step ping phpredis 1 php "$BENCH/ping.php" "$PINGS" "$WAKES"
 	step uncontended floor 1 "$OUT/floor" "$BENCH_HOST" "$BENCH_PORT" "$UNCONTENDED_S"
 	for lib in $BENCH_LIBS; do
 		step uncontended "$lib" 1 $(php_for "$lib") "$BENCH/uncontended.php" "$lib" "$UNCONTENDED_S"
