@@ -28,6 +28,8 @@ if ($total >= 250 * $slow) {
 }
 $tag = '{' . $l->key() . '}';
 var_dump(rlock_test_cmd('EXISTS', "$tag:waiters", "$tag:grants"));
+// nor a wake of ours left on the waiter's own list
+var_dump(rlock_test_cmd('KEYS', "$tag:self:*"));
 rlock_test_cmd('DEL', $l->key());
 ?>
 --EXPECT--
@@ -38,3 +40,5 @@ array(1) {
 bool(true)
 bool(true)
 int(0)
+array(0) {
+}
