@@ -248,6 +248,28 @@ if ($wake !== null && $rtt) {
         fmt($wake, 1), fmt($wake / $rtt, 1),
         $wake / $rtt > 2.0 ? ", already more than the handoff target's 2 round trips" : '');
 }
+// The throughput ceiling: one section at a time, back to back, each as long as the
+// shortest mean section of any library (the same work for all) at that P.
+$sections = [];
+foreach ($libs as $lib) {
+    if (isset($contended[$lib][$targetProcs])) {
+        $sections[] = $contended[$lib][$targetProcs]['fair_share_us'] / $targetProcs;
+    }
+}
+$ceiling = $sections ? 1e6 / min($sections) : null;
+$peerThroughput = $bestPeer($targetProcs, 'throughput', true);
+if ($ceiling && $peerThroughput) {
+    $md .= sprintf("
+Throughput ceiling at P=%d: one section at a time with no gap, %s us each, is %s sections/s. "
+        . "The best peer reached %s of it, so 1.30x the best peer would be %s of the ceiling%s.\n",
+        $targetProcs, fmt(min($sections), 0), fmt($ceiling, 0), fmt(100 * $peerThroughput / $ceiling, 1, '%'),
+        fmt(130 * $peerThroughput / $ceiling, 1, '%'), 1.3 * $peerThroughput > $ceiling ? ', more than 100%: out of reach for any lock' : '');
+}
+if ($wake !== null && $rtt && $noPollFloor !== null) {
+    $md .= sprintf("\nA hand-over that checks the owner runs a script before the wake: the wake floor plus the peers' "
+        . "compare-and-delete EVAL is %s us, %s PING round trips, before either client does any work of its own.\n",
+        fmt($wake + $noPoll['release'], 1), fmt(($wake + $noPoll['release']) / $rtt, 2));
+}
 if ($noPollFloor !== null) {
     $md .= sprintf("\nA lock that does not poll needs per hand-over at least one BLPOP (%s us here), one release "
         . "script (the peers' compare-and-delete EVAL: %s us) and one acquire attempt (SET: %s us): at least %s us, "
