@@ -471,16 +471,22 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 			replicas_given |= def->offset == XtOffsetOf(rlock_opts, sync_replicas);
 		} ZEND_HASH_FOREACH_END();
 	}
-	if (!server_given && !o->servers && !o->nodes && !o->sentinels
-			&& (!ini_list(o, "servers", RLOCK_G(servers)) || !ini_list(o, "cluster", RLOCK_G(cluster))
-				|| !ini_list(o, "sentinel", RLOCK_G(sentinel)))) {
+	/* the php.ini lists apply when the options name no server at all */
+	bool lists_from_ini = !server_given && !o->servers && !o->nodes && !o->sentinels;
+	if (lists_from_ini && (!ini_list(o, "servers", RLOCK_G(servers)) || !ini_list(o, "cluster", RLOCK_G(cluster))
+			|| !ini_list(o, "sentinel", RLOCK_G(sentinel)))) {
 		goto fail;
 	}
-	if (!o->service && o->sentinels && RLOCK_G(service) && *RLOCK_G(service)) {
+	bool service_from_ini = !o->service && o->sentinels && RLOCK_G(service) && *RLOCK_G(service);
+	if (service_from_ini) {
 		o->service = zend_string_init(RLOCK_G(service), strlen(RLOCK_G(service)), false);
 	}
 	if ((o->servers != NULL) + (o->nodes != NULL) + (o->sentinels != NULL) > 1) {
-		zend_argument_value_error(arg_num, "options \"servers\", \"cluster\" and \"sentinel\" exclude each other");
+		if (lists_from_ini) {
+			zend_value_error("php.ini settings rlock.servers, rlock.cluster and rlock.sentinel exclude each other");
+		} else {
+			zend_argument_value_error(arg_num, "options \"servers\", \"cluster\" and \"sentinel\" exclude each other");
+		}
 		goto fail;
 	}
 	if (server_given && o->servers) {
@@ -488,7 +494,11 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 		goto fail;
 	}
 	if ((o->sentinels != NULL) != (o->service != NULL)) {
-		zend_argument_value_error(arg_num, "options \"sentinel\" and \"service\" go together");
+		if (lists_from_ini && o->sentinels) {
+			zend_value_error("php.ini setting rlock.sentinel needs rlock.service (or the option \"service\")");
+		} else {
+			zend_argument_value_error(arg_num, "options \"sentinel\" and \"service\" go together");
+		}
 		goto fail;
 	}
 	if (o->service && ZSTR_LEN(o->service) == 0) {

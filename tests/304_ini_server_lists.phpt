@@ -109,10 +109,10 @@ bool(true)
 bool(true)
 bool(true)
 rlock.sentinel needs rlock.service:
-RLock::__construct(): Argument #2 ($options) options "sentinel" and "service" go together
+php.ini setting rlock.sentinel needs rlock.service (or the option "service")
 asks the sentinel: yes
 two of them at once:
-RLock::__construct(): Argument #2 ($options) options "servers", "cluster" and "sentinel" exclude each other
+php.ini settings rlock.servers, rlock.cluster and rlock.sentinel exclude each other
 rlock.sync_replicas: the test server has no replica
 bool(true)
 bool(false)
