@@ -238,6 +238,19 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 	return r;
 }
 
+/* Write out what hiredis has buffered (it writes only when a reply is asked for, and we may
+ * poll for one first). */
+static bool flush(redisContext *ctx)
+{
+	int done = 0;
+	while (!done) {
+		if (redisBufferWrite(ctx, &done) != REDIS_OK) {
+			return false;
+		}
+	}
+	return true;
+}
+
 /* The next reply: from what hiredis has buffered already, else from the socket within
  * wait_ms (-1: the socket's own timeout). 1 read, 0 not within wait_ms, -1 I/O error. */
 static int read_reply(redisContext *ctx, zend_long wait_ms, redisReply **r)
@@ -297,7 +310,7 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 	set_timeout(c, o->read_timeout + b->block_ms);
 	c->busy = true;
 	if ((first && append_command(c->ctx, first) != REDIS_OK) || append_command(c->ctx, b->blocking) != REDIS_OK
-			|| (first && read_reply(c->ctx, -1, r1) < 0)) {
+			|| !flush(c->ctx) || (first && read_reply(c->ctx, -1, r1) < 0)) {
 		goto fail;
 	}
 	bool timed_out = false;

@@ -89,6 +89,18 @@ static int grant(const rlock_opts *o, redisReply *r, rlock_attempt *res)
 	return sp != NULL;
 }
 
+/* Past the caller's deadline, how long a BLPOP's own timeout may keep us: Redis checks
+ * timeouts when its event loop turns, on an idle server every 1000/hz ms (100 at hz 10). */
+#define DEADLINE_GRACE_MS 10
+
+/* A BLPOP with nothing sent before it: wait for it a little past its own timeout. */
+static zend_long past_timeout(redisReply *none, void *block_ms, bool *timed_out)
+{
+	(void) none;
+	*timed_out = true;
+	return *(zend_long *) block_ms + DEADLINE_GRACE_MS;
+}
+
 int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, zend_long block_ms,
 	rlock_attempt *res, rlock_err *err)
 {
@@ -97,7 +109,7 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	redisReply *none, *r;
 
 	blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, k, block_ms);
-	rlock_block b = { .blocking = &cmd, .block_ms = block_ms };
+	rlock_block b = { .blocking = &cmd, .block_ms = block_ms, .wake_at = past_timeout, .arg = &block_ms };
 	if (rlock_conn_call_block(o, s, &b, &none, &r, err) < 0
 			|| rlock_reply_error(s, r, err)) {
 		return -1;
@@ -106,10 +118,6 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	freeReplyObject(r);
 	return g;
 }
-
-/* Past the caller's deadline, how long a BLPOP's own timeout may keep us: Redis checks
- * timeouts when its event loop turns, on an idle server every 1000/hz ms (100 at hz 10). */
-#define DEADLINE_GRACE_MS 10
 
 /* How long a waiter's BLPOP may block, from its acquire's reply: not at all after an error
  * (the round is done again without the BLPOP), not past our own "1" when the script won,
