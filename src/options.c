@@ -477,8 +477,7 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 			|| !ini_list(o, "sentinel", RLOCK_G(sentinel)))) {
 		goto fail;
 	}
-	bool service_from_ini = !o->service && o->sentinels && RLOCK_G(service) && *RLOCK_G(service);
-	if (service_from_ini) {
+	if (!o->service && o->sentinels && RLOCK_G(service) && *RLOCK_G(service)) {
 		o->service = zend_string_init(RLOCK_G(service), strlen(RLOCK_G(service)), false);
 	}
 	if ((o->servers != NULL) + (o->nodes != NULL) + (o->sentinels != NULL) > 1) {
