@@ -276,29 +276,33 @@ static int read_reply(redisContext *ctx, zend_long wait_ms, redisReply **r)
 	return 1;
 }
 
-/* Send the n commands from a connection of their own, opened for this and closed (a holder
- * that expired without a release is rare; a pooled connection would double the connections
- * of every process for it). */
-static void side_call(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmds, int n)
+/* Send the n commands from a connection of their own, opened for this and closed (a pooled
+ * one would double every process's connections for what ends only some waits). Whether all
+ * of them were answered without an error. */
+static bool side_call(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmds, int n)
 {
 	rlock_err ignored = {0};
 	rlock_conn *side = conn_open(o, s, &ignored);
 	redisReply *r;
+	int ok = 0;
 	if (!side) {
-		return;
+		return false;
 	}
 	for (int i = 0; i < n; i++) {
 		append_command(side->ctx, &cmds[i]);
 	}
 	for (int i = 0; i < n && redisGetReply(side->ctx, (void **) &r) == REDIS_OK; i++) {
+		ok += r->type != REDIS_REPLY_ERROR;
 		freeReplyObject(r);
 	}
 	conn_free(side);
+	return ok == n;
 }
 
 int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rlock_block *b,
 	redisReply **r1, redisReply **r2, rlock_err *err)
 {
+	static const rlock_cmd ping = { .argc = 1, .argv = { "PING" }, .lens = { 4 } };
 	rlock_conn *c = conn_get(o, s, err);
 	const rlock_cmd *first = c && !c->blocked_before && b->first_new ? b->first_new : b->first;
 	*r1 = *r2 = NULL;
@@ -306,22 +310,27 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 	if (!c) {
 		return -1;
 	}
-	c->blocked_before = true;
+	c->blocked_before |= b->first_new != NULL;
 	set_timeout(c, o->read_timeout + b->block_ms);
 	c->busy = true;
 	if ((first && append_command(c->ctx, first) != REDIS_OK) || append_command(c->ctx, b->blocking) != REDIS_OK
 			|| !flush(c->ctx) || (first && read_reply(c->ctx, -1, r1) < 0)) {
 		goto fail;
 	}
-	bool timed_out = false;
-	int got = read_reply(c->ctx, b->wake_at ? b->wake_at(*r1, b->arg, &timed_out) : -1, r2);
+	rlock_wake_how how = RLOCK_WAKE_PUSH;
+	int got = read_reply(c->ctx, b->wake_at ? b->wake_at(*r1, b->arg, &how) : -1, r2);
 	if (got == 0) {
 		/* Time to stop waiting, and the server has not answered yet: wake the command from
 		 * a side connection, and read what it answers then (the wake, or what it was given
 		 * just before). One whose own timeout has passed needs no wake: an idle server only
 		 * looks at timeouts on its timer, and any command makes it look. */
-		static const rlock_cmd ping = { .argc = 1, .argv = { "PING" }, .lens = { 4 } };
-		side_call(o, s, timed_out ? &ping : b->wake, timed_out ? 1 : b->nwake);
+		bool woke = how != RLOCK_WAKE_CLOSE && side_call(o, s, how == RLOCK_WAKE_PING ? &ping : b->wake,
+			how == RLOCK_WAKE_PING ? 1 : b->nwake);
+		if (!woke && how != RLOCK_WAKE_PING) {
+			/* nothing else ends it (the push refused under maxmemory, say): closing does */
+			zend_hash_str_del(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+			return 0;
+		}
 		got = read_reply(c->ctx, -1, r2);
 	}
 	if (got < 0) {

@@ -10,7 +10,7 @@ typedef struct {
 	redisContext *ctx;
 	pid_t pid;             /* never written to, nor closed with QUIT, by another pid */
 	bool busy;             /* a command was sent whose reply was not read: never reuse */
-	bool blocked_before;   /* a call_block went through it: its server knows the scripts */
+	bool blocked_before;   /* a call_block sent an EVAL through it: its server knows the scripts */
 	zend_long timeout_ms;  /* the socket's read timeout now */
 } rlock_conn;
 
@@ -31,11 +31,16 @@ typedef struct {
 redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmd,
 	zend_long block_ms, rlock_err *err);
 
+/* How a blocked command is ended early: a push on what it waits for (the block's wake
+ * commands), a PING when its own timeout has passed already (an idle server only looks at
+ * timeouts on its 100 ms timer; any command makes it look), or closing the connection (the
+ * command before it failed: the round is over). */
+typedef enum { RLOCK_WAKE_PUSH, RLOCK_WAKE_PING, RLOCK_WAKE_CLOSE } rlock_wake_how;
+
 /* When to stop waiting for the blocking command, decided from the reply of the command
- * sent before it: ms from now, or -1 to wait as long as the command itself does. *timed_out
- * true: by then the command's own timeout has passed, and the server, idle, has only not
- * looked yet. */
-typedef zend_long (*rlock_wake_fn)(redisReply *first, void *arg, bool *timed_out);
+ * sent before it: ms from now, or -1 to wait as long as the command itself does; *how, and
+ * how to end it then (RLOCK_WAKE_PUSH unless set). */
+typedef zend_long (*rlock_wake_fn)(redisReply *first, void *arg, rlock_wake_how *how);
 
 /* A command that blocks on the server, and what goes with it. */
 typedef struct {
@@ -46,14 +51,14 @@ typedef struct {
 	zend_long block_ms;
 	rlock_wake_fn wake_at;       /* NULL: wait as long as blocking does */
 	void *arg;
-	const rlock_cmd *wake;       /* at wake_at, these nwake commands, sent from a connection */
-	int nwake;                   /* opened for that moment, end blocking (a push on its list); a
-	                              * PING instead when blocking timed out already */
+	const rlock_cmd *wake;       /* RLOCK_WAKE_PUSH: these nwake commands, sent from a */
+	int nwake;                   /* connection opened for that moment, end blocking */
 } rlock_block;
 
 /* Send b's first and blocking commands in one write and read both replies. 0 with *r1 (NULL
- * without first) and *r2 set, or -1 with err set and the connection thrown away (*r1 set
- * still when first's reply came). */
+ * without first) and *r2 set, or *r2 NULL when blocking was ended by closing the connection
+ * (a failed wake push, RLOCK_WAKE_CLOSE); -1 with err set and the connection thrown away
+ * (*r1 set still when first's reply came). */
 int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rlock_block *b,
 	redisReply **r1, redisReply **r2, rlock_err *err);
 

@@ -77,7 +77,7 @@ static void blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *s
  * holder's expiry. */
 static int grant(const rlock_opts *o, redisReply *r, rlock_attempt *res)
 {
-	const char *g = r->type == REDIS_REPLY_ARRAY && r->elements == 2 ? r->element[1]->str : NULL;
+	const char *g = r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 ? r->element[1]->str : NULL;
 	const char *sp = g ? memchr(g, ' ', r->element[1]->len) : NULL;
 	if (sp) {
 		char *end;
@@ -94,10 +94,10 @@ static int grant(const rlock_opts *o, redisReply *r, rlock_attempt *res)
 #define DEADLINE_GRACE_MS 10
 
 /* A BLPOP with nothing sent before it: wait for it a little past its own timeout. */
-static zend_long past_timeout(redisReply *none, void *block_ms, bool *timed_out)
+static zend_long past_timeout(redisReply *none, void *block_ms, rlock_wake_how *how)
 {
 	(void) none;
-	*timed_out = true;
+	*how = RLOCK_WAKE_PING;
 	return *(zend_long *) block_ms + DEADLINE_GRACE_MS;
 }
 
@@ -120,21 +120,26 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 }
 
 /* How long a waiter's BLPOP may block, from its acquire's reply: not at all after an error
- * (the round is done again without the BLPOP), not past our own "1" when the script won,
- * until the holder's lease ends when that comes before the caller's deadline, else a
- * little past the deadline (the BLPOP's own timeout, which an idle Redis may be late with). */
-static zend_long wake_at(redisReply *r1, void *remaining, bool *timed_out)
+ * (the round is over, and is done again without the BLPOP), not past our own "1" when the
+ * script won, until the holder's lease ends when that comes before the caller's deadline
+ * (then our own "0" wakes it), else a little past the deadline (the BLPOP's own timeout,
+ * which an idle Redis may be late with). */
+static zend_long wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
 {
 	if (r1->type != REDIS_REPLY_ARRAY || r1->elements != 3 || r1->element[0]->type != REDIS_REPLY_INTEGER
 			|| r1->element[2]->type != REDIS_REPLY_INTEGER) {
+		*how = RLOCK_WAKE_CLOSE;
 		return 0;
 	}
 	zend_long block = (zend_long) r1->element[2]->integer, left = *(zend_long *) remaining;
 	if (r1->element[0]->integer != 0) {
 		return -1;
 	}
-	*timed_out = block >= left;
-	return *timed_out ? left + DEADLINE_GRACE_MS : block;
+	if (block < left) {
+		return block;
+	}
+	*how = RLOCK_WAKE_PING;
+	return left + DEADLINE_GRACE_MS;
 }
 
 /* One round of waiting: the acquire and the BLPOP in one write. 1 acquired (res filled),
@@ -171,11 +176,14 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 	}
 	*reached = true;
 	if (r1->type == REDIS_REPLY_ERROR) {
-		/* NOSCRIPT, or a cluster redirect: this round again, one command at a time (unless
-		 * the BLPOP, before we ended it, was handed the lock all the same) */
+		/* NOSCRIPT, a cluster redirect, or an error attempt() reports (OOM, ...): this round
+		 * again, one command at a time (unless the BLPOP, before we ended it, was handed the
+		 * lock all the same) */
 		freeReplyObject(r1);
 		int g = grant(o, r2, res);
-		freeReplyObject(r2);
+		if (r2) {
+			freeReplyObject(r2);
+		}
 		if (g) {
 			*queued = false;
 			return 1;
@@ -190,7 +198,7 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 		return res->acquired;
 	}
 	bool ok = rlock_reply_attempt(&o->server, r1, res, err);
-	if (!ok || (r2->type == REDIS_REPLY_ERROR && !res->acquired)) {
+	if (!ok || (r2 && r2->type == REDIS_REPLY_ERROR && !res->acquired)) {
 		if (ok && rlock_reply_error(&o->server, r2, err)) {
 			r2 = NULL;
 		}
@@ -204,9 +212,11 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 	} else if (grant(o, r2, res)) {
 		*queued = false;  /* the release that handed it over uncounted us */
 	} else {
-		*queued = true;
+		*queued = true;   /* nil, a wake, our "0", or r2 NULL: the connection closed on it */
 	}
-	freeReplyObject(r2);
+	if (r2) {
+		freeReplyObject(r2);
+	}
 	return res->acquired;
 }
 

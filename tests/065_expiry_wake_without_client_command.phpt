@@ -9,7 +9,7 @@ rlock
 require __DIR__ . '/config.inc';
 $slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
 $user = 'rlock-test-065-' . getmypid();
-var_dump(rlock_test_cmd('ACL', 'SETUSER', $user, 'reset', 'on', '>Secret-065', '~*', '&*', '+@all', '-client'));
+var_dump(rlock_test_cmd('ACL', 'SETUSER', $user, 'reset', 'on', '>Secret-065', '~*', '+@all', '-client'));
 register_shutdown_function(fn () => rlock_test_cmd('ACL', 'DELUSER', $user));
 $dsn = 'redis://' . $user . ':Secret-065@' . RLOCK_TEST_HOST . ':' . RLOCK_TEST_PORT;
 
