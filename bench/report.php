@@ -108,14 +108,21 @@ foreach ($contended as $byProcs) {
 $procsList = array_values(array_unique($procsList));
 sort($procsList);
 
-$bestPeer = function (int $procs, string $field, bool $highest) use ($contended, $peers): ?float {
-    $xs = [];
+// The peer with the highest (or lowest) value of field at P = procs ($bestPeerLib), and
+// that value ($bestPeer).
+$bestPeerLib = function (int $procs, string $field, bool $highest) use ($contended, $peers): ?string {
+    $best = null;
     foreach ($peers as $peer) {
-        if (isset($contended[$peer][$procs][$field])) {
-            $xs[] = (float) $contended[$peer][$procs][$field];
+        $x = $contended[$peer][$procs][$field] ?? null;
+        if ($x !== null && ($best === null || ($highest ? $x > $contended[$best][$procs][$field] : $x < $contended[$best][$procs][$field]))) {
+            $best = $peer;
         }
     }
-    return $xs ? ($highest ? max($xs) : min($xs)) : null;
+    return $best;
+};
+$bestPeer = function (int $procs, string $field, bool $highest) use ($contended, $bestPeerLib): ?float {
+    $lib = $bestPeerLib($procs, $field, $highest);
+    return $lib === null ? null : (float) $contended[$lib][$procs][$field];
 };
 
 $header = ['library', 'P', 'sections/s', 'vs best peer', 'efficiency', 'lost', 'failed',
@@ -206,13 +213,7 @@ $perCall = function (?array $r, array $cmds): ?float {
     }
     return $calls ? $us / $calls : null;
 };
-$redisPeer = null;
-foreach ($peers as $peer) {
-    $us = $contended[$peer][$targetProcs]['redis_usec_per_section'] ?? null;
-    if ($us !== null && ($redisPeer === null || $us < $contended[$redisPeer][$targetProcs]['redis_usec_per_section'])) {
-        $redisPeer = $peer;
-    }
-}
+$redisPeer = $bestPeerLib($targetProcs, 'redis_usec_per_section', false);
 $bp = $redisPeer === null ? null : $contended[$redisPeer][$targetProcs];
 $noPoll = ['blpop' => $perCall($t, ['blpop']), 'release' => $perCall($bp, ['eval', 'evalsha']),
     'set' => $perCall($bp, ['set'])];
