@@ -187,6 +187,12 @@ static void set_timeout(rlock_conn *c, zend_long ms)
 	}
 }
 
+/* The connection to s out of the table, and closed: the next call reconnects. */
+static void conn_forget(const rlock_opts *o, const rlock_server *s)
+{
+	zend_hash_str_del(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+}
+
 /* The connection to s from the table, checked, or a new one. */
 static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_err *err)
 {
@@ -194,7 +200,7 @@ static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_er
 	rlock_conn *c = zend_hash_str_find_ptr(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id));
 
 	if (c && !conn_usable(c)) {
-		zend_hash_str_del(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+		conn_forget(o, s);
 		RLOCK_G(counters).reconnects++;
 		c = NULL;
 	}
@@ -214,7 +220,7 @@ static void conn_drop(const rlock_opts *o, const rlock_server *s, rlock_err *err
 	if (c && err->kind == RLOCK_ERR_NONE) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", cause(c->ctx, buf, sizeof(buf)));
 	}
-	zend_hash_str_del(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+	conn_forget(o, s);
 }
 
 redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmd,
@@ -328,7 +334,7 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 			how == RLOCK_WAKE_PING ? 1 : b->nwake);
 		if (!woke && how != RLOCK_WAKE_PING) {
 			/* nothing else ends it (the push refused under maxmemory, say): closing does */
-			zend_hash_str_del(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+			conn_forget(o, s);
 			return 0;
 		}
 		got = read_reply(c->ctx, -1, r2);
