@@ -172,18 +172,7 @@ final class RedisServer
     /** SIGKILL: the server dies at once, as in a crash. */
     public function kill(): void
     {
-        if (isset($this->pid) && $this->pid > 0) {
-            posix_kill($this->pid, SIGKILL);
-            $deadline = microtime(true) + 5;
-            while (self::alive($this->pid) && microtime(true) < $deadline) {
-                usleep(5000);
-            }
-        }
-        $this->pid = 0;
-        if ($this->conn) {
-            fclose($this->conn);
-            $this->conn = null;
-        }
+        $this->end([SIGKILL]);
     }
 
     /** Whether the process runs (a zombie waiting to be reaped does not). */
@@ -208,12 +197,19 @@ final class RedisServer
 
     public function stop(): void
     {
+        $this->end([SIGCONT, SIGTERM]);
+    }
+
+    /** Send the signals, await the end of the process (5 s at most), close our connection. */
+    private function end(array $signals): void
+    {
         if (isset($this->pid) && $this->pid > 0 && posix_kill($this->pid, 0)) {
-            posix_kill($this->pid, SIGCONT);
-            posix_kill($this->pid, SIGTERM);
+            foreach ($signals as $signal) {
+                posix_kill($this->pid, $signal);
+            }
             $deadline = microtime(true) + 5;
             while (self::alive($this->pid) && microtime(true) < $deadline) {
-                usleep(10000);
+                usleep(5000);
             }
         }
         $this->pid = 0;

@@ -99,6 +99,13 @@ final class WaitersTest extends TestCase
         $this->await(fn() => $this->blockedClients() === $n, "$n clients are blocked");
     }
 
+    /** SIGKILL child i, a blocked waiter, and await Redis seeing it go: stillBlocked left. */
+    private function killWaiter(int $i, int $stillBlocked): void
+    {
+        posix_kill(proc_get_status($this->children[$i][0])['pid'], SIGKILL);
+        $this->await(fn() => $this->blockedClients() === $stillBlocked, 'Redis saw the killed waiter go');
+    }
+
     private function assertNoLeftovers(): void
     {
         $keys = array_values(array_diff($this->client->keys('*'), ['order']));
@@ -162,8 +169,7 @@ final class WaitersTest extends TestCase
         $next = $this->startWaiter('next');
         $this->awaitBlocked(2);
 
-        posix_kill(proc_get_status($this->children[$dead][0])['pid'], SIGKILL);
-        $this->await(fn() => $this->blockedClients() === 1, 'Redis saw the killed waiter go');
+        $this->killWaiter($dead, 1);
 
         $t0 = microtime(true);
         $this->assertTrue($holder->unlock());
@@ -179,8 +185,7 @@ final class WaitersTest extends TestCase
         $this->assertTrue($holder->lock());
         $dead = $this->startWaiter('dead');
         $this->awaitBlocked(1);
-        posix_kill(proc_get_status($this->children[$dead][0])['pid'], SIGKILL);
-        $this->await(fn() => $this->blockedClients() === 0, 'Redis saw the killed waiter go');
+        $this->killWaiter($dead, 0);
 
         // the release may count the dead waiter as queued: whatever it leaves for it must not
         // keep the key from a newcomer for the dead waiter's ttl
@@ -199,8 +204,7 @@ final class WaitersTest extends TestCase
         $this->assertTrue($holder->lock());
         $dead = $this->startWaiter('dead');
         $this->awaitBlocked(1);
-        posix_kill(proc_get_status($this->children[$dead][0])['pid'], SIGKILL);
-        $this->await(fn() => $this->blockedClients() === 0, 'Redis saw the killed waiter go');
+        $this->killWaiter($dead, 0);
         $this->assertTrue($holder->unlock());
 
         // nobody holds the lock now: isLocked() and ttl() must say so, and keep saying so
