@@ -8,9 +8,7 @@
 
 declare(strict_types=1);
 
-use PHPUnit\Framework\TestCase;
-
-final class FailuresTest extends TestCase
+final class FailuresTest extends OneServerTestCase
 {
     /** Generous: these bound what should take a round trip or a timer tick. */
     private const SLACK_MS = 1500;
@@ -51,23 +49,6 @@ final class FailuresTest extends TestCase
         }
         PHP;
 
-    private RedisServer $redis;
-    private Redis $client;
-    private array $children = [];
-
-    protected function setUp(): void
-    {
-        $this->redis = new RedisServer();
-        $this->client = $this->redis->client();
-    }
-
-    protected function tearDown(): void
-    {
-        Processes::stopAll($this->children);
-        $this->children = [];
-        $this->redis->stop();
-    }
-
     private function options(array $more = []): array
     {
         return $more + ['server' => $this->redis->dsn(), 'prefix' => 'failures:', 'reentrant' => false];
@@ -79,17 +60,6 @@ final class FailuresTest extends TestCase
         $child = Processes::start($code, [json_encode($cfg + ['port' => $this->redis->port])]);
         $this->children[] = $child;
         return $child;
-    }
-
-    private function await(callable $cond, string $what, float $seconds = 10): void
-    {
-        $deadline = microtime(true) + $seconds;
-        while (!$cond()) {
-            if (microtime(true) > $deadline) {
-                $this->fail("timed out waiting until $what");
-            }
-            usleep(2000);
-        }
     }
 
     private function awaitExit($proc, float $seconds = 10): void

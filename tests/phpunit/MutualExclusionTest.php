@@ -9,9 +9,7 @@
 
 declare(strict_types=1);
 
-use PHPUnit\Framework\TestCase;
-
-final class MutualExclusionTest extends TestCase
+final class MutualExclusionTest extends OneServerTestCase
 {
     private const PROCESSES = 8;
     private const SECTIONS = 200;
@@ -58,20 +56,6 @@ final class MutualExclusionTest extends TestCase
         usleep($cfg['linger'] * 1000);
         echo json_encode(['unlocked' => $l->unlock()]), "\n";
         PHP;
-
-    private RedisServer $redis;
-    private Redis $client;
-
-    protected function setUp(): void
-    {
-        $this->redis = new RedisServer();
-        $this->client = $this->redis->client();
-    }
-
-    protected function tearDown(): void
-    {
-        $this->redis->stop();
-    }
 
     private function options(array $more = []): array
     {

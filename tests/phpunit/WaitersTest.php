@@ -9,9 +9,7 @@
 
 declare(strict_types=1);
 
-use PHPUnit\Framework\TestCase;
-
-final class WaitersTest extends TestCase
+final class WaitersTest extends OneServerTestCase
 {
     /** A hand-over is one round trip; anything near this bound means the waiter polled or slept. */
     private const HANDOVER_MS = 1000;
@@ -34,24 +32,6 @@ final class WaitersTest extends TestCase
         }
         echo json_encode(['got' => $got, 'at' => $at, 'unlocked' => $got ? $l->unlock() : null]), "\n";
         PHP;
-
-    private RedisServer $redis;
-    private Redis $client;
-    /** @var array<int, array{0: resource, 1: array}> */
-    private array $children = [];
-
-    protected function setUp(): void
-    {
-        $this->redis = new RedisServer();
-        $this->client = $this->redis->client();
-    }
-
-    protected function tearDown(): void
-    {
-        Processes::stopAll($this->children);
-        $this->children = [];
-        $this->redis->stop();
-    }
 
     private function options(array $more = []): array
     {
@@ -80,18 +60,6 @@ final class WaitersTest extends TestCase
     private function blockedClients(): int
     {
         return (int) $this->client->info('clients')['blocked_clients'];
-    }
-
-    /** Poll Redis until $cond holds, failing after $seconds. */
-    private function await(callable $cond, string $what, float $seconds = 10): void
-    {
-        $deadline = microtime(true) + $seconds;
-        while (!$cond()) {
-            if (microtime(true) > $deadline) {
-                $this->fail("timed out waiting until $what");
-            }
-            usleep(2000);
-        }
     }
 
     private function awaitBlocked(int $n): void

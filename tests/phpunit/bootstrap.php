@@ -9,3 +9,4 @@ if (!extension_loaded('rlock')) {
 
 require_once __DIR__ . '/RedisServer.php';
 require_once __DIR__ . '/Processes.php';
+require_once __DIR__ . '/OneServerTestCase.php';

@@ -1,0 +1,40 @@
+<?php
+/* The scenarios against one redis-server of their own, started for each test, with a
+ * client to look at it; child processes a test starts are stopped before the server. */
+
+declare(strict_types=1);
+
+use PHPUnit\Framework\TestCase;
+
+abstract class OneServerTestCase extends TestCase
+{
+    protected RedisServer $redis;
+    protected Redis $client;
+    /** @var array<int, array{0: resource, 1: array}> */
+    protected array $children = [];
+
+    protected function setUp(): void
+    {
+        $this->redis = new RedisServer();
+        $this->client = $this->redis->client();
+    }
+
+    protected function tearDown(): void
+    {
+        Processes::stopAll($this->children);
+        $this->children = [];
+        $this->redis->stop();
+    }
+
+    /** Poll until $cond holds, failing after $seconds. */
+    protected function await(callable $cond, string $what, float $seconds = 10): void
+    {
+        $deadline = microtime(true) + $seconds;
+        while (!$cond()) {
+            if (microtime(true) > $deadline) {
+                $this->fail("timed out waiting until $what");
+            }
+            usleep(2000);
+        }
+    }
+}
