@@ -450,7 +450,10 @@ PHP_METHOD(RLock, synchronized)
 		zval_ptr_dtor(&result);
 		RETURN_THROWS();
 	}
-	rc = rlock_release_one(l, true);
+	/* $fn may have released the lock itself (unlock()): that is no loss, unless its unlock()
+	 * or extend() found the lock no longer ours. Holds it took after its own unlock() are
+	 * counted as any, and the one given back here is the last. */
+	rc = rlock_held(l) ? rlock_release_one(l, true) : !l->lost;
 	if (rc < 0) {
 		zval_ptr_dtor(&result);
 		RETURN_THROWS();
