@@ -86,10 +86,11 @@ bool rlock_parse_number(const char *s, size_t len, zend_long max, zend_long *out
 		return false;
 	}
 	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > (max - (s[i] - '0')) / 10) {
+		int d = s[i] - '0';
+		if (d < 0 || d > 9 || d > max || v > (max - d) / 10) {
 			return false;
 		}
-		v = v * 10 + (s[i] - '0');
+		v = v * 10 + d;
 	}
 	*out = v;
 	return true;
