@@ -64,6 +64,14 @@ static ZEND_INI_MH(OnUpdateServer)
 	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
 }
 
+#ifndef ZEND_INI_GET_ADDR /* PHP 8.1 may lack it */
+# ifdef ZTS
+#  define ZEND_INI_GET_ADDR() ((char *) ts_resource(*((int *) mh_arg2)) + (size_t) mh_arg1)
+# else
+#  define ZEND_INI_GET_ADDR() ((char *) mh_arg2 + (size_t) mh_arg1)
+# endif
+#endif
+
 /* An integer setting within the range of its option (src/options.c): decimal digits only,
  * so that "1e3", "1k" or 2^64 are refused rather than read as 1, 1024 or a wrapped value. */
 static ZEND_INI_MH(OnUpdateRange)
