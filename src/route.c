@@ -50,21 +50,11 @@ typedef struct {
 	int port;
 } endpoint;
 
-/* The decimal digits [s, s + len) as a port number, or -1 (nothing else: no sign, no space,
- * at most 5 digits, so nothing wraps). */
+/* The decimal digits [s, s + len) as a port number (at most 65535), or -1. */
 static long long port_of(const char *s, size_t len)
 {
-	long long v = 0;
-	if (len == 0 || len > 5) {
-		return -1;
-	}
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9') {
-			return -1;
-		}
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
+	zend_long v;
+	return rlock_digits(s, len, 65535, &v) ? v : -1;
 }
 
 /* host ([host, host + len)) and port into e when they can name a node: a host of 1 to 255
@@ -229,7 +219,8 @@ static const char *redirect_target(const redisReply *r, const rlock_server *aske
 {
 	const char *end = r->str + r->len, *slot = memchr(r->str, ' ', r->len) + 1;
 	const char *addr = memchr(slot, ' ', end - slot), *colon;
-	if (!addr || port_of(slot, addr - slot) < 0 || port_of(slot, addr - slot) >= CLUSTER_SLOTS) {
+	zend_long n;
+	if (!addr || !rlock_digits(slot, addr - slot, CLUSTER_SLOTS - 1, &n)) {
 		return "invalid slot";
 	}
 	addr++;
