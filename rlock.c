@@ -682,6 +682,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_ce_lost_exception = register_class_RLockLostException(rlock_ce_exception);
 
 	rlock_scripts_minit();
+	rlock_conn_minit();
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();
 	return SUCCESS;
