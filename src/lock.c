@@ -84,8 +84,8 @@ static int grant(redisReply *r, rlock_attempt *res)
 	}
 	const char *g = r->element[1]->str, *end = g + r->element[1]->len;
 	const char *sp1 = memchr(g, ' ', end - g), *sp2 = sp1 ? memchr(sp1 + 1, ' ', end - sp1 - 1) : NULL;
-	if (!sp2 || !rlock_token_ours(g, sp1 - g) || !rlock_digits(sp1 + 1, sp2 - sp1 - 1, ZEND_LONG_MAX, &fence)
-			|| !rlock_digits(sp2 + 1, end - sp2 - 1, ZEND_LONG_MAX, &ttl) || ttl == 0) {
+	if (!sp2 || !rlock_token_ours(g, sp1 - g) || !rlock_parse_number(sp1 + 1, sp2 - sp1 - 1, ZEND_LONG_MAX, &fence)
+			|| !rlock_parse_number(sp2 + 1, end - sp2 - 1, ZEND_LONG_MAX, &ttl) || ttl == 0) {
 		return 0;
 	}
 	res->acquired = true;

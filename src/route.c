@@ -54,7 +54,7 @@ typedef struct {
 static long long port_of(const char *s, size_t len)
 {
 	zend_long v;
-	return rlock_digits(s, len, 65535, &v) ? v : -1;
+	return rlock_parse_number(s, len, 65535, &v) ? v : -1;
 }
 
 /* host ([host, host + len)) and port into e when they can name a node: a host of 1 to 255
@@ -220,7 +220,7 @@ static const char *redirect_target(const redisReply *r, const rlock_server *aske
 	const char *end = r->str + r->len, *slot = memchr(r->str, ' ', r->len) + 1;
 	const char *addr = memchr(slot, ' ', end - slot), *colon;
 	zend_long n;
-	if (!addr || !rlock_digits(slot, addr - slot, CLUSTER_SLOTS - 1, &n)) {
+	if (!addr || !rlock_parse_number(slot, addr - slot, CLUSTER_SLOTS - 1, &n)) {
 		return "invalid slot";
 	}
 	addr++;

@@ -331,22 +331,6 @@ bool rlock_token_ours(const char *s, size_t len)
 	return true;
 }
 
-bool rlock_digits(const char *s, size_t len, zend_long max, zend_long *out)
-{
-	zend_long v = 0;
-	if (len == 0) {
-		return false;
-	}
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > (max - (s[i] - '0')) / 10) {
-			return false;
-		}
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = v;
-	return true;
-}
-
 bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err)
 {
 	if (r->type != REDIS_REPLY_ERROR) {

@@ -63,9 +63,6 @@ typedef struct rlock_attempt_s {
 /* Replies are input. Whether [s, s + len) looks like a token of ours (32 lower-case hex
  * digits): a token from a reply is adopted only then. */
 bool rlock_token_ours(const char *s, size_t len);
-/* The decimal digits [s, s + len) as a number 0..max into *out: no sign, no space, nothing
- * else, and nothing that wraps. */
-bool rlock_digits(const char *s, size_t len, zend_long max, zend_long *out);
 /* Whether r is what the acquire script answers: {1, a token of ours, fence >= 0} or
  * {0, pttl >= -2, wait >= 0}. */
 bool rlock_reply_is_attempt(const redisReply *r);
