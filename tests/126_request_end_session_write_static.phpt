@@ -11,7 +11,7 @@ if (!is_file(ini_get('extension_dir') . '/rlock.so')) die('skip rlock.so not in 
 pcre.jit=0
 --FILE--
 <?php
-require __DIR__ . '/request_end.inc';
+require __DIR__ . '/child.inc';
 $o = rlock_test_options(['ttl' => 20000]);
 
 // the RLock outlives every RSHUTDOWN: the engine frees it in zend_deactivate; it is taken
