@@ -392,7 +392,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 			RLOCK_G(counters).contended++;
 			key_mark_hot(key);
 		}
-		/* a round blocks a day at most: lock(PHP_INT_MAX) is rounds without end */
+		/* a round blocks a day at most: the longest wait, 24.8 days, is rounds */
 		rc = wait_round(o, &k, token, self, MIN(remaining, 86400000), &queued, &reached, &res, err);
 		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
 			/* the server went away while we waited (a restart): wait for it too; an error

@@ -166,15 +166,15 @@ zend_string *rlock_new_token(rlock_err *err)
 
 void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms)
 {
-	zend_long ms = base_ms, jitter = 0;
-	if (base_ms > 0 && php_random_int(0, base_ms, &jitter, false) == SUCCESS) {
-		ms = base_ms / 2 + jitter / 2;
+	/* base/2 to base, counted in us: a 1 ms base sleeps 0.5 to 1 ms, not 0 */
+	zend_long us = MIN(base_ms, RLOCK_MS_MAX) * 1000, jitter = 0;
+	if (us > 0 && php_random_int(0, us, &jitter, false) == SUCCESS) {
+		us = us / 2 + jitter / 2;
 	}
-	if (ms > max_ms) {
-		ms = max_ms;
-	}
-	if (ms > 0) {
-		usleep((useconds_t) ms * 1000);
+	us = MIN(us, MIN(max_ms, RLOCK_MS_MAX) * 1000);
+	if (us > 0) {
+		struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
+		nanosleep(&ts, NULL);
 	}
 }
 
