@@ -35,9 +35,12 @@ else
 	say() { printf '\n%s\n' "$*"; }
 fi
 
-# 1. What the demo needs, from apt when missing.
-packages=(nginx php8.2-fpm php8.2-cli php8.2-redis redis-server)
-[ -f "${RLOCK_SO:-$repo/modules/rlock.so}" ] || packages+=(php8.2-dev libhiredis-dev pkg-config make)
+# 1. What the demo needs, from apt when missing, for the PHP installed (else the newest).
+# shellcheck disable=SC1091
+source "$repo/scripts/lib/deps.sh"
+v=$(rlock_php)
+packages=(nginx "php$v-fpm" "php$v-cli" "php$v-redis" redis-server)
+[ -f "${RLOCK_SO:-$repo/modules/rlock.so}" ] || packages+=("php$v-dev" libhiredis-dev pkg-config make)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
