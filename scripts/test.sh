@@ -29,7 +29,7 @@ case "$mode" in
 		exit ;;
 esac
 v=$(rlock_php)
-need=("php$v-dev" "php$v-cli" libhiredis-dev pkg-config redis-server redis-tools)
+need=(make gcc git procps "php$v-dev" "php$v-cli" libhiredis-dev pkg-config redis-server redis-tools)
 [ "$mode" = --phpt ] || [ "$mode" = --valkey ] || need+=(php-pear phpunit "php$v-redis")
 [ "$mode" = "--valkey" ] && need+=(valkey-server)
 [ "$mode" = "--valgrind" ] && need+=(valgrind)

@@ -36,6 +36,7 @@ rlock_root_make() {
 	mkdir -p "$RLOCK_ROOTS"
 	rm -rf "$RLOCK_ROOTS/.$name".*
 	tmp=$(mktemp -d "$RLOCK_ROOTS/.$name.XXXXXX")
+	chmod 755 "$tmp"   # the root of a system: apt drops to _apt, which must get in
 	echo "root: debootstrap trixie into $root (once; reused after)" >&2
 	if ! debootstrap --variant=minbase trixie "$tmp" "$mirror" > "$tmp.log" 2>&1; then
 		tail -n 20 "$tmp.log" >&2
@@ -57,8 +58,9 @@ rlock_root_make() {
 # root NAME, with /proc, /sys, /dev, /dev/pts and /dev/shm mounted; every mount undone and
 # every process left in the root stopped however the run ends. One run at a time per root.
 rlock_root_run() {
-	local name=$1 root env
+	local name=$1 root env log status passed=0 failed=0 runs=0 p f
 	shift
+	log=$(mktemp)
 	root=$(rlock_root_make "$name") || return 1
 	env=(HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 		LANG=C.UTF-8 TERM=dumb CI="${CI:-}")
@@ -72,13 +74,33 @@ rlock_root_run() {
 		mkdir -p "$root/rlock"
 		git ls-files -z | xargs -0 cp --parents -t "$root/rlock"
 		cp /etc/resolv.conf "$root/etc/resolv.conf"
+		# debootstrap writes no hosts file: localhost would not resolve (phpt 031)
+		[ -s "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
 		mount -t proc proc "$root/proc"
 		mount -t sysfs sys "$root/sys"
 		mount --bind /dev "$root/dev"
 		mount --bind /dev/pts "$root/dev/pts"
 		mount --bind /dev/shm "$root/dev/shm"
-		chroot "$root" /usr/bin/env -i "${env[@]}" bash -c 'cd /rlock && bash scripts/test.sh "$@"' test.sh "$@"
-	)
+		# shellcheck disable=SC2016
+		chroot "$root" /usr/bin/env -i "${env[@]}" bash -c '
+			cd /rlock
+			status=0
+			for mode in "$@"; do
+				echo "=== $(. /etc/os-release; echo "$PRETTY_NAME"): scripts/test.sh $mode"
+				bash scripts/test.sh "$mode" || status=1
+			done
+			exit $status' root "$@"
+	) 2>&1 | tee "$log"
+	status=${PIPESTATUS[0]}
+	# one closing line over the runs: "rlock: N passed, N failed"
+	while read -r p f; do
+		passed=$((passed + p)) failed=$((failed + f)) runs=$((runs + 1))
+	done < <(sed -nE 's/^rlock: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$log")
+	rm -f "$log"
+	[ "$runs" -eq $# ] || status=1
+	[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+	echo "rlock: $passed passed, $failed failed"
+	return "$status"
 }
 
 # rlock_root_down ROOT: stop every process whose root is ROOT, undo the mounts.
