@@ -4,7 +4,8 @@
 # Needs root (debootstrap, mount, chroot). Sourced by scripts/test.sh after deps.sh.
 #
 #   rlock_root_run debian13 ARGS...   Debian 13 (trixie)
-#   rlock_root_run php85 ARGS...      Debian 13 with experimental's php8.5 (RLOCK_PHP=8.5)
+#   rlock_root_run php85 ARGS...      Debian unstable with experimental's php8.5 (RLOCK_PHP=8.5):
+#                                     it needs libraries trixie does not have (libxml2-16)
 #
 # The servers the tests start in the root share the host's network: they bind free
 # 127.0.0.1 ports as on the host.
@@ -25,7 +26,8 @@ rlock_root_mirror() {
 # rlock_root_make NAME: the path of root NAME, made when missing. debootstrap works in a
 # temporary folder renamed when complete: a run killed half-way leaves no half root.
 rlock_root_make() {
-	local name=$1 root="$RLOCK_ROOTS/$1" mirror tmp
+	local name=$1 root="$RLOCK_ROOTS/$1" mirror tmp suite=trixie
+	[ "$name" = php85 ] && suite=sid
 	if [ -x "$root/usr/bin/apt-get" ]; then
 		echo "$root"
 		return
@@ -37,16 +39,18 @@ rlock_root_make() {
 	rm -rf "$RLOCK_ROOTS/.$name".*
 	tmp=$(mktemp -d "$RLOCK_ROOTS/.$name.XXXXXX")
 	chmod 755 "$tmp"   # the root of a system: apt drops to _apt, which must get in
-	echo "root: debootstrap trixie into $root (once; reused after)" >&2
-	if ! debootstrap --variant=minbase trixie "$tmp" "$mirror" > "$tmp.log" 2>&1; then
+	echo "root: debootstrap $suite into $root (once; reused after)" >&2
+	if ! debootstrap --variant=minbase "$suite" "$tmp" "$mirror" > "$tmp.log" 2>&1; then
 		tail -n 20 "$tmp.log" >&2
 		rm -rf "$tmp" "$tmp.log"
 		return 1
 	fi
 	rm -f "$tmp.log"
 	if [ "$name" = php85 ]; then
-		# experimental's php8.5 over trixie: only the php8.5 packages come from experimental
-		echo "deb $mirror experimental main" > "$tmp/etc/apt/sources.list.d/experimental.list"
+		# experimental's php8.5 over unstable: only the php8.5 packages come from experimental
+		# (a mirror's unstable and experimental Release files can be past their Valid-Until)
+		printf 'deb [check-valid-until=no] %s %s main\n' "$mirror" sid "$mirror" experimental \
+			> "$tmp/etc/apt/sources.list"
 		printf 'Package: php8.5*\nPin: release a=experimental\nPin-Priority: 990\n' \
 			> "$tmp/etc/apt/preferences.d/php85"
 	fi
