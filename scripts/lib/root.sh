@@ -62,7 +62,7 @@ rlock_root_make() {
 # root NAME, with /proc, /sys, /dev, /dev/pts and /dev/shm mounted; every mount undone and
 # every process left in the root stopped however the run ends. One run at a time per root.
 rlock_root_run() {
-	local name=$1 root env log status passed=0 failed=0 runs=0 p f
+	local name=$1 root env log status=0 passed=0 failed=0 runs=0 p f
 	shift
 	log=$(mktemp)
 	root=$(rlock_root_make "$name") || return 1
@@ -94,8 +94,7 @@ rlock_root_run() {
 				bash scripts/test.sh "$mode" || status=1
 			done
 			exit $status' root "$@"
-	) 2>&1 | tee "$log"
-	status=${PIPESTATUS[0]}
+	) 2>&1 | tee "$log" || status=$?
 	# one closing line over the runs: "rlock: N passed, N failed"
 	while read -r p f; do
 		passed=$((passed + p)) failed=$((failed + f)) runs=$((runs + 1))
