@@ -234,29 +234,30 @@ bool rlock_keys_cluster_safe(zend_string *key)
  * prefix:
  *
  * - The lock of the full key K (prefix and key, any bytes) is the Redis key L = K, or
- *   0xFF K when K begins with byte 0xFF (which no UTF-8 text does).
- * - L's companions are 0xFF "{" L "}:" role when L has no {hash tag}, else 0xFF "=" L
- *   ":" role; role is "grants", "waiters", "fence", or "self-" and a waiter's token (hex):
- *   never a ':'.
+ *   "}" K when K begins with "}" (which keys hardly ever do).
+ * - L's companions are "}{" L "}:" role when L has no {hash tag}, else "}=" L ":" role;
+ *   role is "grants", "waiters", "fence", or "self-" and a waiter's token (hex): never a
+ *   ':'. (An ACL pattern "~}?PREFIX*" covers them.)
  *
- * Lock keys: K -> L is one-to-one (the identity on keys not beginning with 0xFF; 0xFF put
+ * Lock keys: K -> L is one-to-one (the identity on keys not beginning with "}"; a "}" put
  * before those that do, which then begin with two). No lock key is a companion: a lock key
- * begins with a byte other than 0xFF, or with two 0xFF; a companion begins with 0xFF and
- * then "{" or "=". Companions: the byte after the 0xFF tells the form, the role is what
- * follows the last ':' (the role has none), and what is left is L, braces taken off in the
- * "{" form; so one name is one (L, role), and as K -> L is one-to-one, one (K, role).
+ * begins with a byte other than "}", or with "}}"; a companion begins with "}{" or "}=".
+ * Companions: the byte after the first tells the form, the role is what follows the last
+ * ':' (the role has none), and what is left is L, braces taken off in the "{" form; so one
+ * name is one (L, role), and as K -> L is one-to-one, one (K, role).
  *
- * Cluster: neither 0xFF nor "=" is a "{", so a tagged L's companions have L's own tag, and an
- * untagged L, which then has no "}" at all (rlock_keys_cluster_safe()), is its companions'
- * tag, whole: the companions hash to L's slot. */
-#define KEY_MARK '\xff'
+ * Cluster: the hash tag is between the first "{" and the next "}". Neither the leading "}"
+ * nor "=" is a "{", so a tagged L's companions have L's own tag, and an untagged L, which
+ * then has no "}" at all (rlock_keys_cluster_safe()), is its companions' tag, whole: the
+ * companions hash to L's slot. */
+#define KEY_MARK '}'
 
 zend_string *rlock_keys_lock_key(zend_string *full)
 {
 	if (ZSTR_LEN(full) == 0 || ZSTR_VAL(full)[0] != KEY_MARK) {
 		return full;
 	}
-	zend_string *l = zend_string_concat2("\xff", 1, ZSTR_VAL(full), ZSTR_LEN(full));
+	zend_string *l = zend_string_concat2("}", 1, ZSTR_VAL(full), ZSTR_LEN(full));
 	zend_string_release(full);
 	return l;
 }

@@ -1,5 +1,5 @@
 --TEST--
-Distinct lock keys never share a Redis key: for pairs that once did (x and {x}, a prefix and a key that add up to another's companion, keys named like companions, braces, NUL, 0xFF), one lock's acquire and release neither fail nor hand over the other while a waiter waits on it
+Distinct lock keys never share a Redis key: for pairs that once did (x and {x}, a prefix and a key that add up to another's companion, keys named like companions, braces, NUL, binary), one lock's acquire and release neither fail nor hand over the other while a waiter waits on it
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -25,11 +25,13 @@ $pairs = [
     [['', 'a}b'], ['', '{a}b}']],
     [['', 'a:b'], ['', '{a:b}']],
     [['', "x\0"], ['', "{x\0}"]],
-    [['', 'x'], ['', "\xff{x}:grants"]],
-    [['', 'x'], ['', "\xff{x}:waiters"]],
-    [['', '{x}'], ['', "\xff={x}:waiters"]],
-    [['', "\xff{x}:grants"], ['', "\xff\xff{x}:grants"]],
-    [['', "\xff"], ['', "\xff\xff"]],
+    [['', "\xff"], ['', "{\xff}"]],
+    [['', 'x'], ['', '}{x}:grants']],
+    [['', 'x'], ['', '}{x}:waiters']],
+    [['}', '{x}:fence'], ['', 'x']],
+    [['', '{x}'], ['', '}={x}:waiters']],
+    [['', '}{x}:grants'], ['', '}}{x}:grants']],
+    [['', '}'], ['', '}}']],
 ];
 
 /* While $a holds its key and a child waits for it, $b is taken and released: $a stays held
@@ -74,6 +76,8 @@ foreach ($pairs as [$a, $b]) {
         echo $show($x), ' while ', $show($y), ': ', check($x, $y, $srv['dsn'], $cmd, $slow), "\n";
     }
 }
+// the Redis key of a lock: prefix and key, a "}" put before a full key that begins with one
+echo json_encode([(new RLock('{x}', ['prefix' => '']))->key(), (new RLock('x', ['prefix' => '}']))->key()]), "\n";
 // all gone but the fencing counters, which expire
 $left = $cmd('KEYS', '*');
 echo json_encode(array_values(array_filter($left, fn ($k) => !str_ends_with($k, ':fence')))), "\n";
@@ -103,14 +107,19 @@ rlock:|x while |{rlock:x}: ok
 |{a:b} while |a:b: ok
 |x\000 while |{x\000}: ok
 |{x\000} while |x\000: ok
-|x while |\377{x}:grants: ok
-|\377{x}:grants while |x: ok
-|x while |\377{x}:waiters: ok
-|\377{x}:waiters while |x: ok
-|{x} while |\377={x}:waiters: ok
-|\377={x}:waiters while |{x}: ok
-|\377{x}:grants while |\377\377{x}:grants: ok
-|\377\377{x}:grants while |\377{x}:grants: ok
-|\377 while |\377\377: ok
-|\377\377 while |\377: ok
+|\377 while |{\377}: ok
+|{\377} while |\377: ok
+|x while |}{x}:grants: ok
+|}{x}:grants while |x: ok
+|x while |}{x}:waiters: ok
+|}{x}:waiters while |x: ok
+}|{x}:fence while |x: ok
+|x while }|{x}:fence: ok
+|{x} while |}={x}:waiters: ok
+|}={x}:waiters while |{x}: ok
+|}{x}:grants while |}}{x}:grants: ok
+|}}{x}:grants while |}{x}:grants: ok
+|} while |}}: ok
+|}} while |}: ok
+["{x}","}}x"]
 []
