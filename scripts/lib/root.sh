@@ -93,7 +93,8 @@ rlock_root_run() {
 				echo "=== $(. /etc/os-release; echo "$PRETTY_NAME"): scripts/test.sh $mode"
 				bash scripts/test.sh "$mode" || status=1
 			done
-			exit $status' root "$@"
+			exit $status' root "$@" || exit $?
+		exit 0   # an explicit exit: the status is not the EXIT trap's last command's
 	) 2>&1 | tee "$log" || status=$?
 	# one closing line over the runs: "rlock: N passed, N failed"
 	while read -r p f; do
@@ -116,8 +117,10 @@ rlock_root_down() {
 	done
 	[ ${#left[@]} -eq 0 ] || kill -KILL "${left[@]}" 2>/dev/null || true
 	for m in dev/shm dev/pts dev sys proc; do
-		if mountpoint -q "$root/$m"; then
-			umount "$root/$m" 2>/dev/null || umount -l "$root/$m"
+		if mountpoint -q "$root/$m" && ! umount "$root/$m" 2>/dev/null; then
+			echo "root: $root/$m busy, detached (umount -l)" >&2
+			umount -l "$root/$m" || true
 		fi
 	done
+	return 0
 }
