@@ -77,6 +77,8 @@ rlock_root_run() {
 		rm -rf "$root/rlock"
 		mkdir -p "$root/rlock"
 		git ls-files -z | xargs -0 cp --parents -t "$root/rlock"
+		# a repository of its own: the release check and the sanitizer builds list its files
+		git -C "$root/rlock" init -q && git -C "$root/rlock" add -A
 		cp /etc/resolv.conf "$root/etc/resolv.conf"
 		# debootstrap writes no hosts file: localhost would not resolve (phpt 031)
 		[ -s "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
