@@ -70,14 +70,29 @@ static void slot_maps_forget(const rlock_opts *o)
 	zend_hash_str_del(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id));
 }
 
-/* CLUSTER SLOTS from the first node that answers: the seeds. */
+/* CLUSTER SLOTS from the seeds, all asked at once: the first that answers. */
 static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 {
 	rlock_cmd cmd = { .argc = 2, .argv = { "CLUSTER", "SLOTS" }, .lens = { 7, 5 } };
+	const rlock_cmd *cmds[RLOCK_MAX_SERVERS];
+	redisReply *replies[RLOCK_MAX_SERVERS];
+	rlock_err errs[RLOCK_MAX_SERVERS];
+	slot_map *m = NULL;
 
+	memset(errs, 0, sizeof(errs));
 	for (uint32_t n = 0; n < o->nnodes; n++) {
-		redisReply *r = rlock_conn_call(o, &o->nodes[n], &cmd, 0, err);
-		if (!r) {
+		cmds[n] = &cmd;
+	}
+	rlock_conn_fanout(o, o->nnodes, o->nodes, cmds, 1, replies, errs);
+	for (uint32_t n = 0; n < o->nnodes; n++) {
+		redisReply *r = replies[n];
+		if (!r || m) {
+			if (!m && errs[n].kind != RLOCK_ERR_NONE) {
+				*err = errs[n];
+			}
+			if (r) {
+				freeReplyObject(r);
+			}
 			continue;
 		}
 		if (r->type != REDIS_REPLY_ARRAY) {
@@ -85,7 +100,7 @@ static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 			freeReplyObject(r);
 			continue;
 		}
-		slot_map *m = calloc(1, sizeof(*m));
+		m = calloc(1, sizeof(*m));
 		for (size_t i = 0; i < r->elements; i++) {
 			redisReply *range = r->element[i];
 			if (range->type != REDIS_REPLY_ARRAY || range->elements < 3 || range->element[2]->type != REDIS_REPLY_ARRAY
@@ -117,9 +132,8 @@ static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 		}
 		freeReplyObject(r);
 		zend_hash_str_update_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id), m);
-		return m;
 	}
-	return NULL;
+	return m;
 }
 
 /* "host:port" into a server with o->server's credentials. */
@@ -156,21 +170,34 @@ static bool cluster_node(const rlock_opts *o, zend_string *key, rlock_server *ou
 /* ---- Sentinel ---- */
 
 /* The master the Sentinels name for o's service, as a server with o->server's credentials:
- * remembered as a map whose every slot is that master, and asked again after a failure. */
+ * remembered as a map whose every slot is that master, and asked again after a failure.
+ * The Sentinels are asked all at once; the first that names a master is taken. */
 static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *err)
 {
 	rlock_cmd cmd = { .argc = 3, .argv = { "SENTINEL", "get-master-addr-by-name", ZSTR_VAL(o->service) },
 		.lens = { 8, 23, ZSTR_LEN(o->service) } };
+	const rlock_cmd *cmds[RLOCK_MAX_SERVERS];
+	redisReply *replies[RLOCK_MAX_SERVERS];
+	rlock_err errs[RLOCK_MAX_SERVERS];
 	slot_map *m = zend_hash_str_find_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id));
+	bool asked = m != NULL;  /* known already: nothing to read */
 
-	for (uint32_t i = 0; !m && i < o->nsentinels; i++) {
-		rlock_err e = {0};
-		redisReply *r = rlock_conn_call(o, &o->sentinels[i], &cmd, 0, &e);
+	if (!asked) {
+		memset(errs, 0, sizeof(errs));
+		for (uint32_t i = 0; i < o->nsentinels; i++) {
+			cmds[i] = &cmd;
+		}
+		rlock_conn_fanout(o, o->nsentinels, o->sentinels, cmds, 1, replies, errs);
+	}
+	for (uint32_t i = 0; !asked && i < o->nsentinels; i++) {
+		redisReply *r = replies[i];
 		if (!r) {
-			*err = e;
+			if (!m) {
+				*err = errs[i];
+			}
 			continue;
 		}
-		if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 && r->element[0]->type == REDIS_REPLY_STRING
+		if (!m && r->type == REDIS_REPLY_ARRAY && r->elements == 2 && r->element[0]->type == REDIS_REPLY_STRING
 				&& r->element[1]->type == REDIS_REPLY_STRING) {
 			char addr[300];
 			snprintf(addr, sizeof(addr), "%s:%s", r->element[0]->str, r->element[1]->str);
@@ -180,7 +207,7 @@ static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *e
 				m->nodes[slot] = shared;
 			}
 			zend_hash_str_update_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id), m);
-		} else {
+		} else if (!m) {
 			rlock_err_set(err, RLOCK_ERR_CONNECTION, o->sentinels[i].label, "knows no master named \"%s\"", ZSTR_VAL(o->service));
 		}
 		freeReplyObject(r);
@@ -204,7 +231,6 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 {
 	rlock_server target = {0};
 	bool asking = false, retried = false;
-	zend_long give_up = rlock_now_ms() + o->read_timeout;
 
 	for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
 		const rlock_server *s = &o->server;
@@ -250,10 +276,11 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 			freeReplyObject(r);
 			continue;
 		}
-		if (o->nnodes && starts_with(r, "TRYAGAIN ") && rlock_now_ms() < give_up) {
-			/* a slot on the move: its keys are on both nodes until the migration ends */
+		if (rlock_conn_not_ready(r) && rlock_conn_left() > o->retry_delay) {
+			/* not ready yet (loading its data, running a script, a replica cut off from its
+			 * master, a slot on the move): again after retry_delay, within the call */
 			freeReplyObject(r);
-			usleep(10 * 1000);
+			rlock_sleep_jittered(MAX(o->retry_delay, 2), rlock_conn_left());
 			hop--;
 			continue;
 		}
@@ -264,7 +291,7 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 			rlock_server_free(&target, false);
 			asking = false;
 			freeReplyObject(r);
-			usleep(100 * 1000);
+			usleep((useconds_t) MIN(100, rlock_conn_left()) * 1000);
 			continue;
 		}
 		if (r->type == REDIS_REPLY_ERROR && !starts_with(r, "NOSCRIPT")) {
