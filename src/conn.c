@@ -112,6 +112,245 @@ static int append_command(redisContext *ctx, const rlock_cmd *cmd)
 	return rc;
 }
 
+/* The cause of a hiredis context's error, in words. */
+static const char *cause(const redisContext *ctx, char *buf, size_t size)
+{
+	if (ctx->err == REDIS_ERR_IO && strcmp(ctx->errstr, strerror(EAGAIN)) == 0) {
+		snprintf(buf, size, "read timed out");
+		return buf;
+	}
+	if (ctx->err == REDIS_ERR_EOF) {
+		return "server closed the connection";
+	}
+#if HIREDIS_MAJOR >= 1
+	if (ctx->err == REDIS_ERR_PROTOCOL && strstr(ctx->errstr, "length out of range")) {
+		return "reply too large";
+	}
+#endif
+	if (ctx->err == REDIS_ERR_OOM) {
+		/* our caps (hiredis 0.14 aborts the process when malloc fails) */
+		return "reply too large";
+	}
+	return ctx->errstr;
+}
+
+/* ---- replies are input: the caps of conn.h ---- */
+
+/* Whether one more object of len bytes fits the budget of the reply it belongs to; the
+ * root of a reply starts a new count. */
+static bool budget_take(const redisReadTask *task, size_t len)
+{
+	rlock_reply_budget *b = task->privdata;
+	if (!task->parent) {
+		b->objects = 0;
+		b->bytes = 0;
+	}
+	b->objects++;
+	b->bytes += len;
+	return b->objects <= RLOCK_REPLY_MAX_OBJECTS && b->bytes <= RLOCK_REPLY_MAX_BYTES;
+}
+
+#if HIREDIS_MAJOR >= 1
+/* hiredis 1.x refuses an array header past maxelements itself (and caps no total). */
+void rlock_conn_minit(void)
+{
+}
+
+void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget)
+{
+	(void) budget;
+	(void) budget_take;
+	ctx->reader->maxelements = RLOCK_REPLY_MAX_ELEMENTS;
+}
+#else
+/* hiredis 0.14 allocates whatever a header announces: its reply-object functions, wrapped
+ * with the caps. A NULL from one fails the read (hiredis says "out of memory"). */
+static redisReplyObjectFunctions *hiredis_fn;
+
+static void *guard_string(const redisReadTask *task, char *str, size_t len)
+{
+	return budget_take(task, len) ? hiredis_fn->createString(task, str, len) : NULL;
+}
+
+static void *guard_array(const redisReadTask *task, int elements)
+{
+	return elements <= RLOCK_REPLY_MAX_ELEMENTS && budget_take(task, 0) ? hiredis_fn->createArray(task, elements) : NULL;
+}
+
+static void *guard_integer(const redisReadTask *task, long long value)
+{
+	return budget_take(task, 0) ? hiredis_fn->createInteger(task, value) : NULL;
+}
+
+static void *guard_nil(const redisReadTask *task)
+{
+	return budget_take(task, 0) ? hiredis_fn->createNil(task) : NULL;
+}
+
+static redisReplyObjectFunctions guarded_fn = {
+	.createString = guard_string,
+	.createArray = guard_array,
+	.createInteger = guard_integer,
+	.createNil = guard_nil,
+	.freeObject = freeReplyObject,
+};
+
+void rlock_conn_minit(void)
+{
+	/* hiredis' own functions are static in it: the table a reader starts with points at them */
+	redisReader *r = redisReaderCreate();
+	if (r) {
+		hiredis_fn = r->fn;
+		redisReaderFree(r);
+	}
+}
+
+void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget)
+{
+	if (hiredis_fn) {
+		ctx->reader->fn = &guarded_fn;
+		ctx->reader->privdata = budget;
+	}
+}
+#endif
+
+/* Fail ctx when what it has buffered of a reply outgrows any reply of ours: a bulk string
+ * is buffered whole before hiredis makes anything of it, and a line that does not end is
+ * searched for its end again at every read (quadratic). What is buffered past the reader's
+ * position starts with the item it waits for. */
+static bool buffer_fits(redisContext *ctx)
+{
+	const redisReader *r = ctx->reader;
+	size_t pending = r->len - r->pos;
+	if (pending <= RLOCK_REPLY_MAX_LINE || (pending <= RLOCK_REPLY_MAX_BYTES
+			&& memchr(r->buf + r->pos, '\n', RLOCK_REPLY_MAX_LINE))) {
+		return true;
+	}
+	ctx->err = REDIS_ERR_OOM;
+	snprintf(ctx->errstr, sizeof(ctx->errstr), "reply too large");
+	return false;
+}
+
+/* Write out what hiredis has buffered (it writes only when a reply is asked for, and we may
+ * poll for one first). */
+static bool flush(redisContext *ctx)
+{
+	int done = 0;
+	while (!done) {
+		if (redisBufferWrite(ctx, &done) != REDIS_OK) {
+			return false;
+		}
+	}
+	return true;
+}
+
+int rlock_conn_get_reply(redisContext *ctx, void **reply)
+{
+	void *r = NULL;
+	if (redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
+		return REDIS_ERR;
+	}
+	if (!r && !flush(ctx)) {
+		return REDIS_ERR;
+	}
+	while (!r) {
+		if (redisBufferRead(ctx) != REDIS_OK || !buffer_fits(ctx) || redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
+			return REDIS_ERR;
+		}
+	}
+	*reply = r;
+	return REDIS_OK;
+}
+
+/* What an AUTH refusal means, in rlock's words (Redis' own name neither the password nor the
+ * user, but a hostile server's may). */
+static const char *auth_refusal(const redisReply *r)
+{
+	if (r->type != REDIS_REPLY_ERROR) {
+		return "unexpected reply";
+	}
+	if (r->len >= 9 && memcmp(r->str, "WRONGPASS", 9) == 0) {
+		return "WRONGPASS (wrong user name or password, or the user is disabled)";
+	}
+	if (zend_memnstr(r->str, "no password is set", 18, r->str + r->len)
+			|| zend_memnstr(r->str, "without any password configured", 31, r->str + r->len)) {
+		return "the server has no password set";
+	}
+	return "the server refused the credentials";
+}
+
+/* r, the reply to a command of a fresh connection's handshake (NULL: none came, ctx says
+ * why), freed: true when it is not an error (and, for AUTH, is +OK), else false with why
+ * set. */
+static bool handshake_check(redisContext *ctx, redisReply *r, bool auth, long long db, char *why, size_t why_size)
+{
+	char what[32];
+	bool ok;
+
+	snprintf(what, sizeof(what), auth ? "AUTH" : "SELECT %lld", db);
+	if (!r) {
+		char buf[32];
+		snprintf(why, why_size, "%s failed: %s", what, cause(ctx, buf, sizeof(buf)));
+		return false;
+	}
+	ok = auth ? r->type == REDIS_REPLY_STATUS && r->len == 2 && memcmp(r->str, "OK", 2) == 0
+		: r->type != REDIS_REPLY_ERROR;
+	if (!ok && auth) {
+		snprintf(why, why_size, "authentication failed: %s", auth_refusal(r));
+	} else if (!ok) {
+		snprintf(why, why_size, "%s failed: %.*s", what, (int) MIN(r->len, 200), r->str);
+	}
+	freeReplyObject(r);
+	return ok;
+}
+
+/* AUTH (when pass) and SELECT (when db != 0) appended to ctx's output, not sent: how many
+ * replies they will have (AUTH's first), or -1. */
+static int handshake_append(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
+	long long db)
+{
+	int n = 0;
+	if (pass) {
+		const char *argv[3] = { "AUTH", user, pass };
+		size_t lens[3] = { 4, user_len, pass_len };
+		if (!user) {
+			argv[1] = pass;
+			lens[1] = pass_len;
+		}
+		if (redisAppendCommandArgv(ctx, user ? 3 : 2, argv, lens) != REDIS_OK) {
+			return -1;
+		}
+		n++;
+	}
+	if (db != 0) {
+		if (redisAppendCommand(ctx, "SELECT %lld", db) != REDIS_OK) {
+			return -1;
+		}
+		n++;
+	}
+	return n;
+}
+
+bool rlock_conn_handshake(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
+	long long db, char *why, size_t why_size)
+{
+	int n = handshake_append(ctx, user, user_len, pass, pass_len, db);
+	if (n < 0) {
+		snprintf(why, why_size, "out of memory");
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		redisReply *r = NULL;
+		if (rlock_conn_get_reply(ctx, (void **) &r) != REDIS_OK) {
+			r = NULL;
+		}
+		if (!handshake_check(ctx, r, pass && i == 0, db, why, why_size)) {
+			return false;
+		}
+	}
+	return true;
+}
+
 static void conn_free(rlock_conn *c)
 {
 	/* redisFree closes the socket without a word to the server: safe in a forked child. */
@@ -129,19 +368,6 @@ static void conn_dtor(zval *zv)
 static HashTable *table_for(const rlock_opts *o)
 {
 	return o->persistent ? &RLOCK_G(pool) : &RLOCK_G(request_conns);
-}
-
-/* The cause of a hiredis context's error, in words. */
-static const char *cause(const redisContext *ctx, char *buf, size_t size)
-{
-	if (ctx->err == REDIS_ERR_IO && strcmp(ctx->errstr, strerror(EAGAIN)) == 0) {
-		snprintf(buf, size, "read timed out");
-		return buf;
-	}
-	if (ctx->err == REDIS_ERR_EOF) {
-		return "server closed the connection";
-	}
-	return ctx->errstr;
 }
 
 /* The socket's read timeout, set only when it changes (every RLock has its own); false when
@@ -163,61 +389,19 @@ static bool arm(rlock_conn *c, zend_long own_ms)
 	return set_timeout(c, bound(own_ms));
 }
 
-/* AUTH and SELECT for a fresh connection to s, appended to its output: how many replies
- * they will have (the first AUTH's when s has a password), or -1. */
-static int handshake_append(rlock_conn *c, const rlock_server *s)
-{
-	char db[24];
-	int n = 0;
-
-	if (s->pass) {
-		rlock_cmd auth = { .argc = 1, .argv = { "AUTH" }, .lens = { 4 } };
-		if (s->user) {
-			auth.argv[auth.argc] = ZSTR_VAL(s->user);
-			auth.lens[auth.argc++] = ZSTR_LEN(s->user);
-		}
-		auth.argv[auth.argc] = ZSTR_VAL(s->pass);
-		auth.lens[auth.argc++] = ZSTR_LEN(s->pass);
-		if (append_command(c->ctx, &auth) != REDIS_OK) {
-			return -1;
-		}
-		n++;
-	}
-	if (s->db != 0) {
-		rlock_cmd select = { .argc = 2, .argv = { "SELECT", db }, .lens = { 6, 0 } };
-		select.lens[1] = snprintf(db, sizeof(db), ZEND_LONG_FMT, s->db);
-		if (append_command(c->ctx, &select) != REDIS_OK) {
-			return -1;
-		}
-		n++;
-	}
-	return n;
-}
-
 /* r, the reply to the next AUTH or SELECT of c's handshake (NULL: none came), freed; false
  * with err set when it failed. */
 static bool handshake_reply(rlock_conn *c, const rlock_server *s, redisReply *r, rlock_err *err)
 {
+	char why[256];
 	bool auth = s->pass && c->handshake == (s->db != 0 ? 2 : 1);
-	char buf[32];
 
 	c->handshake--;
-	if (auth && !r) {
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "AUTH failed: %s", cause(c->ctx, buf, sizeof(buf)));
-	} else if (auth && r->type == REDIS_REPLY_ERROR) {
-		/* Redis' answer names neither the password nor the user. */
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "authentication failed: %.*s", (int) r->len, r->str);
-	} else if (!auth && (!r || r->type == REDIS_REPLY_ERROR)) {
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "SELECT " ZEND_LONG_FMT " failed: %s", s->db,
-			r ? r->str : cause(c->ctx, buf, sizeof(buf)));
-	} else {
-		freeReplyObject(r);
-		return true;
+	if (!handshake_check(c->ctx, r, auth, (long long) s->db, why, sizeof(why))) {
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", why);
+		return false;
 	}
-	if (r) {
-		freeReplyObject(r);
-	}
-	return false;
+	return true;
 }
 
 /* The replies of c's handshake, each read within own_ms (less when the call ends first):
@@ -226,7 +410,7 @@ static bool finish_handshake(rlock_conn *c, const rlock_server *s, zend_long own
 {
 	while (c->handshake > 0) {
 		void *r = NULL;
-		if (!arm(c, own_ms) || redisGetReply(c->ctx, &r) != REDIS_OK) {
+		if (!arm(c, own_ms) || rlock_conn_get_reply(c->ctx, &r) != REDIS_OK) {
 			r = NULL;
 		}
 		if (!handshake_reply(c, s, r, err)) {
@@ -257,6 +441,7 @@ static rlock_conn *conn_start(const rlock_server *s, rlock_err *err)
 	c->ctx = ctx;
 	c->pid = rlock_getpid();
 	c->busy = true;
+	rlock_conn_guard(ctx, &c->budget);
 	return c;
 }
 
@@ -282,7 +467,8 @@ static bool conn_connected(const rlock_opts *o, rlock_conn *c, const rlock_serve
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot set the read timeout: %s", c->ctx->errstr);
 		return false;
 	}
-	if ((c->handshake = handshake_append(c, s)) < 0) {
+	if ((c->handshake = handshake_append(c->ctx, s->user ? ZSTR_VAL(s->user) : NULL, s->user ? ZSTR_LEN(s->user) : 0,
+			s->pass ? ZSTR_VAL(s->pass) : NULL, s->pass ? ZSTR_LEN(s->pass) : 0, (long long) s->db)) < 0) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "out of memory");
 		return false;
 	}
@@ -415,7 +601,7 @@ static void conn_drop(const rlock_opts *o, const rlock_server *s, rlock_err *err
 static bool get_reply(rlock_conn *c, const rlock_server *s, zend_long own_ms, redisReply **r, rlock_err *err)
 {
 	*r = NULL;
-	return finish_handshake(c, s, own_ms, err) && arm(c, own_ms) && redisGetReply(c->ctx, (void **) r) == REDIS_OK;
+	return finish_handshake(c, s, own_ms, err) && arm(c, own_ms) && rlock_conn_get_reply(c->ctx, (void **) r) == REDIS_OK;
 }
 
 redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmd,
@@ -436,19 +622,6 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 	return r;
 }
 
-/* Write out what hiredis has buffered (it writes only when a reply is asked for, and we may
- * poll for one first). */
-static bool flush(redisContext *ctx)
-{
-	int done = 0;
-	while (!done) {
-		if (redisBufferWrite(ctx, &done) != REDIS_OK) {
-			return false;
-		}
-	}
-	return true;
-}
-
 /* The next reply: from what hiredis has buffered already, else from the socket within
  * wait_ms (-1: as long as a read may take, own_ms or what is left of the call). 1 read, 0
  * not within wait_ms, -1 I/O error. */
@@ -464,7 +637,7 @@ static int read_reply(rlock_conn *c, zend_long own_ms, zend_long wait_ms, redisR
 			return 0;
 		}
 	}
-	if (!reply && (!arm(c, own_ms) || redisGetReply(c->ctx, &reply) != REDIS_OK)) {
+	if (!reply && (!arm(c, own_ms) || rlock_conn_get_reply(c->ctx, &reply) != REDIS_OK)) {
 		return -1;
 	}
 	*r = reply;
@@ -559,7 +732,7 @@ static bool answers(const redisReply *r)
 static bool take_replies(rlock_conn *c, const rlock_server *s, redisReply **reply, rlock_err *err)
 {
 	void *r = NULL;
-	if (redisBufferRead(c->ctx) != REDIS_OK) {
+	if (redisBufferRead(c->ctx) != REDIS_OK || !buffer_fits(c->ctx)) {
 		return false;
 	}
 	while (!*reply) {
@@ -665,7 +838,7 @@ void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns)
 }
 
 
-void rlock_conn_rshutdown(void)
+void rlock_conn_post_deactivate(void)
 {
 	zend_hash_clean(&RLOCK_G(request_conns));
 }
