@@ -243,10 +243,13 @@ static int key_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend
 
 static int key_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err);
 
+/* How late an idle Redis (hz 10) may be with a blocked command's timeout. */
+#define REDIS_TIMER_MS 100
+
 /* WAIT until sync_replicas replicas have our writes (the lock among them), the whole within
- * read_timeout: WAIT's own timeout leaves Redis its timer's lateness (up to 100 ms on an
- * idle server) and the reply's way back. Short of that, give the lock back. 1, 0, or -1
- * (the lock given back). */
+ * read_timeout and Redis' timer: WAIT's own timeout is read_timeout less up to a quarter,
+ * and its reply is awaited REDIS_TIMER_MS past read_timeout, the lateness of an idle
+ * Redis. Short of that, give the lock back. 1, 0, or -1 (the lock given back). */
 static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, rlock_err *err)
 {
 	char n[24], timeout[24];
@@ -255,9 +258,9 @@ static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 	cmd.lens[0] = 4;
 	cmd.lens[1] = snprintf(n, sizeof(n), ZEND_LONG_FMT, o->sync_replicas);
 	cmd.lens[2] = snprintf(timeout, sizeof(timeout), ZEND_LONG_FMT,
-		MAX(o->read_timeout - MIN(o->read_timeout / 4, 100), 1));
+		MAX(o->read_timeout - MIN(o->read_timeout / 4, REDIS_TIMER_MS), 1));
 
-	redisReply *r = rlock_route_call(o, key, &cmd, 0, err);
+	redisReply *r = rlock_route_call(o, key, &cmd, REDIS_TIMER_MS, err);
 	int rc = r && rlock_reply_integer(&o->server, r, 0, ZEND_LONG_MAX, &acked, err) ? acked >= o->sync_replicas : -1;
 	if (rc != 1) {
 		rlock_err ignored = {0};
