@@ -10,7 +10,6 @@ require __DIR__ . '/config.inc';
 $slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
 ['port' => $port, 'pid' => $pid, 'dsn' => $dsn, 'cmd' => $cmd] = rlock_test_own_server();
 
-$cmd('SET', 'rlock:k', 'someone else', 'PX', '60000');
 // a process of its own stops the server once our waiter is blocked in its BLPOP
 $stopper = proc_open([PHP_BINARY, '-n', '-r', '
     $c = stream_socket_client("tcp://127.0.0.1:" . $argv[1], $errno, $errstr, 2);
@@ -25,6 +24,7 @@ $stopper = proc_open([PHP_BINARY, '-n', '-r', '
 
 $wait = 2000;
 $l = new RLock('k', ['server' => $dsn, 'connect_timeout' => 300, 'read_timeout' => 300]);
+$cmd('SET', $l->key(), 'someone else', 'PX', '60000');
 $t = microtime(true);
 try {
     var_dump($l->lock($wait));
