@@ -7,6 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
+$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
 
 /* A script that keeps the server busy for $ms, run by a process of its own; returns once
  * the server answers others BUSY. */
@@ -31,14 +32,16 @@ for ($i = 0; $i < 3; $i++) {
     $servers[] = rlock_test_own_server('--busy-reply-threshold 20');
 }
 
-$l = new RLock('k', ['server' => $servers[0]['dsn'], 'retry_delay' => 20]);
-$busy = busy_for($servers[0], 500);
+// (10 x under valgrind, so that the test sees the script run)
+$timeouts = ['connect_timeout' => 1000 * $slow, 'read_timeout' => 1000 * $slow, 'retry_delay' => 20];
+$l = new RLock('k', ['server' => $servers[0]['dsn']] + $timeouts);
+$busy = busy_for($servers[0], 500 * $slow);
 echo "one server: lock ", var_export($l->lock(), true), ", unlock ", var_export($l->unlock(), true), "\n";
 echo "  the script: ", trim(fgets($busy[1])), "\n";
 
 // 2 of 3 masters busy: no quorum without them
-$l = new RLock('k', ['servers' => array_column($servers, 'dsn'), 'retry_delay' => 20]);
-$busy = [busy_for($servers[1], 500), busy_for($servers[2], 500)];
+$l = new RLock('k', ['servers' => array_column($servers, 'dsn')] + $timeouts);
+$busy = [busy_for($servers[1], 500 * $slow), busy_for($servers[2], 500 * $slow)];
 echo "Redlock: tryLock ", var_export($l->tryLock(), true), ", unlock ", var_export($l->unlock(), true), "\n";
 foreach ($busy as [$p, $out]) {
     echo "  the script: ", trim(fgets($out)), "\n";
