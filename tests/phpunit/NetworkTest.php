@@ -27,7 +27,8 @@ final class NetworkTest extends OneServerTestCase
      * A client: cycles of lock, read-modify-write of the store's "counter", unlock, until
      * the store's "phase" is "stop" or it has $cycles successes. Progress in the store
      * (hashes ok:PHASE and fail:PHASE, field = child id); at the end a JSON line per phase:
-     * calls, slowest call per method (ms), exceptions by message, first success (time).
+     * calls, slowest call per method (ms), exceptions by message, first success (time). A
+     * call counts in the phase it began in, a success in the phase still on once it returned.
      */
     private const CLIENT = <<<'PHP'
         [, $cfg] = $argv;
@@ -72,6 +73,7 @@ final class NetworkTest extends OneServerTestCase
                 }
                 continue;
             }
+            [$held, $at] = [$store->get('phase'), microtime(true)];
             $fence = $cfg['opts']['fencing'] ?? false ? $l->fencingToken() : PHP_INT_MAX - 1;
             $v = (int) $store->get('counter');
             usleep(random_int(0, 2000));
@@ -82,8 +84,9 @@ final class NetworkTest extends OneServerTestCase
             }
             $store->hIncrBy($accepted ? 'written' : 'refused', $cfg['id'], 1);
             $timed($phase, 'unlock', fn () => $l->unlock());
-            $store->hIncrBy("ok:$phase", $cfg['id'], 1);
-            $stats[$phase]['first'] ??= microtime(true);
+            // counted in the phase it was taken in: the one still on once it was ours
+            $store->hIncrBy('ok:' . $held, $cfg['id'], 1);
+            $stats[$held]['first'] ??= $at;
             if (++$ok === $cfg['cycles']) {
                 break;
             }
@@ -203,7 +206,7 @@ final class NetworkTest extends OneServerTestCase
         $slowest = $errors = [];
         foreach ($all as $i => $phases) {
             foreach ($phases as $phase => $s) {
-                foreach ($s['max'] as $method => $ms) {
+                foreach ($s['max'] ?? [] as $method => $ms) {
                     $slowest[$phase][$method] = max($slowest[$phase][$method] ?? 0, $ms);
                 }
                 foreach ($s['errors'] ?? [] as $msg => $count) {
@@ -247,25 +250,22 @@ final class NetworkTest extends OneServerTestCase
             'connect_timeout' => $connect, 'read_timeout' => $read], null);
         $this->awaitEach('ok:healthy', 2, 20);
 
-        $this->client->set('phase', 'two');
+        // the fault first, then the phase: a call of the phase began under its fault
         $this->net->partition('m0', 'm1');
+        $this->client->set('phase', 'two');
         $this->awaitEach('ok:two', 2, 30);
 
-        $this->client->set('phase', 'three');
         $this->net->partition('m2');
+        $this->client->set('phase', 'three');
         $this->awaitEach('fail:three', 2, 30);
-        $during = $this->client->hGetAll('written');
 
+        $this->client->set('phase', 'healing');
         $this->net->heal('m0', 'm1', 'm2');
         $this->client->set('phase', 'healed');
         $this->awaitEach('ok:healed', 2, 30);
 
-        $all = $this->finish();
-        $this->assertClean($all, 'Redlock, 2 then 3 of 5 masters cut off');
-        foreach ($all as $i => $phases) {
-            $this->assertArrayNotHasKey('ok', $phases['three'] ?? [], "client $i");
-        }
-        $this->assertGreaterThan(0, array_sum($during));
+        $this->assertClean($this->finish(), 'Redlock, 2 then 3 of 5 masters cut off');
+        $this->assertSame([], $this->client->hGetAll('ok:three'), 'a lock with 3 of 5 masters cut off');
     }
 
     /**
@@ -288,8 +288,8 @@ final class NetworkTest extends OneServerTestCase
 
         $slowest = $this->assertClean($this->finish(), '200 ms, 5% loss, 16 processes' . ($this->net->netem() ? ' (netem)' : ' (netdelay)'));
         $this->assertSame(32, (int) $this->client->get('counter'));
-        // each turn crossed the delay at least twice (acquire, release): the delay was there
-        $this->assertGreaterThan(32 * 2 * 200, $ms);
+        // the turns follow one another, each after a release that crossed the delay
+        $this->assertGreaterThan(32 * 200, $ms);
         $this->assertGreaterThan(200, $slowest['degraded']['unlock']);
     }
 
@@ -329,8 +329,8 @@ final class NetworkTest extends OneServerTestCase
             'prefix' => 'net:', 'ttl' => 5000, 'connect_timeout' => $connect, 'read_timeout' => $read], $wait);
         $this->awaitEach('ok:before', 2, 20);
 
-        $this->client->set('phase', 'cut');
         $this->net->partition('sm');
+        $this->client->set('phase', 'cut');
         $this->await(function () use ($sentinels, $replica) {
             foreach ($sentinels as $s) {
                 if ($s->command('SENTINEL', 'get-master-addr-by-name', 'rlock') !== [$replica->host, (string) $replica->port]) {
@@ -346,10 +346,13 @@ final class NetworkTest extends OneServerTestCase
         $all = $this->finish();
         $this->assertSame('master', $replica->info('replication')['role']);
         $this->assertClean($all, 'Sentinel failover');
-        foreach ($all as $i => $phases) {
+        $relock = array_map(fn ($phases) => round(($phases['after']['first'] - $switched) * 1000), $all);
+        if (getenv('RLOCK_TEST_VERBOSE')) {
+            fwrite(STDERR, 'locked again, ms after the Sentinels named the replica: ' . json_encode($relock) . "\n");
+        }
+        foreach ($relock as $i => $ms) {
             // a call that began before the switch ends within one lock() of it; the next one locks
-            $this->assertLessThan(2 * ($connect + $read + $wait) + self::MARGIN_MS, ($phases['after']['first'] - $switched) * 1000,
-                "client $i locked again only " . round($phases['after']['first'] - $switched, 3) . ' s after the switch');
+            $this->assertLessThan(2 * ($connect + $read + $wait) + self::MARGIN_MS, $ms, "client $i locked again only $ms ms after the switch");
         }
     }
 }
