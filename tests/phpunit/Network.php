@@ -43,7 +43,8 @@ final class Network
                 throw new RuntimeException("$tool is not installed (iproute2, nftables, iptables)");
             }
         }
-        $this->lock = fopen(sys_get_temp_dir() . '/' . self::PREFIX . 'network.lock', 'c');
+        // 'e': close-on-exec, or every process we start (servers, clients) would hold the lock too
+        $this->lock = fopen(sys_get_temp_dir() . '/' . self::PREFIX . 'network.lock', 'ce');
         $deadline = microtime(true) + $waitForLock;
         while (!flock($this->lock, LOCK_EX | LOCK_NB)) {
             if (microtime(true) > $deadline) {

@@ -63,8 +63,10 @@ final class NetworkTest extends OneServerTestCase
         };
         $ok = 0;
         $deadline = microtime(true) + $cfg['deadline'];
+        $parent = posix_getppid();
         echo "ready\n";
-        while (($phase = $store->get('phase')) !== 'stop' && microtime(true) < $deadline) {
+        // until told to stop, out of time, or orphaned (the test died)
+        while (($phase = $store->get('phase')) !== 'stop' && microtime(true) < $deadline && posix_getppid() === $parent) {
             $got = $timed($phase, 'lock', fn () => $cfg['wait'] === null ? $l->tryLock() : $l->lock($cfg['wait']));
             if ($got !== true) {
                 $store->hIncrBy("fail:$phase", $cfg['id'], 1);
