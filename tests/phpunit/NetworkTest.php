@@ -279,11 +279,11 @@ final class NetworkTest extends OneServerTestCase
     {
         $server = $this->server('lk');
         $this->net->degrade('lk', 200, 5);
-        $connect = 2000;
-        $read = 2000;
-        $wait = 12000;
+        $connect = 1500;
+        $read = 700;
+        $wait = 10000;
         $t = microtime(true);
-        $this->clients('degraded', 16, ['server' => $server->dsn(), 'prefix' => 'net:', 'ttl' => 8000, 'fencing' => true,
+        $this->clients('degraded', 16, ['server' => $server->dsn(), 'prefix' => 'net:', 'ttl' => 4000, 'fencing' => true,
             'connect_timeout' => $connect, 'read_timeout' => $read], $wait, 2);
         $this->awaitEach('ok:degraded', 2, 120);
         $ms = (microtime(true) - $t) * 1000;
