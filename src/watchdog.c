@@ -74,6 +74,7 @@ struct wd_server {
 	size_t user_len, pass_len;
 	int64_t connect_timeout, read_timeout;
 	redisContext *ctx;  /* the thread's; set and cleared under the mutex */
+	rlock_reply_budget budget;  /* of the reply being read on ctx: the thread's */
 	bool in_io;         /* the thread uses ctx outside the mutex */
 	rlock_watchdog_entry *entries;
 	uint32_t nentries;
@@ -215,52 +216,26 @@ static void wd_wait(int64_t when)
 	wd.sleep_until = 0;
 }
 
-/* A connection of the thread's own to s: timeouts, AUTH, SELECT. NULL when it fails. Reads
- * only fields of s that never change. */
-static redisContext *wd_connect(const wd_server *s)
+/* A connection of the thread's own to s: timeouts, reply caps, AUTH, SELECT. NULL when it
+ * fails. Reads only fields of s that never change. */
+static redisContext *wd_connect(wd_server *s)
 {
-	redisReply *r;
+	char why[256];
 	redisContext *c = s->port
 		? redisConnectWithTimeout(s->host, s->port, ms_to_tv(s->connect_timeout))
 		: redisConnectUnixWithTimeout(s->host, ms_to_tv(s->connect_timeout));
 
-	if (!c || c->err || redisSetTimeout(c, ms_to_tv(s->read_timeout)) != REDIS_OK) {
-		goto fail;
+	if (c && !c->err) {
+		rlock_conn_guard(c, &s->budget);
 	}
-	if (s->pass) {
-		const char *argv[3] = { "AUTH", NULL, NULL };
-		size_t lens[3] = { 4, 0, 0 };
-		int argc = 1;
-		if (s->user) {
-			argv[argc] = s->user;
-			lens[argc++] = s->user_len;
+	if (!c || c->err || redisSetTimeout(c, ms_to_tv(s->read_timeout)) != REDIS_OK
+			|| !rlock_conn_handshake(c, s->user, s->user_len, s->pass, s->pass_len, s->db, why, sizeof(why))) {
+		if (c) {
+			redisFree(c);
 		}
-		argv[argc] = s->pass;
-		lens[argc++] = s->pass_len;
-		r = redisCommandArgv(c, argc, argv, lens);
-		if (!r || r->type == REDIS_REPLY_ERROR) {
-			goto fail_reply;
-		}
-		freeReplyObject(r);
-	}
-	if (s->db != 0) {
-		r = redisCommand(c, "SELECT %ld", s->db);
-		if (!r || r->type == REDIS_REPLY_ERROR) {
-			goto fail_reply;
-		}
-		freeReplyObject(r);
+		return NULL;
 	}
 	return c;
-
-fail_reply:
-	if (r) {
-		freeReplyObject(r);
-	}
-fail:
-	if (c) {
-		redisFree(c);
-	}
-	return NULL;
 }
 
 /* Room in the scratch for a batch of n. Mutex held. */
@@ -422,7 +397,7 @@ static int wd_send(wd_server *s)
 			if (eval && wd.results[first] != -2) {
 				continue;
 			}
-			if (redisGetReply(s->ctx, (void **) &r) != REDIS_OK) {
+			if (rlock_conn_get_reply(s->ctx, (void **) &r) != REDIS_OK) {
 				for (size_t i = 0; i < n; i++) {
 					if (wd.results[i] == -2) {
 						wd.results[i] = -1;
