@@ -94,7 +94,7 @@ final class Network
         }
         $deadline = microtime(true) + 5;
         while ($pids && microtime(true) < $deadline) {
-            $pids = array_filter($pids, fn ($pid) => file_exists("/proc/$pid") && !preg_match('/^\d+ \(.*\) Z/', (string) @file_get_contents("/proc/$pid/stat")));
+            $pids = array_filter($pids, [Processes::class, 'alive']);
             usleep(5000);
         }
     }
@@ -246,32 +246,25 @@ final class Network
         $this->close();
     }
 
-    private function inSwitch(array $cmd, bool $check = true): array
+    private function inSwitch(array $cmd, bool $check = true, string $stdin = ''): array
     {
-        return self::run(array_merge(['ip', 'netns', 'exec', self::SWITCH], $cmd), $check);
+        return self::run(array_merge(['ip', 'netns', 'exec', self::SWITCH], $cmd), $check, $stdin);
     }
 
     private function nft(string $script): void
     {
-        $p = proc_open(['ip', 'netns', 'exec', self::SWITCH, 'nft', '-f', '-'], [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
-        fwrite($pipes[0], $script);
-        fclose($pipes[0]);
-        $err = stream_get_contents($pipes[2]);
-        stream_get_contents($pipes[1]);
-        fclose($pipes[1]);
-        fclose($pipes[2]);
-        if (proc_close($p) !== 0) {
-            throw new RuntimeException("nft failed: $err\n$script");
-        }
+        $this->inSwitch(['nft', '-f', '-'], true, $script);
     }
 
     /**
-     * Run a command (no shell); [exit code, stdout, stderr]. With $check a failure throws.
+     * Run a command (no shell) with $stdin as its input; [exit code, stdout, stderr]. With
+     * $check a failure throws.
      * @return array{0: int, 1: string, 2: string}
      */
-    public static function run(array $cmd, bool $check = true): array
+    public static function run(array $cmd, bool $check = true, string $stdin = ''): array
     {
         $p = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+        fwrite($pipes[0], $stdin);
         fclose($pipes[0]);
         $out = stream_get_contents($pipes[1]);
         $err = stream_get_contents($pipes[2]);
@@ -279,7 +272,7 @@ final class Network
         fclose($pipes[2]);
         $rc = proc_close($p);
         if ($check && $rc !== 0) {
-            throw new RuntimeException(implode(' ', $cmd) . " failed ($rc): $err");
+            throw new RuntimeException(implode(' ', $cmd) . " failed ($rc): $err" . ($stdin === '' ? '' : "\n$stdin"));
         }
         return [$rc, $out, $err];
     }

@@ -148,7 +148,11 @@ final class NetworkTest extends OneServerTestCase
     /** Await every client having counted $n in the store's hash $hash. */
     private function awaitEach(string $hash, int $n, float $seconds): void
     {
-        $this->awaitOr(function () use ($hash, $n) {
+        $this->await(function () use ($hash, $n) {
+            if ($slow = $this->client->lRange('slow', 0, 4)) {
+                $this->fail('over the bounds (' . json_encode($this->bounds) . ' + ' . self::MARGIN_MS . " ms): "
+                    . json_encode($slow) . "\n" . $this->progress());
+            }
             $counts = $this->client->hGetAll($hash);
             foreach (array_keys($this->children) as $i) {
                 if ((int) ($counts[$i] ?? 0) < $n) {
@@ -156,31 +160,23 @@ final class NetworkTest extends OneServerTestCase
                 }
             }
             return true;
-        }, "every client has $n in $hash", $seconds);
+        }, "every client has $n in $hash", $seconds, fn () => $this->progress());
     }
 
-    /** await(), failing with the clients' progress and what they report once stopped. */
-    private function awaitOr(callable $cond, string $what, float $seconds): void
+    /** The clients' counts in the store, and what they report once stopped (for a failure). */
+    private function progress(): string
     {
-        $deadline = microtime(true) + $seconds;
-        while (!$cond()) {
-            $slow = $this->client->lRange('slow', 0, 4);
-            if ($slow || microtime(true) > $deadline) {
-                $progress = [];
-                foreach ($this->client->keys('*:*') as $key) {
-                    $progress[$key] = $this->client->hGetAll($key);
-                }
-                $this->client->set('phase', 'stop');
-                $reports = [];
-                foreach ($this->children as $i => [$proc, $pipes]) {
-                    $reports[$i] = Processes::finish($proc, $pipes)[1];
-                }
-                $this->children = [];
-                $this->fail(($slow ? 'over the bounds (' . json_encode($this->bounds) . ' + ' . self::MARGIN_MS . ' ms) while awaiting'
-                    : "not within $seconds s:") . " $what\nslow calls: " . json_encode($slow) . "\nprogress: " . json_encode($progress) . "\nclients: " . implode('', $reports));
-            }
-            usleep(2000);
+        $progress = [];
+        foreach ($this->client->keys('*:*') as $key) {
+            $progress[$key] = $this->client->hGetAll($key);
         }
+        $this->client->set('phase', 'stop');
+        $reports = [];
+        foreach ($this->children as $i => [$proc, $pipes]) {
+            $reports[$i] = Processes::finish($proc, $pipes)[1];
+        }
+        $this->children = [];
+        return 'progress: ' . json_encode($progress) . "\nclients: " . implode('', $reports);
     }
 
     /** @return array<int, array> each client's statistics by phase, once all have ended */

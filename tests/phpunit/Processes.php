@@ -66,4 +66,14 @@ final class Processes
             self::finish($proc, $pipes);
         }
     }
+
+    /** Whether the process runs (a zombie waiting to be reaped does not). */
+    public static function alive(int $pid): bool
+    {
+        if (!posix_kill($pid, 0)) {
+            return false;
+        }
+        $stat = @file_get_contents("/proc/$pid/stat");
+        return $stat === false || !preg_match('/^\d+ \(.*\) Z/', $stat);
+    }
 }

@@ -205,16 +205,6 @@ final class RedisServer
         $this->end([SIGKILL]);
     }
 
-    /** Whether the process runs (a zombie waiting to be reaped does not). */
-    private static function alive(int $pid): bool
-    {
-        if (!posix_kill($pid, 0)) {
-            return false;
-        }
-        $stat = @file_get_contents("/proc/$pid/stat");
-        return $stat === false || !preg_match('/^\d+ \(.*\) Z/', $stat);
-    }
-
     public function pause(): void
     {
         posix_kill($this->pid, SIGSTOP);
@@ -238,7 +228,7 @@ final class RedisServer
                 posix_kill($this->pid, $signal);
             }
             $deadline = microtime(true) + 5;
-            while (self::alive($this->pid) && microtime(true) < $deadline) {
+            while (Processes::alive($this->pid) && microtime(true) < $deadline) {
                 usleep(5000);
             }
         }
