@@ -76,11 +76,10 @@ final class NetworkTest extends OneServerTestCase
                 continue;
             }
             [$held, $at] = [$store->get('phase'), microtime(true)];
-            $fence = $cfg['opts']['fencing'] ?? false ? $l->fencingToken() : PHP_INT_MAX - 1;
             $v = (int) $store->get('counter');
             usleep(random_int(0, 2000));
             if ($cfg['opts']['fencing'] ?? false) {
-                $accepted = $store->eval($write, ['counter', 'fence', $fence, $v + 1], 2);
+                $accepted = $store->eval($write, ['counter', 'fence', $l->fencingToken(), $v + 1], 2);
             } else {
                 $accepted = $store->set('counter', $v + 1) ? 1 : 0;
             }
