@@ -16,7 +16,9 @@ mode=${1:-all}
 need=(php8.2-dev php8.2-cli php-pear libhiredis-dev pkg-config redis-server redis-tools phpunit php8.2-redis)
 [ "$mode" = "--valgrind" ] && need+=(valgrind)
 [ "$mode" = "--asan" ] && need+=(gcc libasan8)
-if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx php8.2-fpm); fi
+# NetworkTest: namespaces and veths (ip), partitions and loss (nft), the delay (tc netem, or
+# iptables' NFQUEUE to tests/phpunit/netdelay.c where the kernel has no sch_netem)
+if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx php8.2-fpm iproute2 nftables iptables); fi
 rlock_install "${need[@]}"
 case "$mode" in --release|--asan) ;; *) rlock_build ;; esac
 
