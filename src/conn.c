@@ -282,9 +282,10 @@ static const char *auth_refusal(const redisReply *r)
 /* r, the reply to a command of a fresh connection's handshake (NULL: none came, ctx says
  * why), freed: true when it is not an error (and, for AUTH, is +OK), else false with why
  * set. */
-static bool handshake_check(redisContext *ctx, redisReply *r, bool auth, long long db, char *why, size_t why_size)
+static bool handshake_check(redisContext *ctx, redisReply *r, bool auth, long long db, const char *pass,
+	size_t pass_len, char *why, size_t why_size)
 {
-	char what[32];
+	char what[32], text[201];
 	bool ok;
 
 	snprintf(what, sizeof(what), auth ? "AUTH" : "SELECT %lld", db);
@@ -298,7 +299,7 @@ static bool handshake_check(redisContext *ctx, redisReply *r, bool auth, long lo
 	if (!ok && auth) {
 		snprintf(why, why_size, "authentication failed: %s", auth_refusal(r));
 	} else if (!ok) {
-		snprintf(why, why_size, "%s failed: %.*s", what, (int) MIN(r->len, 200), r->str);
+		snprintf(why, why_size, "%s failed: %s", what, rlock_err_quote(text, sizeof(text), r->str, r->len, pass, pass_len));
 	}
 	freeReplyObject(r);
 	return ok;
@@ -344,7 +345,7 @@ bool rlock_conn_handshake(redisContext *ctx, const char *user, size_t user_len, 
 		if (rlock_conn_get_reply(ctx, (void **) &r) != REDIS_OK) {
 			r = NULL;
 		}
-		if (!handshake_check(ctx, r, pass && i == 0, db, why, why_size)) {
+		if (!handshake_check(ctx, r, pass && i == 0, db, pass, pass_len, why, why_size)) {
 			return false;
 		}
 	}
@@ -397,7 +398,8 @@ static bool handshake_reply(rlock_conn *c, const rlock_server *s, redisReply *r,
 	bool auth = s->pass && c->handshake == (s->db != 0 ? 2 : 1);
 
 	c->handshake--;
-	if (!handshake_check(c->ctx, r, auth, (long long) s->db, why, sizeof(why))) {
+	if (!handshake_check(c->ctx, r, auth, (long long) s->db, s->pass ? ZSTR_VAL(s->pass) : NULL,
+			s->pass ? ZSTR_LEN(s->pass) : 0, why, sizeof(why))) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", why);
 		return false;
 	}

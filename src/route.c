@@ -186,7 +186,8 @@ static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 			continue;
 		}
 		if (r->type == REDIS_REPLY_ERROR) {
-			rlock_err_set(err, RLOCK_ERR_REPLY, seed->label, "CLUSTER SLOTS: %.*s", (int) MIN(r->len, 200), r->str);
+			char text[201];
+			rlock_err_set(err, RLOCK_ERR_REPLY, seed->label, "CLUSTER SLOTS: %s", rlock_server_quote(seed, text, sizeof(text), r));
 		} else if (r->type != REDIS_REPLY_ARRAY) {
 			rlock_err_set(err, RLOCK_ERR_CONNECTION, seed->label, "CLUSTER SLOTS: unexpected reply");
 		} else if (r->elements > CLUSTER_SLOTS) {
@@ -390,9 +391,7 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 			usleep((useconds_t) MIN(100, rlock_conn_left()) * 1000);
 			continue;
 		}
-		if (r->type == REDIS_REPLY_ERROR && !starts_with(r, "NOSCRIPT")) {
-			rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "%.*s", (int) r->len, r->str);
-			freeReplyObject(r);
+		if (!starts_with(r, "NOSCRIPT") && rlock_reply_error(s, r, err)) {
 			r = NULL;
 		}
 		rlock_server_free(&target, false);
