@@ -51,6 +51,12 @@ run_phpt() {
 		echo "phpt: tests were skipped" >&2
 		status=1
 	fi
+	# nor one that passed only when run-tests ran it again (it retries a failure that timed
+	# out or whose test calls sleep() or microtime()): "WARN ... passed on retry"
+	if grep -Eq "Tests warned *: *[1-9]" "$work/phpt.log"; then
+		echo "phpt: tests failed and passed only on a retry" >&2
+		status=1
+	fi
 }
 # A build with a sanitizer -- address (AddressSanitizer and LeakSanitizer) or undefined
 # (UndefinedBehaviorSanitizer, every report fatal) -- in a copy of the tree (the repo's own
@@ -93,6 +99,7 @@ summary() {
 	if [ -f "$work/phpt.log" ]; then
 		n=$(sed -nE 's/^Tests passed *: *([0-9]+).*/\1/p' "$work/phpt.log"); passed=$((passed + ${n:-0}))
 		n=$(sed -nE 's/^Tests failed *: *([0-9]+).*/\1/p' "$work/phpt.log"); failed=$((failed + ${n:-0}))
+		n=$(sed -nE 's/^Tests warned *: *([0-9]+).*/\1/p' "$work/phpt.log"); failed=$((failed + ${n:-0}))
 	fi
 	if [ -f "$work/phpunit.log" ]; then
 		local total bad=0
