@@ -27,9 +27,11 @@
  * So no thread runs at a fork: the prepare handler asks the thread to end and joins it. The
  * thread waits only on the mutex's condition or in poll(), on its socket and on the
  * interrupt pipe the handler writes to, so it ends at once, a renewal it was waiting for
- * retried later (its sockets are non-blocking: nothing else blocks). The parent handler
- * starts a new thread if locks are watched, which connects again; the child handler clears
- * the child's copy of the table: nothing is renewed there until it takes a lock of its own.
+ * dropped with its connection and retried soon (its sockets are non-blocking: nothing else
+ * blocks). The parent handler starts a new thread if locks are watched, on the connections
+ * the last one left; the child handler frees the child's copy of the table and of those
+ * connections (closing its copies of the sockets, without a word to Redis): nothing is
+ * renewed there until it takes a lock of its own.
  *
  * With conn.c, the only file that calls hiredis: the thread's connections are its own,
  * opened in the thread, never the request's pooled ones. */
@@ -597,13 +599,15 @@ static void wd_round(int64_t now)
 	}
 }
 
-/* The thread is ending: close its connections, free the servers no lock refers to. Mutex held. */
+/* The thread is ending: free the servers no lock refers to, and close its connections unless
+ * it ends for a fork (the next thread uses them: the thread is outside hiredis, and a
+ * connection whose reply it was waiting for was dropped). Mutex held. */
 static void wd_close_all(void)
 {
 	wd_server **link = &wd.servers;
 	while (*link) {
 		wd_server *s = *link;
-		if (s->ctx) {
+		if (s->ctx && (!wd.forking || s->nentries == 0)) {
 			redisFree(s->ctx);
 			s->ctx = NULL;
 		}
@@ -733,8 +737,8 @@ static void wd_cond_init(void)
 }
 
 /* Let go of every server, its connection and its entries. In a fork child (the parent's
- * thread ended before the fork, its connections closed), an entry a request still holds
- * survives, unlinked. */
+ * thread ended outside hiredis before the fork), an entry a request still holds survives,
+ * unlinked. */
 static void servers_drop(bool child)
 {
 	wd_server *s = wd.servers, *next_s;
