@@ -1,9 +1,9 @@
 # Shared by scripts/*.sh: install what is missing, build, start and stop a redis-server.
 
-# What every script here runs besides the packages it names, and a minimal Debian 12
-# (debootstrap --variant=minbase) lacks: make (phpize builds), gcc (the sanitizer builds; it
-# comes with php8.2-dev only as a dependency of libtool), git (ls-files: the release check,
-# the sanitizer trees), procps (ps, pgrep, kill: the tests find and end their processes).
+# What the scripts here run besides the packages they name, and a minimal Debian 12
+# (debootstrap --variant=minbase) lacks: make (phpize builds), git (ls-files: the release
+# check, the sanitizer trees), procps (ps: rlock_reap names what it stops); gcc (the
+# sanitizer builds) comes with php8.2-dev only as a dependency of libtool, so it is named.
 RLOCK_BASE_PACKAGES=(make gcc git procps)
 
 # rlock_install PKG...: apt-get install, without recommends, RLOCK_BASE_PACKAGES and the
