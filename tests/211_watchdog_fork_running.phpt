@@ -16,20 +16,20 @@ function await_renewals(int $from, int $n): bool
         if (hrtime(true) > $until) {
             return false;
         }
-        usleep(2000);
+        usleep(10000);
     }
     return true;
 }
-$o = rlock_test_options(['ttl' => 150, 'watchdog' => true]);
+$o = rlock_test_options(['ttl' => 600, 'watchdog' => true]);
 $l = new RLock('parent', $o);
 var_dump($l->tryLock(), await_renewals(0, 1));
 $exits = [];
 for ($i = 0; $i < 10; $i++) {
-    /* each fork finds the thread running: it renews every 50 ms */
+    /* each fork finds the thread running: it renews every 200 ms */
     $pid = pcntl_fork();
     if ($pid === 0) {
         $mine = new RLock("child$i", $o);
-        $ok = $mine->tryLock() && await_renewals(rlock_test_info('Watchdog renewals'), 2)
+        $ok = $mine->tryLock() && await_renewals(rlock_test_info('Watchdog renewals'), 1)
             && $mine->isAcquired() && $mine->unlock();
         exit($ok ? 0 : 1);
     }
