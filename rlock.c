@@ -64,47 +64,53 @@ static ZEND_INI_MH(OnUpdateServer)
 	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
 }
 
-static ZEND_INI_MH(OnUpdatePositive)
+#ifndef ZEND_INI_GET_ADDR /* PHP 8.1 may lack it */
+# ifdef ZTS
+#  define ZEND_INI_GET_ADDR() ((char *) ts_resource(*((int *) mh_arg2)) + (size_t) mh_arg1)
+# else
+#  define ZEND_INI_GET_ADDR() ((char *) mh_arg2 + (size_t) mh_arg1)
+# endif
+#endif
+
+/* An integer setting within the range of its option (src/options.c): decimal digits only,
+ * so that "1e3", "1k" or 2^64 are refused rather than read as 1, 1024 or a wrapped value. */
+static ZEND_INI_MH(OnUpdateRange)
 {
-	if (ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10) <= 0) {
-		php_error_docref(NULL, E_WARNING, "Invalid %s: it must be greater than 0", ZSTR_VAL(entry->name));
+	const char *name = ZSTR_VAL(entry->name) + sizeof("rlock.") - 1;
+	zend_long min = 0, max = 0, v;
+	(void) mh_arg3;
+	(void) stage;
+	bool ranged = rlock_opts_range(name, &min, &max);
+	if (!ranged || !rlock_parse_number(ZSTR_VAL(new_value), ZSTR_LEN(new_value), max, &v) || v < min) {
+		php_error_docref(NULL, E_WARNING, "Invalid %s: it must be an integer between " ZEND_LONG_FMT " and " ZEND_LONG_FMT,
+			ZSTR_VAL(entry->name), min, max);
 		return FAILURE;
 	}
-	return OnUpdateLong(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+	*(zend_long *) ZEND_INI_GET_ADDR() = v;
+	return SUCCESS;
 }
 
-/* One DSN with its password masked. */
-static void print_masked(const char *s, size_t len)
-{
-	const char *scheme = zend_memnstr(s, "://", 3, s + len);
-	const char *auth = scheme ? scheme + 3 : NULL;
-	const char *slash = auth ? memchr(auth, '/', s + len - auth) : NULL;
-	const char *at = auth ? zend_memrchr(auth, '@', (slash ? slash : s + len) - auth) : NULL;
-	if (!at) {
-		php_printf("%.*s", (int) len, s);
-		return;
-	}
-	const char *colon = memchr(auth, ':', at - auth);
-	const char *secret = colon ? colon + 1 : auth;
-	php_printf("%.*s***%.*s", (int) (secret - s), s, (int) (s + len - at), at);
-}
-
-/* A DSN, or a comma-separated list of them, with passwords masked: phpinfo() never shows a
- * password. */
+/* A DSN, or a comma-separated list of them, with passwords masked as src/options.c reads
+ * them: phpinfo() never shows a password. */
 static ZEND_INI_DISP(display_servers)
 {
 	zend_string *v = type == ZEND_INI_DISPLAY_ORIG && ini_entry->modified ? ini_entry->orig_value : ini_entry->value;
+	smart_str out = {0};
 	if (!v || !ZSTR_LEN(v)) {
 		PUTS("no value");
 		return;
 	}
 	for (const char *p = ZSTR_VAL(v), *end = p + ZSTR_LEN(v); p < end; ) {
 		const char *comma = memchr(p, ',', end - p);
-		print_masked(p, (comma ? comma : end) - p);
+		rlock_server_mask(p, (comma ? comma : end) - p, &out);
 		if (comma) {
-			PUTS(",");
+			smart_str_appendc(&out, ',');
 		}
 		p = comma ? comma + 1 : end;
+	}
+	if (out.s) {
+		PHPWRITE(ZSTR_VAL(out.s), ZSTR_LEN(out.s));
+		smart_str_free(&out);
 	}
 }
 
@@ -114,13 +120,13 @@ PHP_INI_BEGIN()
 	STD_PHP_INI_ENTRY_EX("rlock.cluster", "", PHP_INI_ALL, OnUpdateString, cluster, zend_rlock_globals, rlock_globals, display_servers)
 	STD_PHP_INI_ENTRY_EX("rlock.sentinel", "", PHP_INI_ALL, OnUpdateString, sentinel, zend_rlock_globals, rlock_globals, display_servers)
 	STD_PHP_INI_ENTRY("rlock.service", "", PHP_INI_ALL, OnUpdateString, service, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.sync_replicas", "0", PHP_INI_ALL, OnUpdateLongGEZero, sync_replicas, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.sync_replicas", "0", PHP_INI_ALL, OnUpdateRange, sync_replicas, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_ENTRY("rlock.prefix", "rlock:", PHP_INI_ALL, OnUpdateString, prefix, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.ttl", "30000", PHP_INI_ALL, OnUpdatePositive, ttl, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.wait", "0", PHP_INI_ALL, OnUpdateLongGEZero, wait, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.retry_delay", "50", PHP_INI_ALL, OnUpdateLongGEZero, retry_delay, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.connect_timeout", "1000", PHP_INI_ALL, OnUpdatePositive, connect_timeout, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.read_timeout", "1000", PHP_INI_ALL, OnUpdatePositive, read_timeout, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.ttl", "30000", PHP_INI_ALL, OnUpdateRange, ttl, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.wait", "0", PHP_INI_ALL, OnUpdateRange, wait, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.retry_delay", "50", PHP_INI_ALL, OnUpdateRange, retry_delay, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.connect_timeout", "1000", PHP_INI_ALL, OnUpdateRange, connect_timeout, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.read_timeout", "1000", PHP_INI_ALL, OnUpdateRange, read_timeout, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_BOOLEAN("rlock.persistent", "1", PHP_INI_ALL, OnUpdateBool, persistent, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_BOOLEAN("rlock.reentrant", "1", PHP_INI_ALL, OnUpdateBool, reentrant, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_BOOLEAN("rlock.auto_release", "1", PHP_INI_ALL, OnUpdateBool, auto_release, zend_rlock_globals, rlock_globals)
@@ -201,17 +207,20 @@ static zend_string *full_key(const rlock_opts *o, zend_string *key)
 	return zend_string_concat2(ZSTR_VAL(o->prefix), ZSTR_LEN(o->prefix), ZSTR_VAL(key), ZSTR_LEN(key));
 }
 
-/* A wait argument: null means the "wait" option. -1 with a ValueError when negative. */
-static zend_long wait_arg(rlock_object *l, zend_long wait, bool is_null, uint32_t arg_num)
+/* A ms argument: null means the option's value (def). -1 with a ValueError out of the
+ * range of that option. */
+static zend_long ms_arg(const char *option, zend_long def, zend_long ms, bool is_null, uint32_t arg_num)
 {
+	zend_long min = 0, max = 0;
 	if (is_null) {
-		return l->opts->wait;
+		return def;
 	}
-	if (wait < 0) {
-		zend_argument_value_error(arg_num, "must be greater than or equal to 0");
+	rlock_opts_range(option, &min, &max);
+	if (ms < min || ms > max) {
+		zend_argument_value_error(arg_num, "must be between " ZEND_LONG_FMT " and " ZEND_LONG_FMT, min, max);
 		return -1;
 	}
-	return wait;
+	return ms;
 }
 
 /* 1 acquired, 0 not within wait, -1 thrown. */
@@ -326,7 +335,7 @@ PHP_METHOD(RLock, lock)
 		Z_PARAM_LONG_OR_NULL(wait, wait_null)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (!(l = rlock_this(ZEND_THIS)) || (wait = wait_arg(l, wait, wait_null, 1)) < 0) {
+	if (!(l = rlock_this(ZEND_THIS)) || (wait = ms_arg("wait", l->opts->wait, wait, wait_null, 1)) < 0) {
 		RETURN_THROWS();
 	}
 	int rc = rlock_acquire(l, wait);
@@ -378,13 +387,7 @@ PHP_METHOD(RLock, extend)
 		Z_PARAM_LONG_OR_NULL(ttl, ttl_null)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (!(l = rlock_this(ZEND_THIS))) {
-		RETURN_THROWS();
-	}
-	if (ttl_null) {
-		ttl = l->opts->ttl;
-	} else if (ttl <= 0) {
-		zend_argument_value_error(1, "must be greater than 0");
+	if (!(l = rlock_this(ZEND_THIS)) || (ttl = ms_arg("ttl", l->opts->ttl, ttl, ttl_null, 1)) < 0) {
 		RETURN_THROWS();
 	}
 	if (!rlock_held(l)) {
@@ -428,7 +431,7 @@ PHP_METHOD(RLock, synchronized)
 		Z_PARAM_LONG_OR_NULL(wait, wait_null)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (!(l = rlock_this(ZEND_THIS)) || (wait = wait_arg(l, wait, wait_null, 2)) < 0) {
+	if (!(l = rlock_this(ZEND_THIS)) || (wait = ms_arg("wait", l->opts->wait, wait, wait_null, 2)) < 0) {
 		RETURN_THROWS();
 	}
 	int rc = rlock_acquire(l, wait);
@@ -455,7 +458,10 @@ PHP_METHOD(RLock, synchronized)
 		zval_ptr_dtor(&result);
 		RETURN_THROWS();
 	}
-	rc = rlock_release_one(l, true);
+	/* $fn may have released the lock itself (unlock()): that is no loss, unless its unlock()
+	 * or extend() found the lock no longer ours. Holds it took after its own unlock() are
+	 * counted as any, and the one given back here is the last. */
+	rc = rlock_held(l) ? rlock_release_one(l, true) : !l->lost;
 	if (rc < 0) {
 		zval_ptr_dtor(&result);
 		RETURN_THROWS();
@@ -676,6 +682,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_ce_lost_exception = register_class_RLockLostException(rlock_ce_exception);
 
 	rlock_scripts_minit();
+	rlock_conn_minit();
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();
 	return SUCCESS;
@@ -701,12 +708,15 @@ PHP_RINIT_FUNCTION(rlock)
 	return SUCCESS;
 }
 
-PHP_RSHUTDOWN_FUNCTION(rlock)
+/* The request's end is here, not in RSHUTDOWN: other extensions' RSHUTDOWN run after ours
+ * and may run PHP code that takes locks (the session module calls a save handler's write()),
+ * and the engine frees the request's objects after every RSHUTDOWN. post_deactivate runs
+ * after all of that, when no PHP code can run any more; the memory manager, our globals and
+ * our connections are still there. */
+static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(rlock)
 {
-	(void) type;
-	(void) module_number;
-	rlock_registry_rshutdown();
-	rlock_conn_rshutdown();
+	rlock_registry_post_deactivate();
+	rlock_conn_post_deactivate();
 	return SUCCESS;
 }
 
@@ -755,13 +765,13 @@ zend_module_entry rlock_module_entry = {
 	PHP_MINIT(rlock),
 	PHP_MSHUTDOWN(rlock),
 	PHP_RINIT(rlock),
-	PHP_RSHUTDOWN(rlock),
+	NULL,
 	PHP_MINFO(rlock),
 	PHP_RLOCK_VERSION,
 	PHP_MODULE_GLOBALS(rlock),
 	PHP_GINIT(rlock),
 	PHP_GSHUTDOWN(rlock),
-	NULL,
+	ZEND_MODULE_POST_ZEND_DEACTIVATE_N(rlock),
 	STANDARD_MODULE_PROPERTIES_EX
 };
 

@@ -63,6 +63,225 @@ static int append_command(redisContext *ctx, const rlock_cmd *cmd)
 	return rc;
 }
 
+/* The cause of a hiredis context's error, in words. */
+static const char *cause(const redisContext *ctx, char *buf, size_t size)
+{
+	if (ctx->err == REDIS_ERR_IO && strcmp(ctx->errstr, strerror(EAGAIN)) == 0) {
+		snprintf(buf, size, "read timed out");
+		return buf;
+	}
+	if (ctx->err == REDIS_ERR_EOF) {
+		return "server closed the connection";
+	}
+#if HIREDIS_MAJOR >= 1
+	if (ctx->err == REDIS_ERR_PROTOCOL && strstr(ctx->errstr, "length out of range")) {
+		return "reply too large";
+	}
+#endif
+	if (ctx->err == REDIS_ERR_OOM) {
+		/* our caps (hiredis 0.14 aborts the process when malloc fails) */
+		return "reply too large";
+	}
+	return ctx->errstr;
+}
+
+/* ---- replies are input: the caps of conn.h ---- */
+
+/* Whether one more object of len bytes fits the budget of the reply it belongs to; the
+ * root of a reply starts a new count. */
+static bool budget_take(const redisReadTask *task, size_t len)
+{
+	rlock_reply_budget *b = task->privdata;
+	if (!task->parent) {
+		b->objects = 0;
+		b->bytes = 0;
+	}
+	b->objects++;
+	b->bytes += len;
+	return b->objects <= RLOCK_REPLY_MAX_OBJECTS && b->bytes <= RLOCK_REPLY_MAX_BYTES;
+}
+
+#if HIREDIS_MAJOR >= 1
+/* hiredis 1.x refuses an array header past maxelements itself (and caps no total). */
+void rlock_conn_minit(void)
+{
+}
+
+void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget)
+{
+	(void) budget;
+	(void) budget_take;
+	ctx->reader->maxelements = RLOCK_REPLY_MAX_ELEMENTS;
+}
+#else
+/* hiredis 0.14 allocates whatever a header announces: its reply-object functions, wrapped
+ * with the caps. A NULL from one fails the read (hiredis says "out of memory"). */
+static redisReplyObjectFunctions *hiredis_fn;
+
+static void *guard_string(const redisReadTask *task, char *str, size_t len)
+{
+	return budget_take(task, len) ? hiredis_fn->createString(task, str, len) : NULL;
+}
+
+static void *guard_array(const redisReadTask *task, int elements)
+{
+	return elements <= RLOCK_REPLY_MAX_ELEMENTS && budget_take(task, 0) ? hiredis_fn->createArray(task, elements) : NULL;
+}
+
+static void *guard_integer(const redisReadTask *task, long long value)
+{
+	return budget_take(task, 0) ? hiredis_fn->createInteger(task, value) : NULL;
+}
+
+static void *guard_nil(const redisReadTask *task)
+{
+	return budget_take(task, 0) ? hiredis_fn->createNil(task) : NULL;
+}
+
+static redisReplyObjectFunctions guarded_fn = {
+	.createString = guard_string,
+	.createArray = guard_array,
+	.createInteger = guard_integer,
+	.createNil = guard_nil,
+	.freeObject = freeReplyObject,
+};
+
+void rlock_conn_minit(void)
+{
+	/* hiredis' own functions are static in it: the table a reader starts with points at them */
+	redisReader *r = redisReaderCreate();
+	if (r) {
+		hiredis_fn = r->fn;
+		redisReaderFree(r);
+	}
+}
+
+void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget)
+{
+	if (hiredis_fn) {
+		ctx->reader->fn = &guarded_fn;
+		ctx->reader->privdata = budget;
+	}
+}
+#endif
+
+/* Fail ctx when what it has buffered of a reply outgrows any reply of ours: a bulk string
+ * is buffered whole before hiredis makes anything of it, and a line that does not end is
+ * searched for its end again at every read (quadratic). What is buffered past the reader's
+ * position starts with the item it waits for. */
+static bool buffer_fits(redisContext *ctx)
+{
+	const redisReader *r = ctx->reader;
+	size_t pending = r->len - r->pos;
+	if (pending <= RLOCK_REPLY_MAX_LINE || (pending <= RLOCK_REPLY_MAX_BYTES
+			&& memchr(r->buf + r->pos, '\n', RLOCK_REPLY_MAX_LINE))) {
+		return true;
+	}
+	ctx->err = REDIS_ERR_OOM;
+	snprintf(ctx->errstr, sizeof(ctx->errstr), "reply too large");
+	return false;
+}
+
+bool rlock_conn_read(redisContext *ctx)
+{
+	return redisBufferRead(ctx) == REDIS_OK && buffer_fits(ctx);
+}
+
+/* Write out what hiredis has buffered (it writes only when a reply is asked for, and we may
+ * poll for one first). */
+static bool flush(redisContext *ctx)
+{
+	int done = 0;
+	while (!done) {
+		if (redisBufferWrite(ctx, &done) != REDIS_OK) {
+			return false;
+		}
+	}
+	return true;
+}
+
+int rlock_conn_get_reply(redisContext *ctx, void **reply)
+{
+	void *r = NULL;
+	if (redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
+		return REDIS_ERR;
+	}
+	if (!r && !flush(ctx)) {
+		return REDIS_ERR;
+	}
+	while (!r) {
+		if (!rlock_conn_read(ctx) || redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
+			return REDIS_ERR;
+		}
+	}
+	*reply = r;
+	return REDIS_OK;
+}
+
+/* What an AUTH refusal means, in rlock's words (Redis' own name neither the password nor the
+ * user, but a hostile server's may). */
+static const char *auth_refusal(const redisReply *r)
+{
+	if (r->type != REDIS_REPLY_ERROR) {
+		return "unexpected reply";
+	}
+	if (r->len >= 9 && memcmp(r->str, "WRONGPASS", 9) == 0) {
+		return "WRONGPASS (wrong user name or password, or the user is disabled)";
+	}
+	if (zend_memnstr(r->str, "no password is set", 18, r->str + r->len)
+			|| zend_memnstr(r->str, "without any password configured", 31, r->str + r->len)) {
+		return "the server has no password set";
+	}
+	return "the server refused the credentials";
+}
+
+/* One command's reply on a fresh connection: true when it is not an error (and, for
+ * AUTH, is +OK), else false with why set. */
+static bool handshake_reply(redisContext *ctx, bool auth, const char *what, char *why, size_t why_size)
+{
+	redisReply *r = NULL;
+	bool ok;
+	if (rlock_conn_get_reply(ctx, (void **) &r) != REDIS_OK) {
+		char buf[32];
+		snprintf(why, why_size, "%s failed: %s", what, cause(ctx, buf, sizeof(buf)));
+		return false;
+	}
+	ok = auth ? r->type == REDIS_REPLY_STATUS && r->len == 2 && memcmp(r->str, "OK", 2) == 0
+		: r->type != REDIS_REPLY_ERROR;
+	if (!ok && auth) {
+		snprintf(why, why_size, "authentication failed: %s", auth_refusal(r));
+	} else if (!ok) {
+		snprintf(why, why_size, "%s failed: %.*s", what, (int) MIN(r->len, 200), r->str);
+	}
+	freeReplyObject(r);
+	return ok;
+}
+
+bool rlock_conn_handshake(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
+	long long db, char *why, size_t why_size)
+{
+	if (pass) {
+		const char *argv[3] = { "AUTH", user, pass };
+		size_t lens[3] = { 4, user_len, pass_len };
+		if (!user) {
+			argv[1] = pass;
+			lens[1] = pass_len;
+		}
+		if (redisAppendCommandArgv(ctx, user ? 3 : 2, argv, lens) != REDIS_OK
+				|| !handshake_reply(ctx, true, "AUTH", why, why_size)) {
+			return false;
+		}
+	}
+	if (db != 0) {
+		char what[32];
+		snprintf(what, sizeof(what), "SELECT %lld", db);
+		if (redisAppendCommand(ctx, "SELECT %lld", db) != REDIS_OK || !handshake_reply(ctx, false, what, why, why_size)) {
+			return false;
+		}
+	}
+	return true;
+}
+
 static void conn_free(rlock_conn *c)
 {
 	/* redisFree closes the socket without a word to the server: safe in a forked child. */
@@ -82,67 +301,10 @@ static HashTable *table_for(const rlock_opts *o)
 	return o->persistent ? &RLOCK_G(pool) : &RLOCK_G(request_conns);
 }
 
-/* The cause of a hiredis context's error, in words. */
-static const char *cause(const redisContext *ctx, char *buf, size_t size)
-{
-	if (ctx->err == REDIS_ERR_IO && strcmp(ctx->errstr, strerror(EAGAIN)) == 0) {
-		snprintf(buf, size, "read timed out");
-		return buf;
-	}
-	if (ctx->err == REDIS_ERR_EOF) {
-		return "server closed the connection";
-	}
-	return ctx->errstr;
-}
-
-/* AUTH and SELECT on a fresh connection; false with err set. */
-static bool handshake(redisContext *ctx, const rlock_server *s, rlock_err *err)
-{
-	redisReply *r;
-	char buf[32];
-
-	if (s->pass) {
-		const char *argv[3] = { "AUTH", NULL, NULL };
-		size_t lens[3] = { 4, 0, 0 };
-		int argc = 1;
-		if (s->user) {
-			argv[argc] = ZSTR_VAL(s->user);
-			lens[argc++] = ZSTR_LEN(s->user);
-		}
-		argv[argc] = ZSTR_VAL(s->pass);
-		lens[argc++] = ZSTR_LEN(s->pass);
-		r = redisCommandArgv(ctx, argc, argv, lens);
-		if (!r) {
-			rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "AUTH failed: %s", cause(ctx, buf, sizeof(buf)));
-			return false;
-		}
-		if (r->type == REDIS_REPLY_ERROR) {
-			/* Redis' answer names neither the password nor the user. */
-			rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "authentication failed: %.*s", (int) r->len, r->str);
-			freeReplyObject(r);
-			return false;
-		}
-		freeReplyObject(r);
-	}
-	if (s->db != 0) {
-		r = redisCommand(ctx, "SELECT " ZEND_LONG_FMT, s->db);
-		if (!r || r->type == REDIS_REPLY_ERROR) {
-			rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "SELECT " ZEND_LONG_FMT " failed: %s", s->db,
-				r ? r->str : cause(ctx, buf, sizeof(buf)));
-			if (r) {
-				freeReplyObject(r);
-			}
-			return false;
-		}
-		freeReplyObject(r);
-	}
-	return true;
-}
-
 static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_err *err)
 {
 	struct timeval tv = ms_to_tv(o->connect_timeout);
-	char buf[32];
+	char buf[256];
 	redisContext *ctx = s->port
 		? redisConnectWithTimeout(ZSTR_VAL(s->host), s->port, tv)
 		: redisConnectUnixWithTimeout(ZSTR_VAL(s->host), tv);
@@ -155,18 +317,23 @@ static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_e
 		}
 		return NULL;
 	}
-	/* The connect timeout bounds only the connect; every read is bounded from here on. */
-	if (redisSetTimeout(ctx, ms_to_tv(o->read_timeout)) != REDIS_OK || !handshake(ctx, s, err)) {
-		if (err->kind == RLOCK_ERR_NONE) {
-			rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot set the read timeout: %s", ctx->errstr);
-		}
-		redisFree(ctx);
-		return NULL;
-	}
 	rlock_conn *c = pecalloc(1, sizeof(*c), 1);
 	c->ctx = ctx;
 	c->pid = rlock_getpid();
 	c->timeout_ms = o->read_timeout;
+	rlock_conn_guard(ctx, &c->budget);
+	/* The connect timeout bounds only the connect; every read is bounded from here on. */
+	if (redisSetTimeout(ctx, ms_to_tv(o->read_timeout)) != REDIS_OK) {
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot set the read timeout: %s", ctx->errstr);
+		conn_free(c);
+		return NULL;
+	}
+	if (!rlock_conn_handshake(ctx, s->user ? ZSTR_VAL(s->user) : NULL, s->user ? ZSTR_LEN(s->user) : 0,
+			s->pass ? ZSTR_VAL(s->pass) : NULL, s->pass ? ZSTR_LEN(s->pass) : 0, (long long) s->db, buf, sizeof(buf))) {
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", buf);
+		conn_free(c);
+		return NULL;
+	}
 	return c;
 }
 
@@ -235,26 +402,13 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 	set_timeout(c, o->read_timeout + block_ms);
 	c->busy = true;
 	if (append_command(c->ctx, cmd) != REDIS_OK
-			|| redisGetReply(c->ctx, (void **) &r) != REDIS_OK) {
+			|| rlock_conn_get_reply(c->ctx, (void **) &r) != REDIS_OK) {
 		conn_drop(o, s, err);
 		return NULL;
 	}
 	c->busy = false;
 	set_timeout(c, o->read_timeout);
 	return r;
-}
-
-/* Write out what hiredis has buffered (it writes only when a reply is asked for, and we may
- * poll for one first). */
-static bool flush(redisContext *ctx)
-{
-	int done = 0;
-	while (!done) {
-		if (redisBufferWrite(ctx, &done) != REDIS_OK) {
-			return false;
-		}
-	}
-	return true;
 }
 
 /* The next reply: from what hiredis has buffered already, else from the socket within
@@ -275,7 +429,7 @@ static int read_reply(redisContext *ctx, zend_long wait_ms, redisReply **r)
 			return 0;
 		}
 	}
-	if (!reply && redisGetReply(ctx, &reply) != REDIS_OK) {
+	if (!reply && rlock_conn_get_reply(ctx, &reply) != REDIS_OK) {
 		return -1;
 	}
 	*r = reply;
@@ -297,7 +451,7 @@ static bool side_call(const rlock_opts *o, const rlock_server *s, const rlock_cm
 	for (int i = 0; i < n; i++) {
 		append_command(side->ctx, &cmds[i]);
 	}
-	for (int i = 0; i < n && redisGetReply(side->ctx, (void **) &r) == REDIS_OK; i++) {
+	for (int i = 0; i < n && rlock_conn_get_reply(side->ctx, (void **) &r) == REDIS_OK; i++) {
 		ok += r->type != REDIS_REPLY_ERROR;
 		freeReplyObject(r);
 	}
@@ -413,8 +567,7 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 				continue;
 			}
 			void *r = NULL;
-			if (redisBufferRead(conns[i]->ctx) != REDIS_OK
-					|| redisGetReplyFromReader(conns[i]->ctx, &r) != REDIS_OK) {
+			if (!rlock_conn_read(conns[i]->ctx) || redisGetReplyFromReader(conns[i]->ctx, &r) != REDIS_OK) {
 				conn_drop(o, &servers[i], &errs[i]);
 				conns[i] = NULL;
 				pending--;
@@ -445,8 +598,7 @@ void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns)
 	zend_hash_destroy(pool);
 }
 
-
-void rlock_conn_rshutdown(void)
+void rlock_conn_post_deactivate(void)
 {
 	zend_hash_clean(&RLOCK_G(request_conns));
 }

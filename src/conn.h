@@ -5,9 +5,43 @@
 #include "options.h"
 #include "errors.h"
 
+/* Replies are input. No reply of ours comes near these: the largest, CLUSTER SLOTS, has at
+ * most 16384 slot ranges, a few elements each, and a few MB on the biggest cluster. A reply
+ * that would outgrow one fails the call ("reply too large") before hiredis allocates for it:
+ * a header of *268435456 would have it allocate 2 GB. */
+#define RLOCK_REPLY_MAX_ELEMENTS 65536      /* in one array */
+#define RLOCK_REPLY_MAX_OBJECTS (1 << 20)   /* in one reply, nested arrays included */
+#define RLOCK_REPLY_MAX_BYTES (32 << 20)    /* of one reply: buffered, or in its strings */
+#define RLOCK_REPLY_MAX_LINE (64 << 10)     /* a status, error, integer or length line */
+
+/* What the reply being read has taken of the caps so far: one beside each context. */
+typedef struct {
+	size_t objects;
+	size_t bytes;
+} rlock_reply_budget;
+
+/* Cap every reply read on ctx, counting in budget (which lives as long as ctx). Plain C,
+ * as the watchdog's thread calls it too. */
+void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget);
+
+/* redisGetReply() on a guarded ctx: writes what is buffered, then reads until a reply has
+ * come, failing one that grows past the caps while it is buffered. */
+int rlock_conn_get_reply(redisContext *ctx, void **reply);
+
+/* Read what the socket has into ctx's reader (at once on a non-blocking ctx): false, ctx->err
+ * set, on an error or when what is buffered of a reply outgrows the caps. For a caller that
+ * polls the socket itself, then asks the reader for a reply. */
+bool rlock_conn_read(redisContext *ctx);
+
+/* AUTH (when pass) and SELECT (when db != 0) on a fresh guarded ctx. false with what failed
+ * in why, in rlock's words: a hostile server could echo the password in its own. */
+bool rlock_conn_handshake(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
+	long long db, char *why, size_t why_size);
+
 /* One hiredis connection, owned by the process that opened it. */
 typedef struct {
 	redisContext *ctx;
+	rlock_reply_budget budget;  /* of the reply being read on ctx */
 	pid_t pid;             /* never written to, nor closed with QUIT, by another pid */
 	bool busy;             /* a command was sent whose reply was not read: never reuse */
 	bool blocked_before;   /* a call_block sent an EVAL through it: its server knows the scripts */
@@ -72,10 +106,12 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 /* The monotonic clock, in ms (touches no Zend state: the watchdog's thread uses it too). */
 zend_long rlock_now_ms(void);
 
-/* Module and request life cycle. */
+/* Module and request life cycle. The request's own connections (persistent = false) are
+ * closed at its very end, post_deactivate, as locks can be taken and released until then. */
+void rlock_conn_minit(void);
 void rlock_conn_ginit(HashTable *pool, HashTable *request_conns);
 void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns);
-void rlock_conn_rshutdown(void);
+void rlock_conn_post_deactivate(void);
 uint32_t rlock_conn_pooled_count(void);
 
 #endif

@@ -71,22 +71,28 @@ static void blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *s
 	cmd->lens[cmd->argc++] = snprintf(timeout, size, "%.3f", MAX(block_ms, 1) / 1000.0);
 }
 
-/* A BLPOP's answer: 1 a grant popped from the grants ("token fence ttl": res filled, and
- * res->block the lease it came with), 0 nil (timed out), "wake" (a release that let go
- * without a hand-over, fair = false), our own "1", or the "0" that ended a wait at the
- * holder's expiry. */
-static int grant(const rlock_opts *o, redisReply *r, rlock_attempt *res)
+/* A BLPOP's answer: 1 a grant popped from the grants, "token fence ttl" as a release of
+ * ours pushes it (res filled, and res->block the lease it came with); 0 nil (timed out),
+ * "wake" (a release that let go without a hand-over, fair = false), our own "1", the "0"
+ * that ended a wait at the holder's expiry, or anything else: a grant is adopted only
+ * when every part of it is what a release pushes. */
+static int grant(redisReply *r, rlock_attempt *res)
 {
-	const char *g = r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 ? r->element[1]->str : NULL;
-	const char *sp = g ? memchr(g, ' ', r->element[1]->len) : NULL;
-	if (sp) {
-		char *end;
-		res->acquired = true;
-		res->token = zend_string_init(g, sp - g, 0);
-		res->fence = ZEND_STRTOL(sp + 1, &end, 10);
-		res->block = *end == ' ' ? ZEND_STRTOL(end + 1, NULL, 10) : o->ttl;
+	zend_long fence, ttl;
+	if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2 || r->element[1]->type != REDIS_REPLY_STRING) {
+		return 0;
 	}
-	return sp != NULL;
+	const char *g = r->element[1]->str, *end = g + r->element[1]->len;
+	const char *sp1 = memchr(g, ' ', end - g), *sp2 = sp1 ? memchr(sp1 + 1, ' ', end - sp1 - 1) : NULL;
+	if (!sp2 || !rlock_token_ours(g, sp1 - g) || !rlock_parse_number(sp1 + 1, sp2 - sp1 - 1, ZEND_LONG_MAX, &fence)
+			|| !rlock_parse_number(sp2 + 1, end - sp2 - 1, ZEND_LONG_MAX, &ttl) || ttl == 0) {
+		return 0;
+	}
+	res->acquired = true;
+	res->token = zend_string_init(g, sp1 - g, 0);
+	res->fence = fence;
+	res->block = ttl;
+	return 1;
 }
 
 /* Past the caller's deadline, how long a BLPOP's own timeout may keep us: Redis checks
@@ -114,7 +120,7 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 			|| rlock_reply_error(s, r, err)) {
 		return -1;
 	}
-	int g = grant(o, r, res);
+	int g = grant(r, res);
 	freeReplyObject(r);
 	return g;
 }
@@ -126,8 +132,7 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
  * which an idle Redis may be late with). */
 static zend_long wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
 {
-	if (r1->type != REDIS_REPLY_ARRAY || r1->elements != 3 || r1->element[0]->type != REDIS_REPLY_INTEGER
-			|| r1->element[2]->type != REDIS_REPLY_INTEGER) {
+	if (!rlock_reply_is_attempt(r1)) {
 		*how = RLOCK_WAKE_CLOSE;
 		return 0;
 	}
@@ -180,7 +185,7 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 		 * again, one command at a time (unless the BLPOP, before we ended it, was handed the
 		 * lock all the same) */
 		freeReplyObject(r1);
-		int g = grant(o, r2, res);
+		int g = grant(r2, res);
 		if (r2) {
 			freeReplyObject(r2);
 		}
@@ -209,7 +214,7 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 	}
 	if (res->acquired) {
 		*queued = false;  /* the script left the waiters; r2 is our own "1" */
-	} else if (grant(o, r2, res)) {
+	} else if (grant(r2, res)) {
 		*queued = false;  /* the release that handed it over uncounted us */
 	} else {
 		*queued = true;   /* nil, a wake, our "0", or r2 NULL: the connection closed on it */
@@ -226,7 +231,7 @@ static int lock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zen
 	zend_long n, sent = rlock_now_ms();
 	rlock_call_extend(&c, &key, h->token, ttl);
 	redisReply *r = run(o, key, &c, err);
-	if (!r || !rlock_reply_integer(&o->server, r, &n, err)) {
+	if (!r || !rlock_reply_integer(&o->server, r, 0, 1, &n, err)) {
 		return -1;
 	}
 	if (n == 1) {
@@ -249,7 +254,7 @@ static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 	cmd.lens[2] = snprintf(timeout, sizeof(timeout), ZEND_LONG_FMT, o->read_timeout);
 
 	redisReply *r = rlock_route_call(o, key, &cmd, o->read_timeout, err);
-	int rc = r && rlock_reply_integer(&o->server, r, &acked, err) ? acked >= o->sync_replicas : -1;
+	int rc = r && rlock_reply_integer(&o->server, r, 0, ZEND_LONG_MAX, &acked, err) ? acked >= o->sync_replicas : -1;
 	if (rc != 1) {
 		rlock_err ignored = {0};
 		lock_release(o, key, h, &ignored);
@@ -309,7 +314,12 @@ static int attempt_plain(const rlock_opts *o, zend_string *key, zend_string *tok
 	if (!r) {
 		return -1;
 	}
-	int acquired = r->type == REDIS_REPLY_STATUS;
+	/* OK, or nil when the key is taken */
+	int acquired = r->type == REDIS_REPLY_STATUS && r->len == 2 && memcmp(r->str, "OK", 2) == 0 ? 1
+		: r->type == REDIS_REPLY_NIL ? 0 : -1;
+	if (acquired < 0) {
+		rlock_err_set(err, RLOCK_ERR_REPLY, o->server.label, "unexpected reply to SET");
+	}
 	freeReplyObject(r);
 	return acquired;
 }
@@ -392,7 +402,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 			RLOCK_G(counters).contended++;
 			key_mark_hot(key);
 		}
-		/* a round blocks a day at most: lock(PHP_INT_MAX) is rounds without end */
+		/* a round blocks a day at most: the longest wait, 24.8 days, is rounds */
 		rc = wait_round(o, &k, token, self, MIN(remaining, 86400000), &queued, &reached, &res, err);
 		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
 			/* the server went away while we waited (a restart): wait for it too; an error
@@ -450,7 +460,7 @@ static int lock_release(const rlock_opts *o, zend_string *key, const rlock_hold 
 	redisReply *r = run(o, key, &c, err);
 	rlock_keys_free(&k);
 	zend_string_release(next);
-	if (!r || !rlock_reply_integer(&o->server, r, &n, err)) {
+	if (!r || !rlock_reply_integer(&o->server, r, 0, 2, &n, err)) {
 		return -1;
 	}
 	return n > 0;
@@ -479,13 +489,13 @@ static int lock_exists(const rlock_opts *o, zend_string *key, rlock_err *err)
 {
 	zend_long n = 0;
 	redisReply *r = key_command(o, "EXISTS", key, err);
-	return r && rlock_reply_integer(&o->server, r, &n, err) ? n > 0 : -1;
+	return r && rlock_reply_integer(&o->server, r, 0, ZEND_LONG_MAX, &n, err) ? n > 0 : -1;
 }
 
 static int lock_pttl(const rlock_opts *o, zend_string *key, zend_long *out, rlock_err *err)
 {
 	redisReply *r = key_command(o, "PTTL", key, err);
-	return r && rlock_reply_integer(&o->server, r, out, err) ? 0 : -1;
+	return r && rlock_reply_integer(&o->server, r, -2, ZEND_LONG_MAX, out, err) ? 0 : -1;
 }
 
 const rlock_algo rlock_lock_algo = {

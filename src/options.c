@@ -7,20 +7,18 @@
 #include "conn.h"
 #include "ext/standard/php_string.h"
 
-#if PHP_VERSION_ID < 80200 /* zend_string_equals_cstr() came with PHP 8.2 */
-# define zend_string_equals_cstr(s, c, len) (ZSTR_LEN(s) == (len) && memcmp(ZSTR_VAL(s), (c), (len)) == 0)
-#endif
-
-typedef enum { OPT_POSITIVE, OPT_NON_NEGATIVE, OPT_BOOL, OPT_STRING, OPT_SERVER, OPT_SERVERS, OPT_NODES, OPT_SENTINELS } rlock_opt_kind;
+typedef enum { OPT_LONG, OPT_BOOL, OPT_STRING, OPT_SERVER, OPT_SERVERS, OPT_NODES, OPT_SENTINELS } rlock_opt_kind;
 
 typedef struct {
 	const char *name;
 	size_t name_len;
 	rlock_opt_kind kind;
 	size_t offset;
+	zend_long min, max;  /* OPT_LONG: the range, in the array and in php.ini alike */
 } rlock_opt_def;
 
-#define OPT(name, kind, field) { name, sizeof(name) - 1, kind, XtOffsetOf(rlock_opts, field) }
+#define OPT(name, kind, field) { name, sizeof(name) - 1, kind, XtOffsetOf(rlock_opts, field), 0, 0 }
+#define OPT_RANGE(name, field, min, max) { name, sizeof(name) - 1, OPT_LONG, XtOffsetOf(rlock_opts, field), min, max }
 
 static const rlock_opt_def rlock_opt_defs[] = {
 	OPT("server", OPT_SERVER, server),
@@ -28,13 +26,15 @@ static const rlock_opt_def rlock_opt_defs[] = {
 	OPT("cluster", OPT_NODES, nodes),
 	OPT("sentinel", OPT_SENTINELS, sentinels),
 	OPT("service", OPT_STRING, service),
-	OPT("sync_replicas", OPT_NON_NEGATIVE, sync_replicas),
-	OPT("ttl", OPT_POSITIVE, ttl),
-	OPT("wait", OPT_NON_NEGATIVE, wait),
-	OPT("retry_delay", OPT_NON_NEGATIVE, retry_delay),
+	/* WAIT counts replicas in an int */
+	OPT_RANGE("sync_replicas", sync_replicas, 0, INT_MAX),
+	OPT_RANGE("ttl", ttl, 1, RLOCK_MS_MAX),
+	OPT_RANGE("wait", wait, 0, RLOCK_MS_MAX),
+	/* 0 would retry at once where nothing wakes us: a reconnect storm while Redis is down */
+	OPT_RANGE("retry_delay", retry_delay, 1, RLOCK_MS_MAX),
 	OPT("prefix", OPT_STRING, prefix),
-	OPT("connect_timeout", OPT_POSITIVE, connect_timeout),
-	OPT("read_timeout", OPT_POSITIVE, read_timeout),
+	OPT_RANGE("connect_timeout", connect_timeout, 1, RLOCK_MS_MAX),
+	OPT_RANGE("read_timeout", read_timeout, 1, RLOCK_MS_MAX),
 	OPT("persistent", OPT_BOOL, persistent),
 	OPT("reentrant", OPT_BOOL, reentrant),
 	OPT("auto_release", OPT_BOOL, auto_release),
@@ -42,6 +42,16 @@ static const rlock_opt_def rlock_opt_defs[] = {
 	OPT("fair", OPT_BOOL, fair),
 	OPT("watchdog", OPT_BOOL, watchdog),
 };
+
+static const rlock_opt_def *find_def(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(rlock_opt_defs) / sizeof(rlock_opt_defs[0]); i++) {
+		if (rlock_opt_defs[i].name_len == len && memcmp(rlock_opt_defs[i].name, name, len) == 0) {
+			return &rlock_opt_defs[i];
+		}
+	}
+	return NULL;
+}
 
 static int hexval(char c)
 {
@@ -69,20 +79,18 @@ static zend_string *url_decode(const char *s, size_t len, bool persistent)
 	return out;
 }
 
-static bool parse_number(const char *s, size_t len, zend_long max, zend_long *out)
+bool rlock_parse_number(const char *s, size_t len, zend_long max, zend_long *out)
 {
 	zend_long v = 0;
-	if (len == 0 || len > 10) {
+	if (len == 0) {
 		return false;
 	}
 	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9') {
+		int d = s[i] - '0';
+		if (d < 0 || d > 9 || d > max || v > (max - d) / 10) {
 			return false;
 		}
-		v = v * 10 + (s[i] - '0');
-	}
-	if (v > max) {
-		return false;
+		v = v * 10 + d;
 	}
 	*out = v;
 	return true;
@@ -117,10 +125,19 @@ static void server_finish(rlock_server *s, bool persistent)
 	}
 }
 
-zend_result rlock_server_parse(const char *dsn, size_t len, rlock_server *out, bool persistent, const char **why)
+/* Where in a DSN the password is: [start, end); start NULL when it has none. */
+typedef struct {
+	const char *start, *end;
+} secret_span;
+
+/* rlock_server_parse(), telling also where the password is: what phpinfo() masks is what
+ * the connection would send. */
+static zend_result server_parse(const char *dsn, size_t len, rlock_server *out, bool persistent, const char **why,
+	secret_span *secret)
 {
 	const char *p = dsn, *end = dsn + len;
 	memset(out, 0, sizeof(*out));
+	memset(secret, 0, sizeof(*secret));
 	*why = NULL;
 
 	if (memchr(dsn, '\0', len)) {
@@ -163,6 +180,8 @@ zend_result rlock_server_parse(const char *dsn, size_t len, rlock_server *out, b
 		} else {
 			out->pass = url_decode(p, at - p, persistent);
 		}
+		secret->start = colon ? colon + 1 : p;
+		secret->end = at;
 		p = at + 1;
 	}
 
@@ -189,16 +208,16 @@ zend_result rlock_server_parse(const char *dsn, size_t len, rlock_server *out, b
 
 	zend_long port = 6379;
 	if (p < auth_end) {
-		if (*p != ':' || !parse_number(p + 1, auth_end - p - 1, 65535, &port) || port == 0) {
-			*why = "has an invalid port";
+		if (*p != ':' || !rlock_parse_number(p + 1, auth_end - p - 1, 65535, &port) || port == 0) {
+			*why = "has an invalid port: it must be between 1 and 65535";
 			goto fail;
 		}
 	}
 	zend_long db = 0;
 	if (auth_end < end) {
 		const char *d = auth_end + 1;
-		if (d < end && !parse_number(d, end - d, 1000000, &db)) {
-			*why = "has an invalid database number";
+		if (d < end && !rlock_parse_number(d, end - d, RLOCK_DB_MAX, &db)) {
+			*why = "has an invalid database number: it must be between 0 and " ZEND_TOSTR(RLOCK_DB_MAX);
 			goto fail;
 		}
 	}
@@ -211,6 +230,65 @@ zend_result rlock_server_parse(const char *dsn, size_t len, rlock_server *out, b
 fail:
 	rlock_server_free(out, persistent);
 	return FAILURE;
+}
+
+zend_result rlock_server_parse(const char *dsn, size_t len, rlock_server *out, bool persistent, const char **why)
+{
+	secret_span secret;
+	return server_parse(dsn, len, out, persistent, why, &secret);
+}
+
+static zend_result entry_parse(const char *entry, size_t len, rlock_server *out, const char **why, secret_span *secret)
+{
+	if (zend_memnstr(entry, "://", 3, entry + len)) {
+		return server_parse(entry, len, out, false, why, secret);
+	}
+	zend_string *dsn = zend_string_concat2("tcp://", 6, entry, len);
+	zend_result ok = server_parse(ZSTR_VAL(dsn), ZSTR_LEN(dsn), out, false, why, secret);
+	if (secret->start) {
+		/* the same place in the entry, which has no "tcp://" */
+		secret->start = entry + (secret->start - ZSTR_VAL(dsn) - 6);
+		secret->end = entry + (secret->end - ZSTR_VAL(dsn) - 6);
+	}
+	zend_string_release(dsn);
+	return ok;
+}
+
+zend_result rlock_server_parse_entry(const char *entry, size_t len, rlock_server *out, const char **why)
+{
+	secret_span secret;
+	return entry_parse(entry, len, out, why, &secret);
+}
+
+void rlock_server_mask(const char *entry, size_t len, smart_str *out)
+{
+	static const char space[] = " \t\n\r\v";
+	const char *b = entry, *e = entry + len, *why;
+	secret_span secret;
+	rlock_server s;
+
+	/* a php.ini list entry is read trimmed: mask the entry, print its spaces as they are */
+	while (b < e && memchr(space, *b, sizeof(space) - 1)) {
+		b++;
+	}
+	while (e > b && memchr(space, e[-1], sizeof(space) - 1)) {
+		e--;
+	}
+	if (entry_parse(b, e - b, &s, &why, &secret) == SUCCESS) {
+		rlock_server_free(&s, false);
+	} else {
+		/* refused: anything up to the last '@' (after the scheme) may be a password */
+		const char *scheme = zend_memnstr(b, "://", 3, e);
+		secret.start = scheme ? scheme + 3 : b;
+		secret.end = zend_memrchr(secret.start, '@', e - secret.start);
+	}
+	if (!secret.start || !secret.end) {
+		smart_str_appendl(out, entry, len);
+		return;
+	}
+	smart_str_appendl(out, entry, secret.start - entry);
+	smart_str_appends(out, "***");
+	smart_str_appendl(out, secret.end, entry + len - secret.end);
 }
 
 void rlock_server_free(rlock_server *s, bool persistent)
@@ -286,11 +364,7 @@ static bool set_server_list(const char *name, rlock_server **out, uint32_t *coun
 			option_error(arg_num, name, "must be a list of strings, %s found", zend_zval_type_name(item));
 			return false;
 		}
-		zend_string *dsn = strstr(Z_STRVAL_P(item), "://") ? zend_string_copy(Z_STR_P(item))
-			: zend_string_concat2("tcp://", 6, Z_STRVAL_P(item), Z_STRLEN_P(item));
-		zend_result ok = rlock_server_parse(ZSTR_VAL(dsn), ZSTR_LEN(dsn), &(*out)[n], false, &why);
-		zend_string_release(dsn);
-		if (ok == FAILURE) {
+		if (rlock_server_parse_entry(Z_STRVAL_P(item), Z_STRLEN_P(item), &(*out)[n], &why) == FAILURE) {
 			option_error(arg_num, name, "entry %u %s", n, why);
 			return false;
 		}
@@ -311,18 +385,13 @@ static bool set_option(rlock_opts *o, const rlock_opt_def *def, zval *v, uint32_
 	void *field = (char *) o + def->offset;
 
 	switch (def->kind) {
-		case OPT_POSITIVE:
-		case OPT_NON_NEGATIVE:
+		case OPT_LONG:
 			if (Z_TYPE_P(v) != IS_LONG) {
 				option_type_error(arg_num, def->name, "int", v);
 				return false;
 			}
-			if (def->kind == OPT_POSITIVE && Z_LVAL_P(v) <= 0) {
-				option_error(arg_num, def->name, "must be greater than 0");
-				return false;
-			}
-			if (Z_LVAL_P(v) < 0) {
-				option_error(arg_num, def->name, "must be greater than or equal to 0");
+			if (Z_LVAL_P(v) < def->min || Z_LVAL_P(v) > def->max) {
+				option_error(arg_num, def->name, "must be between " ZEND_LONG_FMT " and " ZEND_LONG_FMT, def->min, def->max);
 				return false;
 			}
 			*(zend_long *) field = Z_LVAL_P(v);
@@ -361,17 +430,12 @@ static bool set_option(rlock_opts *o, const rlock_opt_def *def, zval *v, uint32_
 /* A php.ini list default ("a, b, c"), for a list option the array did not give. */
 static bool ini_list(rlock_opts *o, const char *name, const char *value)
 {
-	const rlock_opt_def *def = NULL;
+	const rlock_opt_def *def = find_def(name, strlen(name));
 	zval list;
 	bool ok;
 
 	if (!value || !*value) {
 		return true;
-	}
-	for (size_t i = 0; i < sizeof(rlock_opt_defs) / sizeof(rlock_opt_defs[0]); i++) {
-		if (strcmp(rlock_opt_defs[i].name, name) == 0) {
-			def = &rlock_opt_defs[i];
-		}
 	}
 	array_init(&list);
 	for (const char *p = value; *p; ) {
@@ -389,6 +453,17 @@ static bool ini_list(rlock_opts *o, const char *name, const char *value)
 	ok = set_option(o, def, &list, 0);
 	zval_ptr_dtor(&list);
 	return ok;
+}
+
+bool rlock_opts_range(const char *name, zend_long *min, zend_long *max)
+{
+	const rlock_opt_def *def = find_def(name, strlen(name));
+	if (!def || def->kind != OPT_LONG) {
+		return false;
+	}
+	*min = def->min;
+	*max = def->max;
+	return true;
 }
 
 /* What tells a set of servers apart from any other (and from one server). */
@@ -447,18 +522,12 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 	bool server_given = false, watchdog_given = false, replicas_given = false;
 	if (options) {
 		ZEND_HASH_FOREACH_STR_KEY_VAL(options, name, v) {
-			const rlock_opt_def *def = NULL;
+			const rlock_opt_def *def;
 			if (!name) {
 				zend_argument_value_error(arg_num, "must be an array keyed by option name");
 				goto fail;
 			}
-			for (size_t i = 0; i < sizeof(rlock_opt_defs) / sizeof(rlock_opt_defs[0]); i++) {
-				if (zend_string_equals_cstr(name, rlock_opt_defs[i].name, rlock_opt_defs[i].name_len)) {
-					def = &rlock_opt_defs[i];
-					break;
-				}
-			}
-			if (!def) {
+			if (!(def = find_def(ZSTR_VAL(name), ZSTR_LEN(name)))) {
 				zend_argument_value_error(arg_num, "unknown option \"%s\"", ZSTR_VAL(name));
 				goto fail;
 			}

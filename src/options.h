@@ -2,6 +2,15 @@
 #define RLOCK_OPTIONS_H
 
 #include "php.h"
+#include "zend_smart_str.h"
+
+/* The longest duration, in ms, that any option or argument takes (ttl, wait, retry_delay,
+ * the timeouts, lock($waitMs), extend($ttlMs)): 2^31 - 1, about 24.8 days, the most one
+ * poll() can wait and what hiredis takes for a connect timeout. A sum of a few of them
+ * (connect + read + wait, now + ttl) cannot overflow a 64-bit count of ms. */
+#define RLOCK_MS_MAX 2147483647
+/* The largest database number: Redis allows at most 2^31 - 1 databases. */
+#define RLOCK_DB_MAX 2147483646
 
 /* One Redis server, parsed from a DSN. */
 typedef struct {
@@ -50,10 +59,23 @@ rlock_opts *rlock_opts_addref(rlock_opts *o);
 zend_string *rlock_opts_lock_id(const rlock_opts *o, zend_string *key);
 void rlock_opts_release(rlock_opts *o);
 
+/* The range of the integer option name (php.ini: rlock.name); false when there is none. */
+bool rlock_opts_range(const char *name, zend_long *min, zend_long *max);
+/* Decimal digits [s, s + len) into *out, refused (false) when empty, anything but a digit,
+ * or above max. */
+bool rlock_parse_number(const char *s, size_t len, zend_long max, zend_long *out);
+
 /* Parse a DSN into out (fields allocated persistent or not); SUCCESS or FAILURE with a
  * reason in *why. */
 zend_result rlock_server_parse(const char *dsn, size_t len, rlock_server *out, bool persistent, const char **why);
 void rlock_server_free(rlock_server *s, bool persistent);
+/* An entry of a server list ("servers", "cluster", "sentinel"): a DSN, or host:port (as
+ * tcp://host:port); as rlock_server_parse(). */
+zend_result rlock_server_parse_entry(const char *entry, size_t len, rlock_server *out, const char **why);
+/* An entry (as rlock_server_parse_entry() reads it) for display, into out: the password the
+ * parser would send replaced by "***"; an entry it refuses has everything up to its last
+ * '@' replaced. */
+void rlock_server_mask(const char *entry, size_t len, smart_str *out);
 
 /* host:port with the credentials and database of like: a node a Sentinel or the Cluster
  * named. */

@@ -339,7 +339,7 @@ static int redlock_pttl(const rlock_opts *o, zend_string *key, zend_long *out, r
 		return no_quorum(o, &fr, err);
 	}
 	for (uint32_t i = 0; i < o->nservers; i++) {
-		if (fr.replies[i] && fr.replies[i]->type == REDIS_REPLY_INTEGER) {
+		if (fr.replies[i] && fr.replies[i]->type == REDIS_REPLY_INTEGER && fr.replies[i]->integer >= -2) {
 			pttls[n++] = (zend_long) fr.replies[i]->integer;
 		}
 	}

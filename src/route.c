@@ -42,20 +42,59 @@ uint16_t rlock_route_slot(const char *key, size_t len)
 	return crc & (CLUSTER_SLOTS - 1);
 }
 
-/* A cluster's slot map: for each slot the "host:port" of its master, or NULL. */
-typedef struct {
-	char *nodes[CLUSTER_SLOTS];
-} slot_map;
+/* ---- nodes a reply names ---- */
 
+/* A node named by CLUSTER SLOTS, a MOVED or ASK redirect, or a Sentinel. */
+typedef struct {
+	char host[256];
+	int port;
+} endpoint;
+
+/* The decimal digits [s, s + len) as a port number (at most 65535), or -1. */
+static long long port_of(const char *s, size_t len)
+{
+	zend_long v;
+	return rlock_parse_number(s, len, 65535, &v) ? v : -1;
+}
+
+/* host ([host, host + len)) and port into e when they can name a node: a host of 1 to 255
+ * bytes, none of them a NUL, a space or a control byte, and a TCP port 1-65535 (port 0 would
+ * make a unix socket of the host). NULL, or what is wrong. */
+static const char *endpoint_set(endpoint *e, const char *host, size_t len, long long port)
+{
+	if (len == 0 || len >= sizeof(e->host)) {
+		return "invalid host";
+	}
+	for (size_t i = 0; i < len; i++) {
+		if ((unsigned char) host[i] <= ' ' || host[i] == 0x7f) {
+			return "invalid host";
+		}
+	}
+	if (port < 1 || port > 65535) {
+		return "invalid port";
+	}
+	memcpy(e->host, host, len);
+	e->host[len] = '\0';
+	e->port = (int) port;
+	return NULL;
+}
+
+/* e as a server with o->server's credentials and database. */
+static void server_from_endpoint(const rlock_opts *o, const endpoint *e, rlock_server *out)
+{
+	rlock_server_with_address(out, &o->server, e->host, e->port);
+}
+
+/* A topology: the node of each slot (a cluster), or one node for all (a Sentinel's master). */
+typedef struct {
+	uint32_t nnodes;
+	endpoint *nodes;
+	uint16_t node_of[CLUSTER_SLOTS];  /* 1 + the index in nodes, 0: no node */
+} slot_map;
 
 static void slot_map_free(slot_map *m)
 {
-	for (int i = 0; i < CLUSTER_SLOTS; i++) {
-		/* ranges share one string: free each once */
-		if (m->nodes[i] && (i == 0 || m->nodes[i] != m->nodes[i - 1])) {
-			free(m->nodes[i]);
-		}
-	}
+	free(m->nodes);
 	free(m);
 }
 
@@ -64,76 +103,96 @@ static void slot_map_dtor(zval *zv)
 	slot_map_free(Z_PTR_P(zv));
 }
 
+/* An empty map for up to n nodes, or NULL. */
+static slot_map *slot_map_new(size_t n)
+{
+	slot_map *m = calloc(1, sizeof(*m));
+	if (m && !(m->nodes = calloc(MAX(n, 1), sizeof(endpoint)))) {
+		free(m);
+		m = NULL;
+	}
+	return m;
+}
+
+static void slot_map_remember(const rlock_opts *o, slot_map *m)
+{
+	zend_hash_str_update_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id), m);
+}
+
 /* Forget what we know of o's topology (slot map, master): it is asked again next time. */
 static void slot_maps_forget(const rlock_opts *o)
 {
 	zend_hash_str_del(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id));
 }
 
-/* CLUSTER SLOTS from the first node that answers: the seeds. */
+/* One CLUSTER SLOTS entry, [from, to, [host, port, ...], replicas...], into its slot range
+ * and master; asked: the node that answered, whose host an entry names with "", "?" or nil
+ * when it does not know its own. NULL, or what is wrong with the entry. */
+static const char *cluster_entry(const redisReply *r, const rlock_server *asked, long long *from, long long *to,
+	endpoint *e)
+{
+	if (r->type != REDIS_REPLY_ARRAY || r->elements < 3 || r->element[0]->type != REDIS_REPLY_INTEGER
+			|| r->element[1]->type != REDIS_REPLY_INTEGER || r->element[2]->type != REDIS_REPLY_ARRAY
+			|| r->element[2]->elements < 2 || r->element[2]->element[1]->type != REDIS_REPLY_INTEGER
+			|| (r->element[2]->element[0]->type != REDIS_REPLY_STRING && r->element[2]->element[0]->type != REDIS_REPLY_NIL)) {
+		return "malformed";
+	}
+	*from = r->element[0]->integer;
+	*to = r->element[1]->integer;
+	if (*from < 0 || *from > *to || *to >= CLUSTER_SLOTS) {
+		return "invalid slot range";
+	}
+	const redisReply *host = r->element[2]->element[0];
+	bool unknown = host->type == REDIS_REPLY_NIL || host->len == 0 || (host->len == 1 && host->str[0] == '?');
+	return endpoint_set(e, unknown ? ZSTR_VAL(asked->host) : host->str, unknown ? ZSTR_LEN(asked->host) : host->len,
+		r->element[2]->element[1]->integer);
+}
+
+/* CLUSTER SLOTS from the first node that answers it well: the seeds. A reply with one entry
+ * wrong is not used at all. */
 static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 {
 	rlock_cmd cmd = { .argc = 2, .argv = { "CLUSTER", "SLOTS" }, .lens = { 7, 5 } };
 
 	for (uint32_t n = 0; n < o->nnodes; n++) {
-		redisReply *r = rlock_conn_call(o, &o->nodes[n], &cmd, 0, err);
+		const rlock_server *seed = &o->nodes[n];
+		redisReply *r = rlock_conn_call(o, seed, &cmd, 0, err);
+		slot_map *m = NULL;
 		if (!r) {
 			continue;
 		}
-		if (r->type != REDIS_REPLY_ARRAY) {
-			rlock_err_set(err, RLOCK_ERR_REPLY, o->nodes[n].label, "CLUSTER SLOTS: %s", r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply");
-			freeReplyObject(r);
-			continue;
+		if (r->type == REDIS_REPLY_ERROR) {
+			rlock_err_set(err, RLOCK_ERR_REPLY, seed->label, "CLUSTER SLOTS: %.*s", (int) MIN(r->len, 200), r->str);
+		} else if (r->type != REDIS_REPLY_ARRAY) {
+			rlock_err_set(err, RLOCK_ERR_CONNECTION, seed->label, "CLUSTER SLOTS: unexpected reply");
+		} else if (r->elements > CLUSTER_SLOTS) {
+			rlock_err_set(err, RLOCK_ERR_CONNECTION, seed->label, "CLUSTER SLOTS: more entries than slots");
+		} else if (!(m = slot_map_new(r->elements))) {
+			rlock_err_set(err, RLOCK_ERR_CONNECTION, seed->label, "CLUSTER SLOTS: out of memory");
 		}
-		slot_map *m = calloc(1, sizeof(*m));
-		for (size_t i = 0; i < r->elements; i++) {
-			redisReply *range = r->element[i];
-			if (range->type != REDIS_REPLY_ARRAY || range->elements < 3 || range->element[2]->type != REDIS_REPLY_ARRAY
-					|| range->element[2]->elements < 2) {
-				continue;
+		for (size_t i = 0; m && i < r->elements; i++) {
+			long long from, to;
+			const char *why = cluster_entry(r->element[i], seed, &from, &to, &m->nodes[m->nnodes]);
+			if (why) {
+				rlock_err_set(err, RLOCK_ERR_CONNECTION, seed->label, "CLUSTER SLOTS: entry %zu: %s", i, why);
+				slot_map_free(m);
+				m = NULL;
+				break;
 			}
-			redisReply *master = range->element[2];
-			if (range->element[0]->type != REDIS_REPLY_INTEGER || range->element[1]->type != REDIS_REPLY_INTEGER
-					|| master->element[1]->type != REDIS_REPLY_INTEGER) {
-				continue;
-			}
-			/* an endpoint the node does not know ("", "?", nil) is the address we asked */
-			const char *host = master->element[0]->type == REDIS_REPLY_STRING && master->element[0]->len > 0
-				&& strcmp(master->element[0]->str, "?") != 0 ? master->element[0]->str : ZSTR_VAL(o->nodes[n].host);
-			char addr[300];
-			snprintf(addr, sizeof(addr), "%s:%lld", host, master->element[1]->integer);
-			char *shared = strdup(addr);
-			long long from = range->element[0]->integer, to = range->element[1]->integer;
-			bool used = false;
-			for (long long s = from; s <= to && s < CLUSTER_SLOTS; s++) {
-				if (!m->nodes[s]) {
-					m->nodes[s] = shared;
-					used = true;
+			m->nnodes++;
+			for (long long slot = from; slot <= to; slot++) {
+				if (!m->node_of[slot]) {
+					m->node_of[slot] = (uint16_t) m->nnodes;
 				}
-			}
-			if (!used) {
-				free(shared);
 			}
 		}
 		freeReplyObject(r);
-		zend_hash_str_update_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id), m);
-		return m;
+		if (m) {
+			slot_map_remember(o, m);
+			return m;
+		}
 	}
 	return NULL;
-}
-
-/* "host:port" into a server with o->server's credentials. */
-static void server_from_addr(const rlock_opts *o, const char *addr, size_t len, rlock_server *out)
-{
-	const char *colon = zend_memrchr(addr, ':', len);
-	char host[256];
-	size_t hl = colon ? (size_t) (colon - addr) : len;
-	if (hl >= sizeof(host)) {
-		hl = sizeof(host) - 1;
-	}
-	memcpy(host, addr, hl);
-	host[hl] = '\0';
-	rlock_server_with_address(out, &o->server, host, colon ? atoi(colon + 1) : 6379);
 }
 
 /* The node for key's slot, from the slot map (loaded when missing). */
@@ -143,14 +202,33 @@ static bool cluster_node(const rlock_opts *o, zend_string *key, rlock_server *ou
 	if (!m && !(m = slot_map_load(o, err))) {
 		return false;
 	}
-	const char *addr = m->nodes[rlock_route_slot(ZSTR_VAL(key), ZSTR_LEN(key))];
-	if (!addr) {
+	uint16_t node = m->node_of[rlock_route_slot(ZSTR_VAL(key), ZSTR_LEN(key))];
+	if (!node) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, "cluster", "no node serves the slot of this key");
 		slot_maps_forget(o);
 		return false;
 	}
-	server_from_addr(o, addr, strlen(addr), out);
+	server_from_endpoint(o, &m->nodes[node - 1], out);
 	return true;
+}
+
+/* "MOVED slot host:port" or "ASK slot host:port" into e (the port follows the last colon: an
+ * IPv6 host holds colons; an empty host is the node that answered, asked). NULL, or what
+ * is wrong. */
+static const char *redirect_target(const redisReply *r, const rlock_server *asked, endpoint *e)
+{
+	const char *end = r->str + r->len, *slot = memchr(r->str, ' ', r->len) + 1;
+	const char *addr = memchr(slot, ' ', end - slot), *colon;
+	zend_long n;
+	if (!addr || !rlock_parse_number(slot, addr - slot, CLUSTER_SLOTS - 1, &n)) {
+		return "invalid slot";
+	}
+	addr++;
+	if (!(colon = zend_memrchr(addr, ':', end - addr))) {
+		return "invalid port";
+	}
+	return endpoint_set(e, colon == addr ? ZSTR_VAL(asked->host) : addr, colon == addr ? ZSTR_LEN(asked->host)
+		: (size_t) (colon - addr), port_of(colon + 1, end - colon - 1));
 }
 
 /* ---- Sentinel ---- */
@@ -165,30 +243,33 @@ static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *e
 
 	for (uint32_t i = 0; !m && i < o->nsentinels; i++) {
 		rlock_err e = {0};
+		endpoint master;
+		const char *why = NULL;
 		redisReply *r = rlock_conn_call(o, &o->sentinels[i], &cmd, 0, &e);
 		if (!r) {
 			*err = e;
 			continue;
 		}
-		if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 && r->element[0]->type == REDIS_REPLY_STRING
-				&& r->element[1]->type == REDIS_REPLY_STRING) {
-			char addr[300];
-			snprintf(addr, sizeof(addr), "%s:%s", r->element[0]->str, r->element[1]->str);
-			m = calloc(1, sizeof(*m));
-			char *shared = strdup(addr);
-			for (int slot = 0; slot < CLUSTER_SLOTS; slot++) {
-				m->nodes[slot] = shared;
-			}
-			zend_hash_str_update_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id), m);
-		} else {
+		if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 || r->element[0]->type != REDIS_REPLY_STRING
+				|| r->element[1]->type != REDIS_REPLY_STRING) {
 			rlock_err_set(err, RLOCK_ERR_CONNECTION, o->sentinels[i].label, "knows no master named \"%s\"", ZSTR_VAL(o->service));
+		} else if ((why = endpoint_set(&master, r->element[0]->str, r->element[0]->len,
+				port_of(r->element[1]->str, r->element[1]->len)))) {
+			rlock_err_set(err, RLOCK_ERR_CONNECTION, o->sentinels[i].label, "SENTINEL get-master-addr-by-name: %s", why);
+		} else if ((m = slot_map_new(1))) {
+			m->nodes[0] = master;
+			m->nnodes = 1;
+			for (int slot = 0; slot < CLUSTER_SLOTS; slot++) {
+				m->node_of[slot] = 1;
+			}
+			slot_map_remember(o, m);
 		}
 		freeReplyObject(r);
 	}
 	if (!m) {
 		return false;
 	}
-	server_from_addr(o, m->nodes[0], strlen(m->nodes[0]), out);
+	server_from_endpoint(o, &m->nodes[0], out);
 	return true;
 }
 
@@ -240,13 +321,20 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 		}
 		if (o->nnodes && (starts_with(r, "MOVED ") || starts_with(r, "ASK "))) {
 			/* "MOVED slot host:port": the slot lives elsewhere now, or for one command */
-			const char *addr = strrchr(r->str, ' ') + 1;
+			endpoint to;
+			const char *why = redirect_target(r, s, &to);
 			asking = r->str[0] == 'A';
+			if (why) {
+				rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s: %s", asking ? "ASK" : "MOVED", why);
+				freeReplyObject(r);
+				rlock_server_free(&target, false);
+				return NULL;
+			}
 			if (!asking) {
 				slot_maps_forget(o);
 			}
 			rlock_server_free(&target, false);
-			server_from_addr(o, addr, r->len - (addr - r->str), &target);
+			server_from_endpoint(o, &to, &target);
 			freeReplyObject(r);
 			continue;
 		}

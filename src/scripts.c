@@ -166,15 +166,15 @@ zend_string *rlock_new_token(rlock_err *err)
 
 void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms)
 {
-	zend_long ms = base_ms, jitter = 0;
-	if (base_ms > 0 && php_random_int(0, base_ms, &jitter, false) == SUCCESS) {
-		ms = base_ms / 2 + jitter / 2;
+	/* base/2 to base, counted in us: a 1 ms base sleeps 0.5 to 1 ms, not 0 */
+	zend_long us = MIN(base_ms, RLOCK_MS_MAX) * 1000, jitter = 0;
+	if (us > 0 && php_random_int(0, us, &jitter, false) == SUCCESS) {
+		us = us / 2 + jitter / 2;
 	}
-	if (ms > max_ms) {
-		ms = max_ms;
-	}
-	if (ms > 0) {
-		usleep((useconds_t) ms * 1000);
+	us = MIN(us, MIN(max_ms, RLOCK_MS_MAX) * 1000);
+	if (us > 0) {
+		struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
+		nanosleep(&ts, NULL);
 	}
 }
 
@@ -318,6 +318,19 @@ bool rlock_call_noscript(rlock_call *c, redisReply *r)
 	return true;
 }
 
+bool rlock_token_ours(const char *s, size_t len)
+{
+	if (len != 32) {
+		return false;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) {
+			return false;
+		}
+	}
+	return true;
+}
+
 bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err)
 {
 	if (r->type != REDIS_REPLY_ERROR) {
@@ -328,10 +341,15 @@ bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err)
 	return true;
 }
 
-bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long *out, rlock_err *err)
+bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long min, zend_long max, zend_long *out,
+	rlock_err *err)
 {
-	if (r->type != REDIS_REPLY_INTEGER) {
-		rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "unexpected reply of type %d", r->type);
+	if (r->type != REDIS_REPLY_INTEGER || r->integer < min || r->integer > max) {
+		if (r->type == REDIS_REPLY_INTEGER) {
+			rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "unexpected reply: an integer out of range");
+		} else {
+			rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "unexpected reply of type %d", r->type);
+		}
 		freeReplyObject(r);
 		return false;
 	}
@@ -340,11 +358,23 @@ bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long *out, r
 	return true;
 }
 
-bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *res, rlock_err *err)
+bool rlock_reply_is_attempt(const redisReply *r)
 {
 	if (r->type != REDIS_REPLY_ARRAY || r->elements != 3 || r->element[0]->type != REDIS_REPLY_INTEGER
-			|| r->element[1]->type != (r->element[0]->integer == 1 ? REDIS_REPLY_STRING : REDIS_REPLY_INTEGER)
-			|| r->element[2]->type != REDIS_REPLY_INTEGER) {
+			|| r->element[2]->type != REDIS_REPLY_INTEGER || r->element[2]->integer < 0) {
+		return false;
+	}
+	if (r->element[0]->integer == 1) {
+		return r->element[1]->type == REDIS_REPLY_STRING && rlock_token_ours(r->element[1]->str, r->element[1]->len);
+	}
+	/* PTTL's -2 (no key) and -1 (no expiry), or a lease; +1 on it does not overflow */
+	return r->element[0]->integer == 0 && r->element[1]->type == REDIS_REPLY_INTEGER
+		&& r->element[1]->integer >= -2 && r->element[1]->integer < ZEND_LONG_MAX;
+}
+
+bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *res, rlock_err *err)
+{
+	if (!rlock_reply_is_attempt(r)) {
 		rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "unexpected reply to the acquire script");
 		freeReplyObject(r);
 		return false;

@@ -60,9 +60,18 @@ typedef struct rlock_attempt_s {
 	zend_long block;     /* not acquired: how long to wait for a hand-over */
 } rlock_attempt;
 
-/* Replies into results; each frees r. False with err set on an unexpected reply. */
+/* Replies are input. Whether [s, s + len) looks like a token of ours (32 lower-case hex
+ * digits): a token from a reply is adopted only then. */
+bool rlock_token_ours(const char *s, size_t len);
+/* Whether r is what the acquire script answers: {1, a token of ours, fence >= 0} or
+ * {0, pttl >= -2, wait >= 0}. */
+bool rlock_reply_is_attempt(const redisReply *r);
+
+/* Replies into results; each frees r. False with err set on an unexpected reply (an
+ * integer: outside min..max). */
 bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err);
-bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long *out, rlock_err *err);
+bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long min, zend_long max, zend_long *out,
+	rlock_err *err);
 bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *res, rlock_err *err);
 
 /* A fresh owner token: 128 bits from the OS CSPRNG, as 32 hex digits. */

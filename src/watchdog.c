@@ -27,8 +27,8 @@
  * So no thread runs at a fork: the prepare handler asks the thread to end and joins it. The
  * thread waits only on the mutex's condition or in poll(), on its socket and on the
  * interrupt pipe the handler writes to, so it ends at once, a renewal it was waiting for
- * dropped with its connection and retried soon (its sockets are non-blocking: nothing else
- * blocks). The parent handler starts a new thread if locks are watched, on the connections
+ * dropped with its connection and retried soon (its sockets are non-blocking: only AUTH and
+ * SELECT on a new connection block, read_timeout at most). The parent handler starts a new thread if locks are watched, on the connections
  * the last one left; the child handler frees the child's copy of the table and of those
  * connections (closing its copies of the sockets, without a word to Redis): nothing is
  * renewed there until it takes a lock of its own.
@@ -90,6 +90,7 @@ struct wd_server {
 	size_t user_len, pass_len;
 	int64_t connect_timeout, read_timeout;
 	redisContext *ctx;  /* the thread's, non-blocking; set and cleared under the mutex */
+	rlock_reply_budget budget;  /* of the reply being read on ctx: the thread's */
 	rlock_watchdog_entry *entries;
 	uint32_t nentries;
 };
@@ -267,7 +268,8 @@ static bool wd_flush(redisContext *c, int64_t deadline)
 	}
 }
 
-/* The next reply on c, by the deadline; NULL on an error or at the deadline. */
+/* The next reply on c, by the deadline, within the caps on replies; NULL on an error or at
+ * the deadline. */
 static redisReply *wd_reply(redisContext *c, int64_t deadline)
 {
 	void *r = NULL;
@@ -278,61 +280,49 @@ static redisReply *wd_reply(redisContext *c, int64_t deadline)
 		if (r) {
 			return r;
 		}
-		if (wd_poll(c->fd, POLLIN, deadline) <= 0 || redisBufferRead(c) != REDIS_OK) {
+		if (wd_poll(c->fd, POLLIN, deadline) <= 0 || !rlock_conn_read(c)) {
 			return NULL;
 		}
 	}
 }
 
-/* A connection of the thread's own to s: non-blocking, AUTH, SELECT. NULL when it fails.
- * Reads only fields of s that never change. */
-static redisContext *wd_connect(const wd_server *s)
+/* Turn c's socket blocking, with timeout ms on each read and write, or back to non-blocking. */
+static bool wd_blocking(redisContext *c, bool on, int64_t ms)
 {
-	int64_t deadline = deadline_of(s->connect_timeout);
-	redisReply *r;
-	int err = 0, replies = 0;
+	int flags = fcntl(c->fd, F_GETFL);
+	if (flags < 0 || fcntl(c->fd, F_SETFL, on ? flags & ~O_NONBLOCK : flags | O_NONBLOCK) < 0) {
+		return false;
+	}
+	if (on) {
+		struct timeval tv = { .tv_sec = (time_t) (ms / 1000), .tv_usec = (suseconds_t) (ms % 1000 * 1000) };
+		c->flags |= REDIS_BLOCK;
+		return redisSetTimeout(c, tv) == REDIS_OK;
+	}
+	c->flags &= ~REDIS_BLOCK;
+	return true;
+}
+
+/* A connection of the thread's own to s: non-blocking, reply caps, AUTH, SELECT. NULL when
+ * it fails. The connect waits in wd_poll(); AUTH and SELECT, when there are any, go through
+ * the request side's rlock_conn_handshake() on the socket made blocking for them (read_timeout
+ * at most, that a fork may wait for). Reads only fields of s that never change. */
+static redisContext *wd_connect(wd_server *s)
+{
+	char why[256];
+	int err = 0;
 	socklen_t len = sizeof(err);
 	redisContext *c = s->port ? redisConnectNonBlock(s->host, s->port) : redisConnectUnixNonBlock(s->host);
 
 	/* the connect goes on in the background: writable once it is done, SO_ERROR says how */
-	if (!c || c->err || wd_poll(c->fd, POLLOUT, deadline) <= 0
+	if (!c || c->err || wd_poll(c->fd, POLLOUT, deadline_of(s->connect_timeout)) <= 0
 			|| getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) {
 		goto fail;
 	}
-	if (s->pass) {
-		const char *argv[3] = { "AUTH", NULL, NULL };
-		size_t lens[3] = { 4, 0, 0 };
-		int argc = 1;
-		if (s->user) {
-			argv[argc] = s->user;
-			lens[argc++] = s->user_len;
-		}
-		argv[argc] = s->pass;
-		lens[argc++] = s->pass_len;
-		if (redisAppendCommandArgv(c, argc, argv, lens) != REDIS_OK) {
-			goto fail;
-		}
-		replies++;
-	}
-	if (s->db != 0) {
-		if (redisAppendCommand(c, "SELECT %ld", s->db) != REDIS_OK) {
-			goto fail;
-		}
-		replies++;
-	}
-	deadline = deadline_of(s->read_timeout);
-	if (replies > 0 && !wd_flush(c, deadline)) {
+	rlock_conn_guard(c, &s->budget);
+	if ((s->pass || s->db != 0) && (!wd_blocking(c, true, s->read_timeout)
+			|| !rlock_conn_handshake(c, s->user, s->user_len, s->pass, s->pass_len, s->db, why, sizeof(why))
+			|| !wd_blocking(c, false, 0))) {
 		goto fail;
-	}
-	while (replies-- > 0) {
-		if (!(r = wd_reply(c, deadline))) {
-			goto fail;
-		}
-		bool ok = r->type != REDIS_REPLY_ERROR;
-		freeReplyObject(r);
-		if (!ok) {
-			goto fail;
-		}
 	}
 	return c;
 

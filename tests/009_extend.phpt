@@ -56,8 +56,8 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-ValueError: RLock::extend(): Argument #1 ($ttlMs) must be greater than 0
-ValueError: RLock::extend(): Argument #1 ($ttlMs) must be greater than 0
+ValueError: RLock::extend(): Argument #1 ($ttlMs) must be between 1 and 2147483647
+ValueError: RLock::extend(): Argument #1 ($ttlMs) must be between 1 and 2147483647
 taken over:
 bool(false)
 bool(true)

@@ -24,24 +24,24 @@ foreach ($cases as $c) {
     }
 }
 // the smallest good values pass
-$ok = new RLock('k', ['ttl' => 1, 'wait' => 0, 'retry_delay' => 0, 'connect_timeout' => 1, 'read_timeout' => 1,
+$ok = new RLock('k', ['ttl' => 1, 'wait' => 0, 'retry_delay' => 1, 'connect_timeout' => 1, 'read_timeout' => 1,
     'prefix' => '', 'persistent' => false, 'reentrant' => false, 'auto_release' => false, 'fencing' => true, 'fair' => false]);
 echo "ok\n";
 ?>
 --EXPECT--
-ValueError: RLock::__construct(): Argument #2 ($options) option "ttl" must be greater than 0
-ValueError: RLock::__construct(): Argument #2 ($options) option "ttl" must be greater than 0
+ValueError: RLock::__construct(): Argument #2 ($options) option "ttl" must be between 1 and 2147483647
+ValueError: RLock::__construct(): Argument #2 ($options) option "ttl" must be between 1 and 2147483647
 TypeError: RLock::__construct(): Argument #2 ($options) option "ttl" must be of type int, string given
 TypeError: RLock::__construct(): Argument #2 ($options) option "ttl" must be of type int, float given
 TypeError: RLock::__construct(): Argument #2 ($options) option "ttl" must be of type int, null given
-ValueError: RLock::__construct(): Argument #2 ($options) option "wait" must be greater than or equal to 0
+ValueError: RLock::__construct(): Argument #2 ($options) option "wait" must be between 0 and 2147483647
 TypeError: RLock::__construct(): Argument #2 ($options) option "wait" must be of type int, string given
-ValueError: RLock::__construct(): Argument #2 ($options) option "retry_delay" must be greater than or equal to 0
+ValueError: RLock::__construct(): Argument #2 ($options) option "retry_delay" must be between 1 and 2147483647
 TypeError: RLock::__construct(): Argument #2 ($options) option "retry_delay" must be of type int, bool given
-ValueError: RLock::__construct(): Argument #2 ($options) option "connect_timeout" must be greater than 0
-ValueError: RLock::__construct(): Argument #2 ($options) option "connect_timeout" must be greater than 0
+ValueError: RLock::__construct(): Argument #2 ($options) option "connect_timeout" must be between 1 and 2147483647
+ValueError: RLock::__construct(): Argument #2 ($options) option "connect_timeout" must be between 1 and 2147483647
 TypeError: RLock::__construct(): Argument #2 ($options) option "connect_timeout" must be of type int, float given
-ValueError: RLock::__construct(): Argument #2 ($options) option "read_timeout" must be greater than 0
+ValueError: RLock::__construct(): Argument #2 ($options) option "read_timeout" must be between 1 and 2147483647
 TypeError: RLock::__construct(): Argument #2 ($options) option "read_timeout" must be of type int, string given
 TypeError: RLock::__construct(): Argument #2 ($options) option "prefix" must be of type string, int given
 TypeError: RLock::__construct(): Argument #2 ($options) option "prefix" must be of type string, null given

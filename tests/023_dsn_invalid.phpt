@@ -31,12 +31,12 @@ option "server" must be redis://[user:pass@]host[:port][/db], tcp://host:port or
 option "server" must be redis://[user:pass@]host[:port][/db], tcp://host:port or unix:///path
 option "server" has no host
 option "server" has no host
-option "server" has an invalid port
-option "server" has an invalid port
-option "server" has an invalid port
-option "server" has an invalid port
-option "server" has an invalid database number
-option "server" has an invalid database number
+option "server" has an invalid port: it must be between 1 and 65535
+option "server" has an invalid port: it must be between 1 and 65535
+option "server" has an invalid port: it must be between 1 and 65535
+option "server" has an invalid port: it must be between 1 and 65535
+option "server" has an invalid database number: it must be between 0 and 2147483646
+option "server" has an invalid database number: it must be between 0 and 2147483646
 option "server" has an unterminated [IPv6] address
 option "server" must not contain NUL bytes
 option "server" must name an absolute socket path, as unix:///path/to/redis.sock

@@ -26,21 +26,25 @@ var_dump((new RLock('k'))->key());
 %Astring(5) "30000"
 string(4) "1000"
 
-Warning: ini_set(): Invalid rlock.ttl: it must be greater than 0 in %s on line %d
+Warning: ini_set(): Invalid rlock.ttl: it must be an integer between 1 and 2147483647 in %s on line %d
 rlock.ttl=0: false, kept: true
 
-Warning: ini_set(): Invalid rlock.ttl: it must be greater than 0 in %s on line %d
+Warning: ini_set(): Invalid rlock.ttl: it must be an integer between 1 and 2147483647 in %s on line %d
 rlock.ttl=-1: false, kept: true
 
-Warning: ini_set(): Invalid rlock.connect_timeout: it must be greater than 0 in %s on line %d
+Warning: ini_set(): Invalid rlock.connect_timeout: it must be an integer between 1 and 2147483647 in %s on line %d
 rlock.connect_timeout=0: false, kept: true
 
-Warning: ini_set(): Invalid rlock.read_timeout: it must be greater than 0 in %s on line %d
+Warning: ini_set(): Invalid rlock.read_timeout: it must be an integer between 1 and 2147483647 in %s on line %d
 rlock.read_timeout=-3: false, kept: true
+
+Warning: ini_set(): Invalid rlock.wait: it must be an integer between 0 and 2147483647 in %s on line %d
 rlock.wait=-1: false, kept: true
+
+Warning: ini_set(): Invalid rlock.retry_delay: it must be an integer between 1 and 2147483647 in %s on line %d
 rlock.retry_delay=-1: false, kept: true
 
-Warning: ini_set(): Invalid rlock.server: it has an invalid port in %s on line %d
+Warning: ini_set(): Invalid rlock.server: it has an invalid port: it must be between 1 and 65535 in %s on line %d
 rlock.server=redis://user:sekret@127.0.0.1:port: false, kept: true
 
 Warning: ini_set(): Invalid rlock.server: it must be redis://[user:pass@]host[:port][/db], tcp://host:port or unix:///path in %s on line %d

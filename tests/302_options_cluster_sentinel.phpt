@@ -41,18 +41,18 @@ ValueError: RLock::__construct(): Argument #2 ($options) option "cluster" must b
 ValueError: RLock::__construct(): Argument #2 ($options) option "cluster" must be a list of 1 to 16 strings
 ValueError: RLock::__construct(): Argument #2 ($options) option "cluster" must be a list of strings, int found
 ValueError: RLock::__construct(): Argument #2 ($options) option "cluster" must be a list of strings, array found
-ValueError: RLock::__construct(): Argument #2 ($options) option "cluster" entry 0 has an invalid port
-ValueError: RLock::__construct(): Argument #2 ($options) option "cluster" entry 0 has an invalid port
+ValueError: RLock::__construct(): Argument #2 ($options) option "cluster" entry 0 has an invalid port: it must be between 1 and 65535
+ValueError: RLock::__construct(): Argument #2 ($options) option "cluster" entry 0 has an invalid port: it must be between 1 and 65535
 ValueError: RLock::__construct(): Argument #2 ($options) option "cluster" entry 1 has no host
 ValueError: RLock::__construct(): Argument #2 ($options) option "cluster" must be a list of 1 to 16 strings
 TypeError: RLock::__construct(): Argument #2 ($options) option "sentinel" must be of type array, string given
 ValueError: RLock::__construct(): Argument #2 ($options) option "sentinel" must be a list of 1 to 16 strings
 ValueError: RLock::__construct(): Argument #2 ($options) option "sentinel" must be a list of strings, bool found
-ValueError: RLock::__construct(): Argument #2 ($options) option "sentinel" entry 0 has an invalid port
+ValueError: RLock::__construct(): Argument #2 ($options) option "sentinel" entry 0 has an invalid port: it must be between 1 and 65535
 TypeError: RLock::__construct(): Argument #2 ($options) option "service" must be of type string, int given
 TypeError: RLock::__construct(): Argument #2 ($options) option "service" must be of type string, null given
 TypeError: RLock::__construct(): Argument #2 ($options) option "service" must be of type string, array given
-ValueError: RLock::__construct(): Argument #2 ($options) option "sync_replicas" must be greater than or equal to 0
+ValueError: RLock::__construct(): Argument #2 ($options) option "sync_replicas" must be between 0 and 2147483647
 TypeError: RLock::__construct(): Argument #2 ($options) option "sync_replicas" must be of type int, string given
 TypeError: RLock::__construct(): Argument #2 ($options) option "sync_replicas" must be of type int, float given
 TypeError: RLock::__construct(): Argument #2 ($options) option "sync_replicas" must be of type int, bool given
