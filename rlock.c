@@ -202,9 +202,10 @@ static rlock_object *rlock_this(zval *this_ptr)
 	return l;
 }
 
+/* The lock's Redis key: prefix and key (escaped should they begin like a companion key). */
 static zend_string *full_key(const rlock_opts *o, zend_string *key)
 {
-	return zend_string_concat2(ZSTR_VAL(o->prefix), ZSTR_LEN(o->prefix), ZSTR_VAL(key), ZSTR_LEN(key));
+	return rlock_keys_lock_key(zend_string_concat2(ZSTR_VAL(o->prefix), ZSTR_LEN(o->prefix), ZSTR_VAL(key), ZSTR_LEN(key)));
 }
 
 /* A ms argument: null means the option's value (def). -1 with a ValueError out of the

@@ -137,7 +137,7 @@ static void fence_floor(const rlock_opts *o, rlock_keys *k, bool *held, zend_lon
 {
 	rlock_call c;
 	fanout_result fr;
-	rlock_call_fence_floor(&c, k, fence);
+	rlock_call_fence_floor(&c, k, fence, o);
 	fanout(o, &c, held, &fr);
 	fanout_free(o, &fr);
 }
