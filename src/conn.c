@@ -231,6 +231,11 @@ static bool buffer_fits(redisContext *ctx)
 	return false;
 }
 
+bool rlock_conn_read(redisContext *ctx)
+{
+	return redisBufferRead(ctx) == REDIS_OK && buffer_fits(ctx);
+}
+
 /* Write out what hiredis has buffered (it writes only when a reply is asked for, and we may
  * poll for one first). */
 static bool flush(redisContext *ctx)
@@ -254,7 +259,7 @@ int rlock_conn_get_reply(redisContext *ctx, void **reply)
 		return REDIS_ERR;
 	}
 	while (!r) {
-		if (redisBufferRead(ctx) != REDIS_OK || !buffer_fits(ctx) || redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
+		if (!rlock_conn_read(ctx) || redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
 			return REDIS_ERR;
 		}
 	}
@@ -734,7 +739,7 @@ static bool answers(const redisReply *r)
 static bool take_replies(rlock_conn *c, const rlock_server *s, redisReply **reply, rlock_err *err)
 {
 	void *r = NULL;
-	if (redisBufferRead(c->ctx) != REDIS_OK || !buffer_fits(c->ctx)) {
+	if (!rlock_conn_read(c->ctx)) {
 		return false;
 	}
 	while (!*reply) {

@@ -28,6 +28,11 @@ void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget);
  * come, failing one that grows past the caps while it is buffered. */
 int rlock_conn_get_reply(redisContext *ctx, void **reply);
 
+/* Read what the socket has into ctx's reader (at once on a non-blocking ctx): false, ctx->err
+ * set, on an error or when what is buffered of a reply outgrows the caps. For a caller that
+ * polls the socket itself, then asks the reader for a reply. */
+bool rlock_conn_read(redisContext *ctx);
+
 /* AUTH (when pass) and SELECT (when db != 0) on a fresh guarded ctx. false with what failed
  * in why, in rlock's words: a hostile server could echo the password in its own. */
 bool rlock_conn_handshake(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
