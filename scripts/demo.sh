@@ -35,23 +35,14 @@ else
 	say() { printf '\n%s\n' "$*"; }
 fi
 
-# 1. What the demo needs, from apt when missing, for the PHP installed (else the newest).
+# 1. What the demo needs, from apt when missing (as scripts/test.sh: no recommends), for the
+# PHP installed (else the newest the distribution has).
 # shellcheck disable=SC1091
 source "$repo/scripts/lib/deps.sh"
 v=$(rlock_php)
 packages=(nginx "php$v-fpm" "php$v-cli" "php$v-redis" redis-server)
-[ -f "${RLOCK_SO:-$repo/modules/rlock.so}" ] || packages+=("php$v-dev" libhiredis-dev pkg-config make)
-missing=()
-for p in "${packages[@]}"; do
-	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-	say "installing ${missing[*]}"
-	sudo=()
-	[ "$(id -u)" = 0 ] || sudo=(sudo)
-	"${sudo[@]}" apt-get update -q
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q "${missing[@]}"
-fi
+[ -f "${RLOCK_SO:-$repo/modules/rlock.so}" ] || packages+=("php$v-dev" libhiredis-dev pkg-config)
+rlock_install "${packages[@]}"
 
 # 2. The extension (RLOCK_SO=/path/to/rlock.so uses another build).
 if [ -z "${RLOCK_SO:-}" ] && [ ! -f "$repo/modules/rlock.so" ]; then

@@ -410,9 +410,15 @@ bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err)
 	if (r->type != REDIS_REPLY_ERROR) {
 		return false;
 	}
-	rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "%.*s", (int) r->len, r->str);
+	char text[401];
+	rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "%s", rlock_server_quote(s, text, sizeof(text), r));
 	freeReplyObject(r);
 	return true;
+}
+
+const char *rlock_server_quote(const rlock_server *s, char *out, size_t size, const redisReply *r)
+{
+	return rlock_err_quote(out, size, r->str, r->len, s->pass ? ZSTR_VAL(s->pass) : NULL, s->pass ? ZSTR_LEN(s->pass) : 0);
 }
 
 bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long min, zend_long max, zend_long *out,

@@ -73,6 +73,9 @@ bool rlock_reply_is_attempt(const redisReply *r);
 /* Replies into results; each frees r. False with err set on an unexpected reply (an
  * integer: outside min..max). */
 bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err);
+/* The text of r, a reply from s, for a message: s's password, should the server echo it,
+ * shown as "***" (rlock_err_quote). */
+const char *rlock_server_quote(const rlock_server *s, char *out, size_t size, const redisReply *r);
 bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long min, zend_long max, zend_long *out,
 	rlock_err *err);
 bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *res, rlock_err *err);

@@ -15,4 +15,5 @@ function rlock_test_name(PHPUnit\Framework\TestCase $test): string
 
 require_once __DIR__ . '/RedisServer.php';
 require_once __DIR__ . '/Processes.php';
+require_once __DIR__ . '/Network.php';
 require_once __DIR__ . '/OneServerTestCase.php';
