@@ -109,7 +109,7 @@ rlock_root_run() {
 	return "$status"
 }
 
-# rlock_root_down ROOT: stop every process whose root is ROOT, undo the mounts.
+# rlock_root_down ROOT: stop every process whose root is ROOT, undo every mount in it.
 rlock_root_down() {
 	local root=$1 f pid left=() m
 	for f in /proc/[0-9]*/root; do
@@ -118,11 +118,12 @@ rlock_root_down() {
 		left+=("${pid%/root}")
 	done
 	[ ${#left[@]} -eq 0 ] || kill -KILL "${left[@]}" 2>/dev/null || true
-	for m in dev/shm dev/pts dev sys proc; do
-		if mountpoint -q "$root/$m" && ! umount "$root/$m" 2>/dev/null; then
-			echo "root: $root/$m busy, detached (umount -l)" >&2
-			umount -l "$root/$m" || true
+	# ours, and any a test left (ip netns add mounts under the root's /run/netns): deepest first
+	while read -r m; do
+		if ! umount "$m" 2>/dev/null; then
+			echo "root: $m busy, detached (umount -l)" >&2
+			umount -l "$m" || true
 		fi
-	done
+	done < <(awk -v r="$root/" 'index($2, r) == 1 { print $2 }' /proc/mounts | sort -r)
 	return 0
 }
