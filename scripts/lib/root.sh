@@ -59,8 +59,9 @@ rlock_root_make() {
 }
 
 # rlock_root_run NAME ARGS...: bash scripts/test.sh ARGS in a copy of the tracked files in
-# root NAME, with /proc, /sys, /dev, /dev/pts and /dev/shm mounted; every mount undone and
-# every process left in the root stopped however the run ends. One run at a time per root.
+# root NAME, bind-mounted on itself, with /proc, /sys, /dev, /dev/pts and /dev/shm mounted;
+# every mount undone and every process left in the root stopped however the run ends. One
+# run at a time per root.
 rlock_root_run() {
 	local name=$1 root env log status=0 passed=0 failed=0 runs=0 p f
 	shift
@@ -82,6 +83,8 @@ rlock_root_run() {
 		cp /etc/resolv.conf "$root/etc/resolv.conf"
 		# debootstrap writes no hosts file: localhost would not resolve (phpt 031)
 		[ -s "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
+		# the root a mount point of its own: ip netns exec remounts / (NetworkTest)
+		mount --bind "$root" "$root"
 		mount -t proc proc "$root/proc"
 		mount -t sysfs sys "$root/sys"
 		mount --bind /dev "$root/dev"
@@ -124,6 +127,6 @@ rlock_root_down() {
 			echo "root: $m busy, detached (umount -l)" >&2
 			umount -l "$m" || true
 		fi
-	done < <(awk -v r="$root/" 'index($2, r) == 1 { print $2 }' /proc/mounts | sort -r)
+	done < <(awk -v r="$root" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/mounts | sort -r)
 	return 0
 }
