@@ -150,21 +150,9 @@ static bool budget_take(const redisReadTask *task, size_t len)
 	return b->objects <= RLOCK_REPLY_MAX_OBJECTS && b->bytes <= RLOCK_REPLY_MAX_BYTES;
 }
 
-#if HIREDIS_MAJOR >= 1
-/* hiredis 1.x refuses an array header past maxelements itself (and caps no total). */
-void rlock_conn_minit(void)
-{
-}
-
-void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget)
-{
-	(void) budget;
-	(void) budget_take;
-	ctx->reader->maxelements = RLOCK_REPLY_MAX_ELEMENTS;
-}
-#else
-/* hiredis 0.14 allocates whatever a header announces: its reply-object functions, wrapped
- * with the caps. A NULL from one fails the read (hiredis says "out of memory"). */
+/* hiredis allocates whatever a header announces (1.x refuses an array past the reader's
+ * maxelements, and caps no total): its reply-object functions, wrapped with the caps. A NULL
+ * from one fails the read (hiredis says "out of memory"). */
 static redisReplyObjectFunctions *hiredis_fn;
 
 static void *guard_string(const redisReadTask *task, char *str, size_t len)
@@ -172,7 +160,11 @@ static void *guard_string(const redisReadTask *task, char *str, size_t len)
 	return budget_take(task, len) ? hiredis_fn->createString(task, str, len) : NULL;
 }
 
+#if HIREDIS_MAJOR >= 1
+static void *guard_array(const redisReadTask *task, size_t elements)
+#else
 static void *guard_array(const redisReadTask *task, int elements)
+#endif
 {
 	return elements <= RLOCK_REPLY_MAX_ELEMENTS && budget_take(task, 0) ? hiredis_fn->createArray(task, elements) : NULL;
 }
@@ -187,11 +179,28 @@ static void *guard_nil(const redisReadTask *task)
 	return budget_take(task, 0) ? hiredis_fn->createNil(task) : NULL;
 }
 
+#if HIREDIS_MAJOR >= 1
+/* RESP3 types: a server speaking RESP2 sends none, but a reply is input */
+static void *guard_double(const redisReadTask *task, double value, char *str, size_t len)
+{
+	return budget_take(task, len) ? hiredis_fn->createDouble(task, value, str, len) : NULL;
+}
+
+static void *guard_bool(const redisReadTask *task, int value)
+{
+	return budget_take(task, 0) ? hiredis_fn->createBool(task, value) : NULL;
+}
+#endif
+
 static redisReplyObjectFunctions guarded_fn = {
 	.createString = guard_string,
 	.createArray = guard_array,
 	.createInteger = guard_integer,
 	.createNil = guard_nil,
+#if HIREDIS_MAJOR >= 1
+	.createDouble = guard_double,
+	.createBool = guard_bool,
+#endif
 	.freeObject = freeReplyObject,
 };
 
@@ -207,12 +216,14 @@ void rlock_conn_minit(void)
 
 void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget)
 {
+#if HIREDIS_MAJOR >= 1
+	ctx->reader->maxelements = RLOCK_REPLY_MAX_ELEMENTS;
+#endif
 	if (hiredis_fn) {
 		ctx->reader->fn = &guarded_fn;
 		ctx->reader->privdata = budget;
 	}
 }
-#endif
 
 /* Fail ctx when what it has buffered of a reply outgrows any reply of ours: a bulk string
  * is buffered whole before hiredis makes anything of it, and a line that does not end is
