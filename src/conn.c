@@ -295,10 +295,7 @@ static const char *auth_refusal(const redisReply *r)
 	return "the server refused the credentials";
 }
 
-/* r, the reply to a command of a fresh connection's handshake (NULL: none came, ctx says
- * why), freed: true when it is not an error (and, for AUTH, is +OK), else false with why
- * set. */
-static bool handshake_check(redisContext *ctx, redisReply *r, bool auth, long long db, const char *pass,
+bool rlock_conn_handshake_check(redisContext *ctx, redisReply *r, bool auth, long long db, const char *pass,
 	size_t pass_len, char *why, size_t why_size)
 {
 	char what[32], text[201];
@@ -321,9 +318,7 @@ static bool handshake_check(redisContext *ctx, redisReply *r, bool auth, long lo
 	return ok;
 }
 
-/* AUTH (when pass) and SELECT (when db != 0) appended to ctx's output, not sent: how many
- * replies they will have (AUTH's first), or -1. */
-static int handshake_append(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
+int rlock_conn_handshake_append(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
 	long long db)
 {
 	int n = 0;
@@ -346,26 +341,6 @@ static int handshake_append(redisContext *ctx, const char *user, size_t user_len
 		n++;
 	}
 	return n;
-}
-
-bool rlock_conn_handshake(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
-	long long db, char *why, size_t why_size)
-{
-	int n = handshake_append(ctx, user, user_len, pass, pass_len, db);
-	if (n < 0) {
-		snprintf(why, why_size, "out of memory");
-		return false;
-	}
-	for (int i = 0; i < n; i++) {
-		redisReply *r = NULL;
-		if (rlock_conn_get_reply(ctx, (void **) &r) != REDIS_OK) {
-			r = NULL;
-		}
-		if (!handshake_check(ctx, r, pass && i == 0, db, pass, pass_len, why, why_size)) {
-			return false;
-		}
-	}
-	return true;
 }
 
 static void conn_free(rlock_conn *c)
@@ -414,7 +389,7 @@ static bool handshake_reply(rlock_conn *c, const rlock_server *s, redisReply *r,
 	bool auth = s->pass && c->handshake == (s->db != 0 ? 2 : 1);
 
 	c->handshake--;
-	if (!handshake_check(c->ctx, r, auth, (long long) s->db, s->pass ? ZSTR_VAL(s->pass) : NULL,
+	if (!rlock_conn_handshake_check(c->ctx, r, auth, (long long) s->db, s->pass ? ZSTR_VAL(s->pass) : NULL,
 			s->pass ? ZSTR_LEN(s->pass) : 0, why, sizeof(why))) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", why);
 		return false;
@@ -485,7 +460,7 @@ static bool conn_connected(const rlock_opts *o, rlock_conn *c, const rlock_serve
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot set the read timeout: %s", c->ctx->errstr);
 		return false;
 	}
-	if ((c->handshake = handshake_append(c->ctx, s->user ? ZSTR_VAL(s->user) : NULL, s->user ? ZSTR_LEN(s->user) : 0,
+	if ((c->handshake = rlock_conn_handshake_append(c->ctx, s->user ? ZSTR_VAL(s->user) : NULL, s->user ? ZSTR_LEN(s->user) : 0,
 			s->pass ? ZSTR_VAL(s->pass) : NULL, s->pass ? ZSTR_LEN(s->pass) : 0, (long long) s->db)) < 0) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "out of memory");
 		return false;
