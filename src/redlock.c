@@ -140,6 +140,12 @@ static zend_long drift(zend_long ttl)
 	return ttl / 100 + 2;
 }
 
+/* What is left of a lease of ttl ms taken at start, less the drift. */
+static zend_long validity(zend_long ttl, zend_long start)
+{
+	return ttl - (rlock_now_ms() - start) - drift(ttl);
+}
+
 /* Release token on every master (or those in only[]); the number of masters where it was
  * ours, or -1. */
 static int release_all(const rlock_opts *o, rlock_keys *k, zend_string *token, bool *only,
@@ -248,12 +254,11 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 				block = MIN(block, a.pttl + 1);
 			}
 		}
-		zend_long validity = o->ttl - (rlock_now_ms() - start) - drift(o->ttl);
 		fanout_result raise = {0};
-		if (won >= quorum(o) && validity > 0) {
+		if (won >= quorum(o) && validity(o->ttl, start) > 0) {
 			/* with fencing, won only where a quorum raised its counter, in time */
 			bool raised = !o->fencing || (fence_floor(o, &k, held, fence, token, &raise) >= quorum(o)
-				&& o->ttl - (rlock_now_ms() - start) - drift(o->ttl) > 0);
+				&& validity(o->ttl, start) > 0);
 			if (raised) {
 				fanout_free(o, &raise);
 				out->token = zend_string_copy(token);
@@ -362,8 +367,7 @@ static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 	if (n < 0) {
 		return -1;
 	}
-	zend_long validity = ttl - (rlock_now_ms() - start) - drift(ttl);
-	if ((uint32_t) n < quorum(o) || validity <= 0) {
+	if ((uint32_t) n < quorum(o) || validity(ttl, start) <= 0) {
 		return 0;
 	}
 	h->valid_until = start + ttl - drift(ttl);
