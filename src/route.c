@@ -170,6 +170,7 @@ static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 	redisReply *replies[RLOCK_MAX_SERVERS];
 	rlock_err errs[RLOCK_MAX_SERVERS];
 	slot_map *found = NULL;
+	bool told = false;
 
 	ask_all(o, o->nnodes, o->nodes, &cmd, replies, errs);
 	for (uint32_t n = 0; n < o->nnodes; n++) {
@@ -177,8 +178,10 @@ static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 		redisReply *r = replies[n];
 		slot_map *m = NULL;
 		if (!r || found) {
-			if (!r && !found) {
+			/* a seed that failed, or was not awaited: what a seed that answered said wins */
+			if (!r && !found && !told) {
 				*err = errs[n];
+				told = true;
 			}
 			if (r) {
 				freeReplyObject(r);
@@ -216,6 +219,7 @@ static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 			slot_map_remember(o, m);
 			found = m;
 		}
+		told = true;
 	}
 	return found;
 }
@@ -268,7 +272,7 @@ static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *e
 	redisReply *replies[RLOCK_MAX_SERVERS];
 	rlock_err errs[RLOCK_MAX_SERVERS];
 	slot_map *m = zend_hash_str_find_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id));
-	bool known = m != NULL;
+	bool known = m != NULL, told = false;
 
 	if (!known) {
 		ask_all(o, o->nsentinels, o->sentinels, &cmd, replies, errs);
@@ -278,8 +282,10 @@ static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *e
 		const char *why = NULL;
 		redisReply *r = replies[i];
 		if (!r || m) {
-			if (!r && !m) {
+			/* a Sentinel that failed, or was not awaited: what one that answered said wins */
+			if (!r && !m && !told) {
 				*err = errs[i];
+				told = true;
 			}
 			if (r) {
 				freeReplyObject(r);
@@ -300,6 +306,7 @@ static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *e
 			}
 			slot_map_remember(o, m);
 		}
+		told = true;
 		freeReplyObject(r);
 	}
 	if (!m) {
