@@ -318,6 +318,25 @@ static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *e
 
 /* ---- routing ---- */
 
+/* The label of the server that answered the last routed call ("" : o->server's own). */
+ZEND_TLS char answered_label[sizeof(((rlock_server *) 0)->label)];
+
+static void answered_by(const rlock_server *s)
+{
+	snprintf(answered_label, sizeof(answered_label), "%s", s->label);
+}
+
+const rlock_server *rlock_route_answered(const rlock_opts *o)
+{
+	ZEND_TLS rlock_server answered;
+	if (!answered_label[0] || strcmp(answered_label, o->server.label) == 0) {
+		return &o->server;
+	}
+	answered = o->server;  /* its strings borrowed, for as long as o lives */
+	memcpy(answered.label, answered_label, sizeof(answered.label));
+	return &answered;
+}
+
 static bool starts_with(redisReply *r, const char *prefix)
 {
 	size_t n = strlen(prefix);
@@ -329,6 +348,7 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 	rlock_server target = {0};
 	bool asking = false, retried = false;
 
+	answered_label[0] = '\0';
 	for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
 		const rlock_server *s = &o->server;
 		if (o->nnodes && !target.id && !cluster_node(o, key, &target, err)) {
@@ -398,6 +418,7 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 			usleep((useconds_t) MIN(100, rlock_conn_left()) * 1000);
 			continue;
 		}
+		answered_by(s);
 		if (!starts_with(r, "NOSCRIPT") && rlock_reply_error(s, r, err)) {
 			r = NULL;
 		}
@@ -416,12 +437,14 @@ int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_bl
 	const rlock_server *s = &o->server;
 
 	*r1 = *r2 = NULL;
+	answered_label[0] = '\0';
 	if ((o->nnodes && !cluster_node(o, key, &target, err)) || (o->nsentinels && !sentinel_master(o, &target, err))) {
 		return -1;
 	}
 	if (target.id) {
 		s = &target;
 	}
+	answered_by(s);
 	int rc = rlock_conn_call_block(o, s, b, r1, r2, err);
 	if (rc < 0 || (*r1 && (*r1)->type == REDIS_REPLY_ERROR && !starts_with(*r1, "NOSCRIPT"))) {
 		/* a failed node, a redirect, a replica: ask the topology again next time */
