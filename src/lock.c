@@ -41,7 +41,7 @@ static redisReply *run(const rlock_opts *o, zend_string *key, rlock_call *c, rlo
 		freeReplyObject(r);
 		r = rlock_route_call(o, key, &c->cmd, 0, err);
 	}
-	if (r && rlock_reply_error(&o->server, r, err)) {
+	if (r && rlock_reply_error(rlock_route_answered(o), r, err)) {
 		return NULL;
 	}
 	return r;
@@ -55,7 +55,7 @@ static int attempt(const rlock_opts *o, rlock_keys *k, zend_string *token, zend_
 	rlock_call c;
 	rlock_call_acquire(&c, k, token, o, wait_ms, queued, NULL);
 	redisReply *r = run(o, k->keys[0], &c, err);
-	return r && rlock_reply_attempt(&o->server, r, res, err) ? 0 : -1;
+	return r && rlock_reply_attempt(rlock_route_answered(o), r, res, err) ? 0 : -1;
 }
 
 /* BLPOP [self] grants timeout */
@@ -202,9 +202,9 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 		}
 		return res->acquired;
 	}
-	bool ok = rlock_reply_attempt(&o->server, r1, res, err);
+	bool ok = rlock_reply_attempt(rlock_route_answered(o), r1, res, err);
 	if (!ok || (r2 && r2->type == REDIS_REPLY_ERROR && !res->acquired)) {
-		if (ok && rlock_reply_error(&o->server, r2, err)) {
+		if (ok && rlock_reply_error(rlock_route_answered(o), r2, err)) {
 			r2 = NULL;
 		}
 		if (r2) {
@@ -232,7 +232,7 @@ static int key_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend
 	zend_long n, sent = rlock_now_ms();
 	rlock_call_extend(&c, &key, h->token, ttl);
 	redisReply *r = run(o, key, &c, err);
-	if (!r || !rlock_reply_integer(&o->server, r, 0, 1, &n, err)) {
+	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, 0, 1, &n, err)) {
 		return -1;
 	}
 	if (n == 1) {
@@ -261,7 +261,7 @@ static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 		MAX(o->read_timeout - MIN(o->read_timeout / 4, REDIS_TIMER_MS), 1));
 
 	redisReply *r = rlock_route_call(o, key, &cmd, REDIS_TIMER_MS, err);
-	int rc = r && rlock_reply_integer(&o->server, r, 0, ZEND_LONG_MAX, &acked, err) ? acked >= o->sync_replicas : -1;
+	int rc = r && rlock_reply_integer(rlock_route_answered(o), r, 0, ZEND_LONG_MAX, &acked, err) ? acked >= o->sync_replicas : -1;
 	if (rc != 1) {
 		rlock_err ignored = {0};
 		key_release(o, key, h, &ignored);
@@ -325,7 +325,7 @@ static int attempt_plain(const rlock_opts *o, zend_string *key, zend_string *tok
 	int acquired = r->type == REDIS_REPLY_STATUS && r->len == 2 && memcmp(r->str, "OK", 2) == 0 ? 1
 		: r->type == REDIS_REPLY_NIL ? 0 : -1;
 	if (acquired < 0) {
-		rlock_err_set(err, RLOCK_ERR_REPLY, o->server.label, "unexpected reply to SET");
+		rlock_err_set(err, RLOCK_ERR_REPLY, rlock_route_answered(o)->label, "unexpected reply to SET");
 	}
 	freeReplyObject(r);
 	return acquired;
@@ -469,7 +469,7 @@ static int key_release(const rlock_opts *o, zend_string *key, const rlock_hold *
 	redisReply *r = run(o, key, &c, err);
 	rlock_keys_free(&k);
 	zend_string_release(next);
-	if (!r || !rlock_reply_integer(&o->server, r, 0, 2, &n, err)) {
+	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, 0, 2, &n, err)) {
 		return -1;
 	}
 	return n > 0;
@@ -511,13 +511,13 @@ static int lock_exists(const rlock_opts *o, zend_string *key, rlock_err *err)
 {
 	zend_long n = 0;
 	redisReply *r = key_command(o, "EXISTS", key, err);
-	return r && rlock_reply_integer(&o->server, r, 0, ZEND_LONG_MAX, &n, err) ? n > 0 : -1;
+	return r && rlock_reply_integer(rlock_route_answered(o), r, 0, ZEND_LONG_MAX, &n, err) ? n > 0 : -1;
 }
 
 static int lock_pttl(const rlock_opts *o, zend_string *key, zend_long *out, rlock_err *err)
 {
 	redisReply *r = key_command(o, "PTTL", key, err);
-	return r && rlock_reply_integer(&o->server, r, -2, ZEND_LONG_MAX, out, err) ? 0 : -1;
+	return r && rlock_reply_integer(rlock_route_answered(o), r, -2, ZEND_LONG_MAX, out, err) ? 0 : -1;
 }
 
 const rlock_algo rlock_lock_algo = {

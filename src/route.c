@@ -170,6 +170,7 @@ static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 	redisReply *replies[RLOCK_MAX_SERVERS];
 	rlock_err errs[RLOCK_MAX_SERVERS];
 	slot_map *found = NULL;
+	bool told = false;
 
 	ask_all(o, o->nnodes, o->nodes, &cmd, replies, errs);
 	for (uint32_t n = 0; n < o->nnodes; n++) {
@@ -177,8 +178,10 @@ static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 		redisReply *r = replies[n];
 		slot_map *m = NULL;
 		if (!r || found) {
-			if (!r && !found) {
+			/* a seed that failed, or was not awaited: what a seed that answered said wins */
+			if (!r && !found && !told) {
 				*err = errs[n];
+				told = true;
 			}
 			if (r) {
 				freeReplyObject(r);
@@ -216,6 +219,7 @@ static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 			slot_map_remember(o, m);
 			found = m;
 		}
+		told = true;
 	}
 	return found;
 }
@@ -268,7 +272,7 @@ static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *e
 	redisReply *replies[RLOCK_MAX_SERVERS];
 	rlock_err errs[RLOCK_MAX_SERVERS];
 	slot_map *m = zend_hash_str_find_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id));
-	bool known = m != NULL;
+	bool known = m != NULL, told = false;
 
 	if (!known) {
 		ask_all(o, o->nsentinels, o->sentinels, &cmd, replies, errs);
@@ -278,8 +282,10 @@ static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *e
 		const char *why = NULL;
 		redisReply *r = replies[i];
 		if (!r || m) {
-			if (!r && !m) {
+			/* a Sentinel that failed, or was not awaited: what one that answered said wins */
+			if (!r && !m && !told) {
 				*err = errs[i];
+				told = true;
 			}
 			if (r) {
 				freeReplyObject(r);
@@ -300,6 +306,7 @@ static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *e
 			}
 			slot_map_remember(o, m);
 		}
+		told = true;
 		freeReplyObject(r);
 	}
 	if (!m) {
@@ -310,6 +317,25 @@ static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *e
 }
 
 /* ---- routing ---- */
+
+/* The label of the server that answered the last routed call ("" : o->server's own). */
+ZEND_TLS char answered_label[sizeof(((rlock_server *) 0)->label)];
+
+static void answered_by(const rlock_server *s)
+{
+	snprintf(answered_label, sizeof(answered_label), "%s", s->label);
+}
+
+const rlock_server *rlock_route_answered(const rlock_opts *o)
+{
+	ZEND_TLS rlock_server answered;
+	if (!answered_label[0] || strcmp(answered_label, o->server.label) == 0) {
+		return &o->server;
+	}
+	answered = o->server;  /* its strings borrowed, for as long as o lives */
+	memcpy(answered.label, answered_label, sizeof(answered.label));
+	return &answered;
+}
 
 static bool starts_with(redisReply *r, const char *prefix)
 {
@@ -322,6 +348,7 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 	rlock_server target = {0};
 	bool asking = false, retried = false;
 
+	answered_label[0] = '\0';
 	for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
 		const rlock_server *s = &o->server;
 		if (o->nnodes && !target.id && !cluster_node(o, key, &target, err)) {
@@ -391,6 +418,7 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 			usleep((useconds_t) MIN(100, rlock_conn_left()) * 1000);
 			continue;
 		}
+		answered_by(s);
 		if (!starts_with(r, "NOSCRIPT") && rlock_reply_error(s, r, err)) {
 			r = NULL;
 		}
@@ -409,12 +437,14 @@ int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_bl
 	const rlock_server *s = &o->server;
 
 	*r1 = *r2 = NULL;
+	answered_label[0] = '\0';
 	if ((o->nnodes && !cluster_node(o, key, &target, err)) || (o->nsentinels && !sentinel_master(o, &target, err))) {
 		return -1;
 	}
 	if (target.id) {
 		s = &target;
 	}
+	answered_by(s);
 	int rc = rlock_conn_call_block(o, s, b, r1, r2, err);
 	if (rc < 0 || (*r1 && (*r1)->type == REDIS_REPLY_ERROR && !starts_with(*r1, "NOSCRIPT"))) {
 		/* a failed node, a redirect, a replica: ask the topology again next time */

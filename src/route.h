@@ -12,6 +12,11 @@
  * answers with EVAL. */
 redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_cmd *cmd, zend_long block_ms, rlock_err *err);
 
+/* The server whose reply the last rlock_route_call() or rlock_route_call_block() returned,
+ * for what the caller says of that reply: o->server with the label of the node or master
+ * that answered (a Cluster node, the Sentinels' master), valid until the next call. */
+const rlock_server *rlock_route_answered(const rlock_opts *o);
+
 /* rlock_conn_call_block() to the server that has key. */
 int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_block *b, redisReply **r1, redisReply **r2,
 	rlock_err *err);
