@@ -7,13 +7,18 @@ rlock
 --FILE--
 <?php
 $slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+// two free ports, the server's and its cluster bus' (the default, port + 10000, may be taken,
+// or past 65535 for a port above 55535, when redis-server refuses to start)
 $s = stream_socket_server('tcp://127.0.0.1:0');
+$b = stream_socket_server('tcp://127.0.0.1:0');
 $port = (int) explode(':', stream_socket_get_name($s, false))[1];
+$bus = (int) explode(':', stream_socket_get_name($b, false))[1];
 fclose($s);
+fclose($b);
 $dir = sys_get_temp_dir() . '/rlock-phpt-064-' . getmypid();
 @mkdir($dir);
 exec((getenv('RLOCK_TEST_SERVER') ?: 'redis-server') . ' --port ' . $port . ' --bind 127.0.0.1 --save "" --appendonly no --daemonize yes'
-    . ' --cluster-enabled yes --cluster-config-file ' . escapeshellarg("$dir/nodes.conf")
+    . ' --cluster-enabled yes --cluster-port ' . $bus . ' --cluster-config-file ' . escapeshellarg("$dir/nodes.conf")
     . ' --dir ' . escapeshellarg($dir) . ' --pidfile ' . escapeshellarg("$dir/redis.pid"));
 register_shutdown_function(function () use ($dir) {
     $pid = (int) @file_get_contents("$dir/redis.pid");

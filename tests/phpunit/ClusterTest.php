@@ -42,8 +42,11 @@ final class ClusterTest extends TestCase
             $port = RedisServer::freePort();
             // no 5 s wait before a replica's first (diskless) sync, the default of Redis 7, and
             // a replication offset that moves every second even without writes: CLUSTER SLOTS
-            // lists a replica only once its offset is not 0
+            // lists a replica only once its offset is not 0. The bus port is chosen too: the
+            // default, port + 10000, may be taken, or past 65535 for a port above 55535, when
+            // redis-server refuses to start.
             self::$nodes[$port] = new RedisServer(['--cluster-enabled', 'yes', '--cluster-config-file', "nodes-$port.conf",
+                '--cluster-port', (string) RedisServer::freePort(),
                 '--cluster-node-timeout', (string) self::NODE_TIMEOUT, '--repl-diskless-sync-delay', '0',
                 '--repl-ping-replica-period', '1'], $port);
         }
