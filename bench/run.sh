@@ -5,13 +5,13 @@
 #   bench/run.sh               full run, about 2 minutes on 2 cores
 #   BENCH_QUICK=1 bench/run.sh about 30 seconds
 #
-# Other knobs: BENCH_LIBS="phpredis predis symfony malkusch rlock rlock_redlock
-# rlock_cluster", BENCH_PROCS="1 4 8 32", BENCH_SECTION_US=1000, BENCH_SECTIONS
-# (per run, all processes together), BENCH_SPIN=1 (busy-wait the section instead
-# of sleeping), BENCH_THINK_US (pause between a process's sections),
+# Other knobs: BENCH_LIBS="baton phpredis predis symfony laravel malkusch rlock
+# rlock_redlock rlock_cluster", BENCH_PROCS="8 32 128 256", BENCH_SECTION_US=1000,
+# BENCH_SECTIONS (per run, all processes together), BENCH_SPIN=1 (busy-wait the
+# section instead of sleeping), BENCH_THINK_US (pause between a process's sections),
 # BENCH_NO_BUILD=1 (never build the extension here). The Redlock (5 masters)
-# and cluster (3 masters) rows run at BENCH_MULTI_PROCS processes (default:
-# BENCH_PROCS) with BENCH_MULTI_SECTIONS sections (default: BENCH_SECTIONS).
+# and cluster (3 masters) rows run at BENCH_MULTI_PROCS processes (default: 8)
+# with BENCH_MULTI_SECTIONS sections (default: BENCH_SECTIONS).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,9 +19,9 @@ BENCH=$REPO/bench
 OUT=$BENCH/out
 SO=$REPO/modules/rlock.so
 
-export BENCH_LIBS=${BENCH_LIBS:-"phpredis predis symfony malkusch rlock rlock_redlock rlock_cluster"}
-PROCS=${BENCH_PROCS:-"1 4 8 32"}
-MULTI_PROCS=${BENCH_MULTI_PROCS:-$PROCS}
+export BENCH_LIBS=${BENCH_LIBS:-"baton phpredis predis symfony laravel malkusch rlock rlock_redlock rlock_cluster"}
+PROCS=${BENCH_PROCS:-"8 32 128 256"}
+MULTI_PROCS=${BENCH_MULTI_PROCS:-8}
 SECTION_US=${BENCH_SECTION_US:-1000}
 if [ -n "${BENCH_QUICK:-}" ]; then
 	SECTIONS=${BENCH_SECTIONS:-400}; WATCHED=64; UNCONTENDED_S=0.3; ROUNDS=2; PINGS=2000; WAKES=300
@@ -39,8 +39,8 @@ say() { echo "bench: $*" >&2; }
 
 # --- what the peers and the floor need -------------------------------------
 need=()
-for pkg in php8.2-cli php8.2-dev php8.2-redis php-predis php-symfony-lock \
-	php-malkusch-lock libhiredis-dev redis-server gcc make; do
+for pkg in php8.2-cli php8.2-dev php8.2-redis php-predis php-symfony-lock php-illuminate-cache \
+	php-illuminate-redis php-malkusch-lock libhiredis-dev redis-server gcc make; do
 	dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 command -v gnuplot >/dev/null || need+=(gnuplot-nox)
