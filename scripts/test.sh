@@ -13,7 +13,8 @@ cd "$repo"
 . scripts/lib/deps.sh
 
 mode=${1:-all}
-need=(php8.2-dev php8.2-cli php-pear libhiredis-dev pkg-config redis-server redis-tools phpunit php8.2-redis)
+need=(php8.2-dev php8.2-cli php-pear libhiredis-dev pkg-config redis-server redis-tools phpunit php8.2-redis
+	php-symfony-lock php-illuminate-cache php-illuminate-redis)  # the locks SeckillTest compares
 [ "$mode" = "--valgrind" ] && need+=(valgrind)
 [ "$mode" = "--asan" ] && need+=(gcc libasan8)
 if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx php8.2-fpm); fi
