@@ -708,12 +708,15 @@ PHP_RINIT_FUNCTION(rlock)
 	return SUCCESS;
 }
 
-PHP_RSHUTDOWN_FUNCTION(rlock)
+/* The request's end is here, not in RSHUTDOWN: other extensions' RSHUTDOWN run after ours
+ * and may run PHP code that takes locks (the session module calls a save handler's write()),
+ * and the engine frees the request's objects after every RSHUTDOWN. post_deactivate runs
+ * after all of that, when no PHP code can run any more; the memory manager, our globals and
+ * our connections are still there. */
+static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(rlock)
 {
-	(void) type;
-	(void) module_number;
-	rlock_registry_rshutdown();
-	rlock_conn_rshutdown();
+	rlock_registry_post_deactivate();
+	rlock_conn_post_deactivate();
 	return SUCCESS;
 }
 
@@ -762,13 +765,13 @@ zend_module_entry rlock_module_entry = {
 	PHP_MINIT(rlock),
 	PHP_MSHUTDOWN(rlock),
 	PHP_RINIT(rlock),
-	PHP_RSHUTDOWN(rlock),
+	NULL,
 	PHP_MINFO(rlock),
 	PHP_RLOCK_VERSION,
 	PHP_MODULE_GLOBALS(rlock),
 	PHP_GINIT(rlock),
 	PHP_GSHUTDOWN(rlock),
-	NULL,
+	ZEND_MODULE_POST_ZEND_DEACTIVATE_N(rlock),
 	STANDARD_MODULE_PROPERTIES_EX
 };
 

@@ -594,8 +594,7 @@ void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns)
 	zend_hash_destroy(pool);
 }
 
-
-void rlock_conn_rshutdown(void)
+void rlock_conn_post_deactivate(void)
 {
 	zend_hash_clean(&RLOCK_G(request_conns));
 }

@@ -101,11 +101,12 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 /* The monotonic clock, in ms (touches no Zend state: the watchdog's thread uses it too). */
 zend_long rlock_now_ms(void);
 
-/* Module and request life cycle. */
+/* Module and request life cycle. The request's own connections (persistent = false) are
+ * closed at its very end, post_deactivate, as locks can be taken and released until then. */
 void rlock_conn_minit(void);
 void rlock_conn_ginit(HashTable *pool, HashTable *request_conns);
 void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns);
-void rlock_conn_rshutdown(void);
+void rlock_conn_post_deactivate(void);
 uint32_t rlock_conn_pooled_count(void);
 
 #endif

@@ -197,12 +197,21 @@ void rlock_registry_rinit(void)
 	RLOCK_G(request_active) = true;
 }
 
-void rlock_registry_rshutdown(void)
+void rlock_registry_post_deactivate(void)
 {
 	rlock_held *h;
 	rlock_err err;
 
-	/* A request that died (fatal error, exit(), timeout, uncaught exception) ends here too. */
+	if (!RLOCK_G(request_active)) {
+		return;  /* the request never started (its startup failed before RINIT) */
+	}
+	/* Every lock the request took is in here, whenever it was taken: in the script, a
+	 * shutdown function, a destructor, or PHP code that another extension runs in its
+	 * RSHUTDOWN (the session module calls a save handler's write() there, after ours).
+	 * Objects still alive were freed by now (zend_deactivate), releasing theirs; what is
+	 * left was never freed (a fatal error during shutdown) or was let go with auto_release
+	 * off. A request that died (fatal error, exit(), timeout, uncaught exception) ends here
+	 * too. */
 	ZEND_HASH_FOREACH_PTR(&RLOCK_G(held), h) {
 		/* Renewal stops at request end, before the release. A lock the watchdog found gone
 		 * needs no release. */

@@ -26,8 +26,11 @@ bool rlock_registry_lost(const rlock_opts *o, zend_string *key, zend_string *tok
 /* Stop renewing token's lock without releasing it (an object let go with auto_release off). */
 void rlock_registry_unwatch(const rlock_opts *o, zend_string *key, zend_string *token);
 
-/* Request life cycle: at the end, release every lock held with auto_release. */
+/* Request life cycle. The end is the module's post_deactivate, which runs after every
+ * extension's RSHUTDOWN and after the engine freed the request's objects: no PHP code runs
+ * later, so every lock the request took is known by then. It releases every lock held with
+ * auto_release, and stops renewing every lock. */
 void rlock_registry_rinit(void);
-void rlock_registry_rshutdown(void);
+void rlock_registry_post_deactivate(void);
 
 #endif
