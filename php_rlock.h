@@ -43,6 +43,8 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	HashTable pool;
 	/* connections of this request only (persistent = false) */
 	HashTable request_conns;
+	/* when the public call under way must have returned (src/conn.c), 0 before the first */
+	zend_long call_deadline;
 	/* slot maps of clusters and masters named by Sentinels (src/route.c) */
 	HashTable topology;
 	/* keys found taken lately, and tokens of acquires whose reply was lost (src/lock.c) */

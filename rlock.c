@@ -192,6 +192,14 @@ static void rlock_free(zend_object *obj)
 	zend_object_std_dtor(obj);
 }
 
+/* err thrown, with every password of o masked: the one way a failure leaves the extension
+ * (a server's text, a host a MOVED names, may have echoed one). */
+static void throw_err(const rlock_opts *o, rlock_err *err)
+{
+	rlock_opts_scrub(o, err->msg, sizeof(err->msg));
+	rlock_err_throw(err);
+}
+
 static rlock_object *rlock_this(zval *this_ptr)
 {
 	rlock_object *l = Z_RLOCK_P(this_ptr);
@@ -202,9 +210,10 @@ static rlock_object *rlock_this(zval *this_ptr)
 	return l;
 }
 
+/* The lock's Redis key: prefix and key (escaped should they begin like a companion key). */
 static zend_string *full_key(const rlock_opts *o, zend_string *key)
 {
-	return zend_string_concat2(ZSTR_VAL(o->prefix), ZSTR_LEN(o->prefix), ZSTR_VAL(key), ZSTR_LEN(key));
+	return rlock_keys_lock_key(zend_string_concat2(ZSTR_VAL(o->prefix), ZSTR_LEN(o->prefix), ZSTR_VAL(key), ZSTR_LEN(key)));
 }
 
 /* A ms argument: null means the option's value (def). -1 with a ValueError out of the
@@ -233,7 +242,7 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 	rlock_held(l);
 	rc = rlock_registry_acquire(l->opts, l->key, wait, &hold, &err);
 	if (rc < 0) {
-		rlock_err_throw(&err);
+		throw_err(l->opts, &err);
 		return -1;
 	}
 	if (rc == 0) {
@@ -271,7 +280,7 @@ static int rlock_release_one(rlock_object *l, bool throw)
 	int rc = rlock_registry_release(l->opts, l->key, token, &err);
 	zend_string_release(token);
 	if (rc < 0 && throw) {
-		rlock_err_throw(&err);
+		throw_err(l->opts, &err);
 	}
 	if (rc == 0) {
 		/* not ours: neither are the holds nested in this one */
@@ -404,7 +413,7 @@ PHP_METHOD(RLock, extend)
 		rlock_registry_extended(l->opts, l->key, &hold, ttl);
 	}
 	if (rc < 0) {
-		rlock_err_throw(&err);
+		throw_err(l->opts, &err);
 		RETURN_THROWS();
 	}
 	if (rc == 0) {
@@ -487,7 +496,7 @@ PHP_METHOD(RLock, isLocked)
 	}
 	int rc = rlock_algo_of(l->opts)->exists(l->opts, l->key, &err);
 	if (rc < 0) {
-		rlock_err_throw(&err);
+		throw_err(l->opts, &err);
 		RETURN_THROWS();
 	}
 	RETURN_BOOL(rc);
@@ -507,7 +516,7 @@ PHP_METHOD(RLock, isAcquired)
 	}
 	int rc = rlock_algo_of(l->opts)->is_owner(l->opts, l->key, l->token, &err);
 	if (rc < 0) {
-		rlock_err_throw(&err);
+		throw_err(l->opts, &err);
 		RETURN_THROWS();
 	}
 	RETURN_BOOL(rc);
@@ -528,7 +537,7 @@ PHP_METHOD(RLock, ttl)
 		RETURN_LONG(MAX(l->valid_until - rlock_now_ms(), 0));
 	}
 	if (rlock_algo_of(l->opts)->pttl(l->opts, l->key, &pttl, &err) < 0) {
-		rlock_err_throw(&err);
+		throw_err(l->opts, &err);
 		RETURN_THROWS();
 	}
 	RETURN_LONG(pttl);
@@ -611,9 +620,11 @@ PHP_METHOD(RLock, release)
 	rlock_registry_forget(o, full, token);
 	int rc = rlock_algo_of(o)->release(o, full, &hold, &err);
 	zend_string_release(full);
+	if (rc < 0) {
+		throw_err(o, &err);
+	}
 	rlock_opts_release(o);
 	if (rc < 0) {
-		rlock_err_throw(&err);
 		RETURN_THROWS();
 	}
 	RETURN_BOOL(rc);

@@ -57,22 +57,14 @@ else
 	say() { printf '\n%s\n' "$*"; }
 fi
 
-# 1. What the demo needs, from apt when missing.
+# 1. What the demo needs, from apt when missing (as scripts/test.sh: no recommends).
+# shellcheck disable=SC1091
+source "$repo/scripts/lib/deps.sh"
 packages=(nginx php8.2-fpm php8.2-cli php8.2-redis redis-server)
 # the locks it compares rlock with, and the chart
 packages+=(php-symfony-lock php-illuminate-cache php-illuminate-redis gnuplot-nox)
-[ -f "${RLOCK_SO:-$repo/modules/rlock.so}" ] || packages+=(php8.2-dev libhiredis-dev pkg-config make)
-missing=()
-for p in "${packages[@]}"; do
-	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-	say "installing ${missing[*]}"
-	sudo=()
-	[ "$(id -u)" = 0 ] || sudo=(sudo)
-	"${sudo[@]}" apt-get update -q
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q "${missing[@]}"
-fi
+[ -f "${RLOCK_SO:-$repo/modules/rlock.so}" ] || packages+=(php8.2-dev libhiredis-dev pkg-config)
+rlock_install "${packages[@]}"
 
 # 2. The extension (RLOCK_SO=/path/to/rlock.so uses another build).
 if [ -z "${RLOCK_SO:-}" ] && [ ! -f "$repo/modules/rlock.so" ]; then

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <errno.h>
 #include <limits.h>
+#include <fcntl.h>
+#include <sys/socket.h>
 
 static struct timeval ms_to_tv(zend_long ms)
 {
@@ -18,6 +20,53 @@ static struct timeval ms_to_tv(zend_long ms)
 	tv.tv_sec = ms / 1000;
 	tv.tv_usec = (ms % 1000) * 1000;
 	return tv;
+}
+
+/* a + b for a, b >= 0, ZEND_LONG_MAX where that would overflow. */
+static zend_long add_sat(zend_long a, zend_long b)
+{
+	return a > ZEND_LONG_MAX - b ? ZEND_LONG_MAX : a + b;
+}
+
+zend_long rlock_conn_begin(const rlock_opts *o, zend_long wait_ms)
+{
+	zend_long span = add_sat(add_sat(MAX(o->connect_timeout, 0), MAX(o->read_timeout, 0)), MAX(wait_ms, 0));
+	RLOCK_G(call_deadline) = add_sat(rlock_now_ms(), span);
+	return RLOCK_G(call_deadline);
+}
+
+zend_long rlock_conn_left(void)
+{
+	return RLOCK_G(call_deadline) == 0 ? ZEND_LONG_MAX : MAX(RLOCK_G(call_deadline) - rlock_now_ms(), 0);
+}
+
+/* own_ms, or less when the call's deadline comes first; at least 1 (a socket timeout of 0
+ * would mean none). */
+static zend_long bound(zend_long own_ms)
+{
+	return MAX(MIN(own_ms, rlock_conn_left()), 1);
+}
+
+bool rlock_conn_not_ready(const redisReply *r)
+{
+	static const char *const words[] = { "LOADING ", "BUSY ", "MASTERDOWN ", "TRYAGAIN " };
+	for (size_t i = 0; r && r->type == REDIS_REPLY_ERROR && i < sizeof(words) / sizeof(words[0]); i++) {
+		size_t n = strlen(words[i]);
+		if (r->len >= n && strncmp(r->str, words[i], n) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* poll() through EINTR: what it returns. */
+static int poll_for(struct pollfd *fds, nfds_t n, zend_long ms)
+{
+	int rc;
+	do {
+		rc = poll(fds, n, (int) MIN(MAX(ms, 0), INT_MAX));
+	} while (rc < 0 && errno == EINTR);
+	return rc;
 }
 
 /* prefix, the decimal digits of n, then CRLF; the end. */
@@ -182,6 +231,11 @@ static bool buffer_fits(redisContext *ctx)
 	return false;
 }
 
+bool rlock_conn_read(redisContext *ctx)
+{
+	return redisBufferRead(ctx) == REDIS_OK && buffer_fits(ctx);
+}
+
 /* Write out what hiredis has buffered (it writes only when a reply is asked for, and we may
  * poll for one first). */
 static bool flush(redisContext *ctx)
@@ -205,7 +259,7 @@ int rlock_conn_get_reply(redisContext *ctx, void **reply)
 		return REDIS_ERR;
 	}
 	while (!r) {
-		if (redisBufferRead(ctx) != REDIS_OK || !buffer_fits(ctx) || redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
+		if (!rlock_conn_read(ctx) || redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
 			return REDIS_ERR;
 		}
 	}
@@ -230,13 +284,17 @@ static const char *auth_refusal(const redisReply *r)
 	return "the server refused the credentials";
 }
 
-/* One command's reply on a fresh connection: true when it is not an error (and, for
- * AUTH, is +OK), else false with why set. */
-static bool handshake_reply(redisContext *ctx, bool auth, const char *what, char *why, size_t why_size)
+/* r, the reply to a command of a fresh connection's handshake (NULL: none came, ctx says
+ * why), freed: true when it is not an error (and, for AUTH, is +OK), else false with why
+ * set. */
+static bool handshake_check(redisContext *ctx, redisReply *r, bool auth, long long db, const char *pass,
+	size_t pass_len, char *why, size_t why_size)
 {
-	redisReply *r = NULL;
+	char what[32], text[201];
 	bool ok;
-	if (rlock_conn_get_reply(ctx, (void **) &r) != REDIS_OK) {
+
+	snprintf(what, sizeof(what), auth ? "AUTH" : "SELECT %lld", db);
+	if (!r) {
 		char buf[32];
 		snprintf(why, why_size, "%s failed: %s", what, cause(ctx, buf, sizeof(buf)));
 		return false;
@@ -246,15 +304,18 @@ static bool handshake_reply(redisContext *ctx, bool auth, const char *what, char
 	if (!ok && auth) {
 		snprintf(why, why_size, "authentication failed: %s", auth_refusal(r));
 	} else if (!ok) {
-		snprintf(why, why_size, "%s failed: %.*s", what, (int) MIN(r->len, 200), r->str);
+		snprintf(why, why_size, "%s failed: %s", what, rlock_err_quote(text, sizeof(text), r->str, r->len, pass, pass_len));
 	}
 	freeReplyObject(r);
 	return ok;
 }
 
-bool rlock_conn_handshake(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
-	long long db, char *why, size_t why_size)
+/* AUTH (when pass) and SELECT (when db != 0) appended to ctx's output, not sent: how many
+ * replies they will have (AUTH's first), or -1. */
+static int handshake_append(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
+	long long db)
 {
+	int n = 0;
 	if (pass) {
 		const char *argv[3] = { "AUTH", user, pass };
 		size_t lens[3] = { 4, user_len, pass_len };
@@ -262,15 +323,34 @@ bool rlock_conn_handshake(redisContext *ctx, const char *user, size_t user_len, 
 			argv[1] = pass;
 			lens[1] = pass_len;
 		}
-		if (redisAppendCommandArgv(ctx, user ? 3 : 2, argv, lens) != REDIS_OK
-				|| !handshake_reply(ctx, true, "AUTH", why, why_size)) {
-			return false;
+		if (redisAppendCommandArgv(ctx, user ? 3 : 2, argv, lens) != REDIS_OK) {
+			return -1;
 		}
+		n++;
 	}
 	if (db != 0) {
-		char what[32];
-		snprintf(what, sizeof(what), "SELECT %lld", db);
-		if (redisAppendCommand(ctx, "SELECT %lld", db) != REDIS_OK || !handshake_reply(ctx, false, what, why, why_size)) {
+		if (redisAppendCommand(ctx, "SELECT %lld", db) != REDIS_OK) {
+			return -1;
+		}
+		n++;
+	}
+	return n;
+}
+
+bool rlock_conn_handshake(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
+	long long db, char *why, size_t why_size)
+{
+	int n = handshake_append(ctx, user, user_len, pass, pass_len, db);
+	if (n < 0) {
+		snprintf(why, why_size, "out of memory");
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		redisReply *r = NULL;
+		if (rlock_conn_get_reply(ctx, (void **) &r) != REDIS_OK) {
+			r = NULL;
+		}
+		if (!handshake_check(ctx, r, pass && i == 0, db, pass, pass_len, why, why_size)) {
 			return false;
 		}
 	}
@@ -296,13 +376,65 @@ static HashTable *table_for(const rlock_opts *o)
 	return o->persistent ? &RLOCK_G(pool) : &RLOCK_G(request_conns);
 }
 
-static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_err *err)
+/* The socket's read timeout, set only when it changes (every RLock has its own); false when
+ * it could not be set. */
+static bool set_timeout(rlock_conn *c, zend_long ms)
 {
-	struct timeval tv = ms_to_tv(o->connect_timeout);
-	char buf[256];
+	if (c->timeout_ms != ms) {
+		if (redisSetTimeout(c->ctx, ms_to_tv(ms)) != REDIS_OK) {
+			return false;
+		}
+		c->timeout_ms = ms;
+	}
+	return true;
+}
+
+/* The timeout of the next read or write on c: own_ms, or what is left of the call. */
+static bool arm(rlock_conn *c, zend_long own_ms)
+{
+	return set_timeout(c, bound(own_ms));
+}
+
+/* r, the reply to the next AUTH or SELECT of c's handshake (NULL: none came), freed; false
+ * with err set when it failed. */
+static bool handshake_reply(rlock_conn *c, const rlock_server *s, redisReply *r, rlock_err *err)
+{
+	char why[256];
+	bool auth = s->pass && c->handshake == (s->db != 0 ? 2 : 1);
+
+	c->handshake--;
+	if (!handshake_check(c->ctx, r, auth, (long long) s->db, s->pass ? ZSTR_VAL(s->pass) : NULL,
+			s->pass ? ZSTR_LEN(s->pass) : 0, why, sizeof(why))) {
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", why);
+		return false;
+	}
+	return true;
+}
+
+/* The replies of c's handshake, each read within own_ms (less when the call ends first):
+ * false with err set when one failed. */
+static bool finish_handshake(rlock_conn *c, const rlock_server *s, zend_long own_ms, rlock_err *err)
+{
+	while (c->handshake > 0) {
+		void *r = NULL;
+		if (!arm(c, own_ms) || rlock_conn_get_reply(c->ctx, &r) != REDIS_OK) {
+			r = NULL;
+		}
+		if (!handshake_reply(c, s, r, err)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A connect to s begun, not awaited (await_connects): NULL with err set when it failed at
+ * once. Busy until a command's reply has been read from it. */
+static rlock_conn *conn_start(const rlock_server *s, rlock_err *err)
+{
+	char buf[32];
 	redisContext *ctx = s->port
-		? redisConnectWithTimeout(ZSTR_VAL(s->host), s->port, tv)
-		: redisConnectUnixWithTimeout(ZSTR_VAL(s->host), tv);
+		? redisConnectNonBlock(ZSTR_VAL(s->host), s->port)
+		: redisConnectUnixNonBlock(ZSTR_VAL(s->host));
 
 	if (!ctx || ctx->err) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot connect: %s",
@@ -315,19 +447,97 @@ static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_e
 	rlock_conn *c = pecalloc(1, sizeof(*c), 1);
 	c->ctx = ctx;
 	c->pid = rlock_getpid();
-	c->timeout_ms = o->read_timeout;
+	c->busy = true;
 	rlock_conn_guard(ctx, &c->budget);
-	/* The connect timeout bounds only the connect; every read is bounded from here on. */
-	if (redisSetTimeout(ctx, ms_to_tv(o->read_timeout)) != REDIS_OK) {
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot set the read timeout: %s", ctx->errstr);
-		conn_free(c);
-		return NULL;
+	return c;
+}
+
+/* c's connect is over (its socket writable): a blocking connection from here on, every
+ * read bounded, with AUTH and SELECT appended for s. false with err set. */
+static bool conn_connected(const rlock_opts *o, rlock_conn *c, const rlock_server *s, rlock_err *err)
+{
+	int fd = c->ctx->fd, so_err = 0, flags;
+	socklen_t len = sizeof(so_err);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_err, &len) < 0) {
+		so_err = errno;
 	}
-	if (!rlock_conn_handshake(ctx, s->user ? ZSTR_VAL(s->user) : NULL, s->user ? ZSTR_LEN(s->user) : 0,
-			s->pass ? ZSTR_VAL(s->pass) : NULL, s->pass ? ZSTR_LEN(s->pass) : 0, (long long) s->db, buf, sizeof(buf))) {
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", buf);
-		conn_free(c);
-		return NULL;
+	if (so_err == 0 && ((flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)) {
+		so_err = errno;
+	}
+	if (so_err != 0) {
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot connect: %s", strerror(so_err));
+		return false;
+	}
+	c->ctx->flags |= REDIS_BLOCK | REDIS_CONNECTED;
+	if (!arm(c, o->read_timeout)) {
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot set the read timeout: %s", c->ctx->errstr);
+		return false;
+	}
+	if ((c->handshake = handshake_append(c->ctx, s->user ? ZSTR_VAL(s->user) : NULL, s->user ? ZSTR_LEN(s->user) : 0,
+			s->pass ? ZSTR_VAL(s->pass) : NULL, s->pass ? ZSTR_LEN(s->pass) : 0, (long long) s->db)) < 0) {
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "out of memory");
+		return false;
+	}
+	return true;
+}
+
+/* The connects begun in conns[i] (NULL: none) to servers[i], all awaited together within
+ * one connect_timeout: each one connected (conn_connected), or freed and NULL with errs[i]
+ * set. */
+static void await_connects(const rlock_opts *o, uint32_t n, rlock_conn **conns, const rlock_server *servers,
+	rlock_err *errs)
+{
+	struct pollfd fds[RLOCK_MAX_SERVERS];
+	bool waiting[RLOCK_MAX_SERVERS];
+	zend_long deadline = add_sat(rlock_now_ms(), bound(o->connect_timeout));
+	uint32_t pending = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		waiting[i] = conns[i] != NULL;
+		pending += waiting[i];
+	}
+	while (pending > 0) {
+		nfds_t nfds = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			if (waiting[i]) {
+				fds[nfds].fd = conns[i]->ctx->fd;
+				fds[nfds].events = POLLOUT;
+				fds[nfds++].revents = 0;
+			}
+		}
+		zend_long left = deadline - rlock_now_ms();
+		if (left <= 0 || poll_for(fds, nfds, left) < 0) {
+			break;
+		}
+		for (uint32_t i = 0, f = 0; i < n; i++) {
+			if (!waiting[i] || fds[f++].revents == 0) {
+				continue;
+			}
+			waiting[i] = false;
+			pending--;
+			if (!conn_connected(o, conns[i], &servers[i], &errs[i])) {
+				conn_free(conns[i]);
+				conns[i] = NULL;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (waiting[i]) {
+			rlock_err_set(&errs[i], RLOCK_ERR_CONNECTION, servers[i].label, "cannot connect: %s", strerror(ETIMEDOUT));
+			conn_free(conns[i]);
+			conns[i] = NULL;
+		}
+	}
+}
+
+/* A new connection to s, connected within connect_timeout (its handshake appended, not
+ * read), not in any table; NULL with err set. */
+static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_err *err)
+{
+	rlock_conn *c = conn_start(s, err);
+	if (c) {
+		await_connects(o, 1, &c, s, err);
 	}
 	return c;
 }
@@ -341,36 +551,43 @@ static bool conn_usable(rlock_conn *c)
 	return c->pid == rlock_getpid() && !c->busy && !c->ctx->err && poll(&p, 1, 0) == 0;
 }
 
-/* The socket's read timeout, set only when it changes (every RLock has its own). */
-static void set_timeout(rlock_conn *c, zend_long ms)
-{
-	if (c && c->timeout_ms != ms && redisSetTimeout(c->ctx, ms_to_tv(ms)) == REDIS_OK) {
-		c->timeout_ms = ms;
-	}
-}
-
 /* The connection to s out of the table, and closed: the next call reconnects. */
 static void conn_forget(const rlock_opts *o, const rlock_server *s)
 {
 	zend_hash_str_del(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
 }
 
-/* The connection to s from the table, checked, or a new one. */
-static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_err *err)
+/* The connection to s from the table when it may be used, else NULL (and none there). */
+static rlock_conn *conn_take(const rlock_opts *o, const rlock_server *s)
 {
-	HashTable *ht = table_for(o);
-	rlock_conn *c = zend_hash_str_find_ptr(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id));
-
+	rlock_conn *c = zend_hash_str_find_ptr(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
 	if (c && !conn_usable(c)) {
 		conn_forget(o, s);
 		RLOCK_G(counters).reconnects++;
 		c = NULL;
 	}
+	return c;
+}
+
+/* c, a new connection to s, into the table (a persistent table takes a persistent copy of
+ * the key). */
+static void conn_keep(const rlock_opts *o, const rlock_server *s, rlock_conn *c)
+{
+	zend_hash_str_update_ptr(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id), c);
+}
+
+/* The connection to s from the table, checked, or a new one. */
+static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_err *err)
+{
+	rlock_conn *c = conn_take(o, s);
 	if (!c && (c = conn_open(o, s, err))) {
-		/* a persistent table takes a persistent copy of the key */
-		zend_hash_str_update_ptr(ht, ZSTR_VAL(s->id), ZSTR_LEN(s->id), c);
+		conn_keep(o, s, c);
 	}
-	set_timeout(c, o->read_timeout);
+	if (c && !arm(c, o->read_timeout)) {
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot set the read timeout: %s", c->ctx->errstr);
+		conn_forget(o, s);
+		c = NULL;
+	}
 	return c;
 }
 
@@ -385,6 +602,15 @@ static void conn_drop(const rlock_opts *o, const rlock_server *s, rlock_err *err
 	conn_forget(o, s);
 }
 
+/* The reply to the command written after c's handshake, read within own_ms (less when the
+ * call ends first): the handshake's replies first. false with err set (the connection is
+ * the caller's to drop). */
+static bool get_reply(rlock_conn *c, const rlock_server *s, zend_long own_ms, redisReply **r, rlock_err *err)
+{
+	*r = NULL;
+	return finish_handshake(c, s, own_ms, err) && arm(c, own_ms) && rlock_conn_get_reply(c->ctx, (void **) r) == REDIS_OK;
+}
+
 redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmd,
 	zend_long block_ms, rlock_err *err)
 {
@@ -394,37 +620,31 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 	if (!c) {
 		return NULL;
 	}
-	set_timeout(c, o->read_timeout + block_ms);
 	c->busy = true;
-	if (append_command(c->ctx, cmd) != REDIS_OK
-			|| rlock_conn_get_reply(c->ctx, (void **) &r) != REDIS_OK) {
+	if (append_command(c->ctx, cmd) != REDIS_OK || !get_reply(c, s, add_sat(o->read_timeout, block_ms), &r, err)) {
 		conn_drop(o, s, err);
 		return NULL;
 	}
 	c->busy = false;
-	set_timeout(c, o->read_timeout);
 	return r;
 }
 
 /* The next reply: from what hiredis has buffered already, else from the socket within
- * wait_ms (-1: the socket's own timeout). 1 read, 0 not within wait_ms, -1 I/O error. */
-static int read_reply(redisContext *ctx, zend_long wait_ms, redisReply **r)
+ * wait_ms (-1: as long as a read may take, own_ms or what is left of the call). 1 read, 0
+ * not within wait_ms, -1 I/O error. */
+static int read_reply(rlock_conn *c, zend_long own_ms, zend_long wait_ms, redisReply **r)
 {
 	void *reply = NULL;
-	if (redisGetReplyFromReader(ctx, &reply) != REDIS_OK) {
+	if (redisGetReplyFromReader(c->ctx, &reply) != REDIS_OK) {
 		return -1;
 	}
 	if (!reply && wait_ms >= 0) {
-		struct pollfd p = { .fd = ctx->fd, .events = POLLIN };
-		int n;
-		do {
-			n = poll(&p, 1, (int) MIN(wait_ms, INT_MAX));
-		} while (n < 0 && errno == EINTR);
-		if (n == 0) {
+		struct pollfd p = { .fd = c->ctx->fd, .events = POLLIN };
+		if (poll_for(&p, 1, MIN(wait_ms, bound(own_ms))) == 0) {
 			return 0;
 		}
 	}
-	if (!reply && rlock_conn_get_reply(ctx, &reply) != REDIS_OK) {
+	if (!reply && (!arm(c, own_ms) || rlock_conn_get_reply(c->ctx, &reply) != REDIS_OK)) {
 		return -1;
 	}
 	*r = reply;
@@ -446,7 +666,7 @@ static bool side_call(const rlock_opts *o, const rlock_server *s, const rlock_cm
 	for (int i = 0; i < n; i++) {
 		append_command(side->ctx, &cmds[i]);
 	}
-	for (int i = 0; i < n && rlock_conn_get_reply(side->ctx, (void **) &r) == REDIS_OK; i++) {
+	for (int i = 0; i < n && get_reply(side, s, o->read_timeout, &r, &ignored); i++) {
 		ok += r->type != REDIS_REPLY_ERROR;
 		freeReplyObject(r);
 	}
@@ -460,25 +680,27 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 	static const rlock_cmd ping = { .argc = 1, .argv = { "PING" }, .lens = { 4 } };
 	rlock_conn *c = conn_get(o, s, err);
 	const rlock_cmd *first = c && !c->blocked_before && b->first_new ? b->first_new : b->first;
+	zend_long own = add_sat(o->read_timeout, b->block_ms);
 	*r1 = *r2 = NULL;
 
 	if (!c) {
 		return -1;
 	}
 	c->blocked_before |= b->first_new != NULL;
-	set_timeout(c, o->read_timeout + b->block_ms);
 	c->busy = true;
 	if ((first && append_command(c->ctx, first) != REDIS_OK) || append_command(c->ctx, b->blocking) != REDIS_OK
-			|| !flush(c->ctx) || (first && read_reply(c->ctx, -1, r1) < 0)) {
+			|| !arm(c, own) || !flush(c->ctx) || !finish_handshake(c, s, own, err)
+			|| (first && read_reply(c, own, -1, r1) < 0)) {
 		goto fail;
 	}
 	rlock_wake_how how = RLOCK_WAKE_PUSH;
-	int got = read_reply(c->ctx, b->wake_at ? b->wake_at(*r1, b->arg, &how) : -1, r2);
+	int got = read_reply(c, own, b->wake_at ? b->wake_at(*r1, b->arg, &how) : -1, r2);
 	if (got == 0) {
 		/* Time to stop waiting, and the server has not answered yet: wake the command from
 		 * a side connection, and read what it answers then (the wake, or what it was given
-		 * just before). One whose own timeout has passed needs no wake: an idle server only
-		 * looks at timeouts on its timer, and any command makes it look. */
+		 * just before), within what is left of the call. One whose own timeout has passed
+		 * needs no wake: an idle server only looks at timeouts on its timer, and any command
+		 * makes it look. */
 		bool woke = how != RLOCK_WAKE_CLOSE && side_call(o, s, how == RLOCK_WAKE_PING ? &ping : b->wake,
 			how == RLOCK_WAKE_PING ? 1 : b->nwake);
 		if (!woke && how != RLOCK_WAKE_PING) {
@@ -486,13 +708,12 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 			conn_forget(o, s);
 			return 0;
 		}
-		got = read_reply(c->ctx, -1, r2);
+		got = read_reply(c, own, -1, r2);
 	}
 	if (got < 0) {
 		goto fail;
 	}
 	c->busy = false;
-	set_timeout(c, o->read_timeout);
 	return 0;
 
 fail:
@@ -507,39 +728,72 @@ zend_long rlock_now_ms(void)
 	return (zend_long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *servers, const rlock_cmd *const *cmds,
-	redisReply **replies, rlock_err *errs)
+/* A reply that answers the question: neither an error nor nil. */
+static bool answers(const redisReply *r)
 {
-	rlock_conn *conns[RLOCK_MAX_SERVERS];
-	struct pollfd fds[RLOCK_MAX_SERVERS];
-	uint32_t pending = 0;
-	int done;
+	return r->type != REDIS_REPLY_ERROR && r->type != REDIS_REPLY_NIL;
+}
 
-	/* Write to every server first ... */
+/* What has come on conns[i]'s socket, read: its handshake's replies, then the command's
+ * into replies[i] when complete. false with errs[i] set when the connection failed. */
+static bool take_replies(rlock_conn *c, const rlock_server *s, redisReply **reply, rlock_err *err)
+{
+	void *r = NULL;
+	if (!rlock_conn_read(c->ctx)) {
+		return false;
+	}
+	while (!*reply) {
+		if (redisGetReplyFromReader(c->ctx, &r) != REDIS_OK) {
+			return false;
+		}
+		if (!r) {
+			break;
+		}
+		if (c->handshake == 0) {
+			*reply = r;
+		} else if (!handshake_reply(c, s, r, err)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *servers, const rlock_cmd *const *cmds,
+	uint32_t enough, redisReply **replies, rlock_err *errs)
+{
+	rlock_conn *conns[RLOCK_MAX_SERVERS], *fresh[RLOCK_MAX_SERVERS];
+	struct pollfd fds[RLOCK_MAX_SERVERS];
+	uint32_t pending = 0, answered = 0;
+
+	/* Connect to every server that needs it, all at once ... */
 	for (uint32_t i = 0; i < n; i++) {
 		replies[i] = NULL;
-		conns[i] = cmds[i] ? conn_get(o, &servers[i], &errs[i]) : NULL;
+		conns[i] = cmds[i] ? conn_take(o, &servers[i]) : NULL;
+		fresh[i] = cmds[i] && !conns[i] ? conn_start(&servers[i], &errs[i]) : NULL;
+	}
+	await_connects(o, n, fresh, servers, errs);
+	/* ... write to every server (AUTH and SELECT before the command on a new connection) ... */
+	for (uint32_t i = 0; i < n; i++) {
+		if (fresh[i]) {
+			conn_keep(o, &servers[i], conns[i] = fresh[i]);
+		}
 		if (!conns[i]) {
 			continue;
 		}
 		conns[i]->busy = true;
-		append_command(conns[i]->ctx, cmds[i]);
-		do {
-			if (redisBufferWrite(conns[i]->ctx, &done) != REDIS_OK) {
-				break;
-			}
-		} while (!done);
-		if (conns[i]->ctx->err) {
+		if (append_command(conns[i]->ctx, cmds[i]) != REDIS_OK || !arm(conns[i], o->read_timeout)
+				|| !flush(conns[i]->ctx)) {
 			conn_drop(o, &servers[i], &errs[i]);
 			conns[i] = NULL;
 			continue;
 		}
 		pending++;
 	}
-	/* ... then read the replies as they come, all within one read_timeout. */
-	zend_long deadline = rlock_now_ms() + o->read_timeout;
-	while (pending > 0) {
-		uint32_t nfds = 0;
+	/* ... then read the replies as they come, all within one read_timeout (less when the
+	 * call ends first), or until enough of them answer. */
+	zend_long deadline = add_sat(rlock_now_ms(), bound(o->read_timeout));
+	while (pending > 0 && answered < enough) {
+		nfds_t nfds = 0;
 		zend_long left = deadline - rlock_now_ms();
 		if (left <= 0) {
 			break;
@@ -551,32 +805,28 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 				fds[nfds++].revents = 0;
 			}
 		}
-		if (poll(fds, nfds, (int) left) < 0 && errno != EINTR) {
+		if (poll_for(fds, nfds, left) < 0) {
 			break;
 		}
 		for (uint32_t i = 0, f = 0; i < n; i++) {
-			if (!conns[i] || replies[i]) {
+			if (!conns[i] || replies[i] || fds[f++].revents == 0) {
 				continue;
 			}
-			if (fds[f++].revents == 0) {
-				continue;
-			}
-			void *r = NULL;
-			if (redisBufferRead(conns[i]->ctx) != REDIS_OK || !buffer_fits(conns[i]->ctx)
-					|| redisGetReplyFromReader(conns[i]->ctx, &r) != REDIS_OK) {
+			if (!take_replies(conns[i], &servers[i], &replies[i], &errs[i])) {
 				conn_drop(o, &servers[i], &errs[i]);
 				conns[i] = NULL;
 				pending--;
-			} else if (r) {
-				replies[i] = r;
+			} else if (replies[i]) {
 				conns[i]->busy = false;
+				answered += answers(replies[i]);
 				pending--;
 			}
 		}
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		if (conns[i] && !replies[i]) {
-			rlock_err_set(&errs[i], RLOCK_ERR_CONNECTION, servers[i].label, "read timed out");
+			rlock_err_set(&errs[i], RLOCK_ERR_CONNECTION, servers[i].label,
+				answered < enough ? "read timed out" : "not awaited: others answered first");
 			conn_drop(o, &servers[i], &errs[i]);
 		}
 	}
@@ -593,6 +843,7 @@ void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns)
 	zend_hash_destroy(request_conns);
 	zend_hash_destroy(pool);
 }
+
 
 void rlock_conn_post_deactivate(void)
 {

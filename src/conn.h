@@ -28,6 +28,11 @@ void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget);
  * come, failing one that grows past the caps while it is buffered. */
 int rlock_conn_get_reply(redisContext *ctx, void **reply);
 
+/* Read what the socket has into ctx's reader (at once on a non-blocking ctx): false, ctx->err
+ * set, on an error or when what is buffered of a reply outgrows the caps. For a caller that
+ * polls the socket itself, then asks the reader for a reply. */
+bool rlock_conn_read(redisContext *ctx);
+
 /* AUTH (when pass) and SELECT (when db != 0) on a fresh guarded ctx. false with what failed
  * in why, in rlock's words: a hostile server could echo the password in its own. */
 bool rlock_conn_handshake(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
@@ -41,6 +46,7 @@ typedef struct {
 	bool busy;             /* a command was sent whose reply was not read: never reuse */
 	bool blocked_before;   /* a call_block sent an EVAL through it: its server knows the scripts */
 	zend_long timeout_ms;  /* the socket's read timeout now */
+	int handshake;         /* replies of AUTH and SELECT not read yet (a new connection) */
 } rlock_conn;
 
 #define RLOCK_MAX_SERVERS 16
@@ -52,6 +58,18 @@ typedef struct {
 	const char *argv[RLOCK_MAX_ARGS];
 	size_t lens[RLOCK_MAX_ARGS];
 } rlock_cmd;
+
+/* A public call begins: every connect, read and write until the next one ends by its one
+ * deadline, now + connect_timeout + read_timeout + wait_ms (saturating), each taking the
+ * least of its own timeout and what is left. The deadline, in rlock_now_ms() time. */
+zend_long rlock_conn_begin(const rlock_opts *o, zend_long wait_ms);
+
+/* The ms left to the call's deadline, 0 once passed. */
+zend_long rlock_conn_left(void);
+
+/* A reply that means "not ready yet", to be waited out (retry_delay) within the call:
+ * LOADING, BUSY, MASTERDOWN, TRYAGAIN. */
+bool rlock_conn_not_ready(const redisReply *r);
 
 /* Send one command to server s and read its reply, waiting up to read_timeout + block_ms.
  * The reply (error replies included) is the caller's to freeReplyObject(); NULL with err
@@ -91,12 +109,14 @@ typedef struct {
 int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rlock_block *b,
 	redisReply **r1, redisReply **r2, rlock_err *err);
 
-/* cmds[i] to servers[i] (none where cmds[i] is NULL), all written before any reply is
- * read, and every reply awaited together (poll) within one read_timeout: N servers cost
- * one round trip and one timeout. replies[i] NULL, with errs[i] set for a server that
- * failed. */
+/* cmds[i] to servers[i] (none where cmds[i] is NULL): the new connections among them
+ * connected together within one connect_timeout (AUTH and SELECT sent with the command),
+ * every command written before any reply is read, and every reply awaited together (poll)
+ * within one read_timeout: N servers cost one round trip and one timeout. Reading stops
+ * once `enough` replies answer (neither an error nor nil); the others are not awaited.
+ * replies[i] NULL, with errs[i] set for a server that failed or was not awaited. */
 void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *servers, const rlock_cmd *const *cmds,
-	redisReply **replies, rlock_err *errs);
+	uint32_t enough, redisReply **replies, rlock_err *errs);
 
 /* The monotonic clock, in ms (touches no Zend state: the watchdog's thread uses it too). */
 zend_long rlock_now_ms(void);

@@ -24,6 +24,12 @@ typedef struct {
 void rlock_err_set(rlock_err *err, rlock_err_kind kind, const char *label, const char *fmt, ...)
 	ZEND_ATTRIBUTE_FORMAT(printf, 4, 5);
 
+/* What a server sent, [text, text + len), as a NUL-terminated string for a message in out
+ * (cut to size): every occurrence of secret (the password the connection sends, which a
+ * hostile server may echo back; NULL: none) shown as "***", found before the cut, so that no
+ * part of it shows either. */
+const char *rlock_err_quote(char *out, size_t size, const char *text, size_t len, const char *secret, size_t secret_len);
+
 /* Throw err as the exception class its kind names. */
 void rlock_err_throw(const rlock_err *err);
 

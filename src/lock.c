@@ -225,7 +225,8 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 	return res->acquired;
 }
 
-static int lock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
+/* Compare-and-pexpire, within the call under way. */
+static int key_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
 {
 	rlock_call c;
 	zend_long n, sent = rlock_now_ms();
@@ -240,10 +241,15 @@ static int lock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zen
 	return n == 1;
 }
 
-static int lock_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err);
+static int key_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err);
 
-/* WAIT until sync_replicas replicas have our writes (the lock among them), at most
- * read_timeout; short of that, give the lock back. 1, 0, or -1 (the lock given back). */
+/* How late an idle Redis (hz 10) may be with a blocked command's timeout. */
+#define REDIS_TIMER_MS 100
+
+/* WAIT until sync_replicas replicas have our writes (the lock among them), the whole within
+ * read_timeout and Redis' timer: WAIT's own timeout is read_timeout less up to a quarter,
+ * and its reply is awaited REDIS_TIMER_MS past read_timeout, the lateness of an idle
+ * Redis. Short of that, give the lock back. 1, 0, or -1 (the lock given back). */
 static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, rlock_err *err)
 {
 	char n[24], timeout[24];
@@ -251,13 +257,14 @@ static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 	rlock_cmd cmd = { .argc = 3, .argv = { "WAIT", n, timeout } };
 	cmd.lens[0] = 4;
 	cmd.lens[1] = snprintf(n, sizeof(n), ZEND_LONG_FMT, o->sync_replicas);
-	cmd.lens[2] = snprintf(timeout, sizeof(timeout), ZEND_LONG_FMT, o->read_timeout);
+	cmd.lens[2] = snprintf(timeout, sizeof(timeout), ZEND_LONG_FMT,
+		MAX(o->read_timeout - MIN(o->read_timeout / 4, REDIS_TIMER_MS), 1));
 
-	redisReply *r = rlock_route_call(o, key, &cmd, o->read_timeout, err);
+	redisReply *r = rlock_route_call(o, key, &cmd, REDIS_TIMER_MS, err);
 	int rc = r && rlock_reply_integer(&o->server, r, 0, ZEND_LONG_MAX, &acked, err) ? acked >= o->sync_replicas : -1;
 	if (rc != 1) {
 		rlock_err ignored = {0};
-		lock_release(o, key, h, &ignored);
+		key_release(o, key, h, &ignored);
 		zend_string_release(h->token);
 	}
 	return rc;
@@ -367,6 +374,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	int rc = 0;
 	zend_string *token = token_for(o, key, err), *self = NULL;
 
+	rlock_conn_begin(o, wait_ms);
 	if (!token) {
 		return -1;
 	}
@@ -419,7 +427,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	if (rc == 1 && res.block != 0 && res.block != o->ttl) {
 		/* handed over with another holder's ttl: take our own */
 		rlock_hold h = { .token = res.token };
-		rc = lock_extend(o, key, &h, o->ttl, err);
+		rc = key_extend(o, key, &h, o->ttl, err);
 		if (rc != 1) {
 			zend_string_release(res.token);
 		}
@@ -445,7 +453,8 @@ done:
 	return rc;
 }
 
-static int lock_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err)
+/* Compare-and-delete (handing over to a waiter), within the call under way. */
+static int key_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err)
 {
 	rlock_keys k;
 	rlock_call c;
@@ -466,10 +475,23 @@ static int lock_release(const rlock_opts *o, zend_string *key, const rlock_hold 
 	return n > 0;
 }
 
-/* A one-key command; the reply or NULL with err set. */
+static int lock_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err)
+{
+	rlock_conn_begin(o, 0);
+	return key_release(o, key, h, err);
+}
+
+static int lock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
+{
+	rlock_conn_begin(o, 0);
+	return key_extend(o, key, h, ttl, err);
+}
+
+/* A one-key command, a call of its own; the reply or NULL with err set. */
 static redisReply *key_command(const rlock_opts *o, const char *name, zend_string *key, rlock_err *err)
 {
 	rlock_cmd cmd = { .argc = 2, .argv = { name, ZSTR_VAL(key) }, .lens = { strlen(name), ZSTR_LEN(key) } };
+	rlock_conn_begin(o, 0);
 	return rlock_route_call(o, key, &cmd, 0, err);
 }
 

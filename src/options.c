@@ -96,6 +96,31 @@ bool rlock_parse_number(const char *s, size_t len, zend_long max, zend_long *out
 	return true;
 }
 
+static void scrub_one(const rlock_server *s, char *msg, size_t size)
+{
+	char *copy;
+	if (!s->pass || !zend_memnstr(msg, ZSTR_VAL(s->pass), ZSTR_LEN(s->pass), msg + strlen(msg))) {
+		return;
+	}
+	copy = estrdup(msg);
+	rlock_err_quote(msg, size, copy, strlen(copy), ZSTR_VAL(s->pass), ZSTR_LEN(s->pass));
+	efree(copy);
+}
+
+void rlock_opts_scrub(const rlock_opts *o, char *msg, size_t size)
+{
+	scrub_one(&o->server, msg, size);
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		scrub_one(&o->servers[i], msg, size);
+	}
+	for (uint32_t i = 0; i < o->nnodes; i++) {
+		scrub_one(&o->nodes[i], msg, size);
+	}
+	for (uint32_t i = 0; i < o->nsentinels; i++) {
+		scrub_one(&o->sentinels[i], msg, size);
+	}
+}
+
 static void server_finish(rlock_server *s, bool persistent)
 {
 	smart_str id = {0};

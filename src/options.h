@@ -58,6 +58,10 @@ rlock_opts *rlock_opts_addref(rlock_opts *o);
 /* What tells one lock apart from every other: its server(s) and key. */
 zend_string *rlock_opts_lock_id(const rlock_opts *o, zend_string *key);
 void rlock_opts_release(rlock_opts *o);
+/* msg (a NUL-terminated message of at most size bytes) with every password of o shown as
+ * "***": the last guard before a message leaves the extension, for text a server chose (a
+ * host a MOVED names, say) that reached it. */
+void rlock_opts_scrub(const rlock_opts *o, char *msg, size_t size);
 
 /* The range of the integer option name (php.ini: rlock.name); false when there is none. */
 bool rlock_opts_range(const char *name, zend_long *min, zend_long *max);

@@ -29,37 +29,67 @@ typedef struct {
 	uint32_t failed;
 } fanout_result;
 
-/* calls[i] to master i (none where NULL), EVAL where a master did not know the script. */
-static void fanout_each(const rlock_opts *o, rlock_call **calls, fanout_result *fr)
+/* calls[i] to master i (none where NULL), EVAL where a master did not know the script:
+ * the replies into fr at those i. */
+static void fanout_once(const rlock_opts *o, rlock_call **calls, fanout_result *fr)
 {
 	const rlock_cmd *cmds[RLOCK_MAX_SERVERS];
+	redisReply *replies[RLOCK_MAX_SERVERS];
+	rlock_err errs[RLOCK_MAX_SERVERS];
 	rlock_call eval[RLOCK_MAX_SERVERS];
-	bool any = false;
+	bool any = true;
 
-	memset(fr, 0, sizeof(*fr));
 	for (uint32_t i = 0; i < o->nservers; i++) {
 		cmds[i] = calls[i] ? &calls[i]->cmd : NULL;
 	}
-	rlock_conn_fanout(o, o->nservers, o->servers, cmds, fr->replies, fr->errs);
-	for (uint32_t i = 0; i < o->nservers; i++) {
-		cmds[i] = NULL;
-		if (calls[i] && fr->replies[i] && (eval[i] = *calls[i], rlock_call_noscript(&eval[i], fr->replies[i]))) {
-			freeReplyObject(fr->replies[i]);
-			fr->replies[i] = NULL;
-			cmds[i] = &eval[i].cmd;
-			any = true;
-		}
-	}
-	if (any) {
-		fanout_result second;
-		memset(&second, 0, sizeof(second));
-		rlock_conn_fanout(o, o->nservers, o->servers, cmds, second.replies, second.errs);
+	for (int pass = 0; pass < 2 && any; pass++) {
+		memset(errs, 0, sizeof(errs));
+		rlock_conn_fanout(o, o->nservers, o->servers, cmds, o->nservers, replies, errs);
+		any = false;
 		for (uint32_t i = 0; i < o->nservers; i++) {
-			if (cmds[i]) {
-				fr->replies[i] = second.replies[i];
-				fr->errs[i] = second.errs[i];
+			if (!cmds[i]) {
+				continue;
+			}
+			fr->replies[i] = replies[i];
+			fr->errs[i] = errs[i];
+			cmds[i] = NULL;
+			if (pass == 0 && replies[i] && (eval[i] = *calls[i], rlock_call_noscript(&eval[i], replies[i]))) {
+				freeReplyObject(replies[i]);
+				fr->replies[i] = NULL;
+				cmds[i] = &eval[i].cmd;
+				any = true;
 			}
 		}
+	}
+}
+
+/* calls[i] to master i (none where NULL). Masters not ready yet (LOADING, ...) are asked
+ * again after retry_delay, within the call, while a quorum needs them. */
+static void fanout_each(const rlock_opts *o, rlock_call **calls, fanout_result *fr)
+{
+	rlock_call *todo[RLOCK_MAX_SERVERS];
+
+	memset(fr, 0, sizeof(*fr));
+	memcpy(todo, calls, sizeof(todo[0]) * o->nservers);
+	for (;;) {
+		uint32_t ready = 0, later = 0;
+		fanout_once(o, todo, fr);
+		for (uint32_t i = 0; i < o->nservers; i++) {
+			bool not_ready = calls[i] && rlock_conn_not_ready(fr->replies[i]);
+			todo[i] = not_ready ? calls[i] : NULL;
+			later += not_ready;
+			ready += calls[i] && fr->replies[i] && !not_ready;
+		}
+		if (later == 0 || ready >= quorum(o) || rlock_conn_left() <= o->retry_delay) {
+			break;
+		}
+		for (uint32_t i = 0; i < o->nservers; i++) {
+			if (todo[i]) {
+				freeReplyObject(fr->replies[i]);
+				fr->replies[i] = NULL;
+			}
+		}
+		rlock_sleep_jittered(MAX(o->retry_delay, 2), rlock_conn_left());
 	}
 	for (uint32_t i = 0; i < o->nservers; i++) {
 		if (calls[i] && (!fr->replies[i] || rlock_reply_error(&o->servers[i], fr->replies[i], &fr->errs[i]))) {
@@ -137,7 +167,7 @@ static void fence_floor(const rlock_opts *o, rlock_keys *k, bool *held, zend_lon
 {
 	rlock_call c;
 	fanout_result fr;
-	rlock_call_fence_floor(&c, k, fence);
+	rlock_call_fence_floor(&c, k, fence, o);
 	fanout(o, &c, held, &fr);
 	fanout_free(o, &fr);
 }
@@ -150,6 +180,7 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 	int rc = 0;
 	zend_string *token = rlock_new_token(err);
 
+	rlock_conn_begin(o, wait_ms);
 	if (!token) {
 		return -1;
 	}
@@ -239,6 +270,7 @@ static int redlock_release(const rlock_opts *o, zend_string *key, const rlock_ho
 	rlock_keys k;
 	fanout_result fr;
 
+	rlock_conn_begin(o, 0);
 	rlock_keys_init(&k, key);
 	int released = release_all(o, &k, h->token, NULL, &fr, err);
 	rlock_keys_free(&k);
@@ -260,6 +292,7 @@ static int count_replies(const rlock_opts *o, rlock_call *c, reply_test yes, zen
 	fanout_result fr;
 	uint32_t n = 0;
 
+	rlock_conn_begin(o, 0);
 	fanout(o, c, NULL, &fr);
 	if (fr.failed >= quorum(o)) {
 		return no_quorum(o, &fr, err);
@@ -334,6 +367,7 @@ static int redlock_pttl(const rlock_opts *o, zend_string *key, zend_long *out, r
 	uint32_t n = 0;
 	fanout_result fr;
 
+	rlock_conn_begin(o, 0);
 	fanout(o, &c, NULL, &fr);
 	if (fr.failed >= quorum(o)) {
 		return no_quorum(o, &fr, err);

@@ -148,21 +148,46 @@ static const char *cluster_entry(const redisReply *r, const rlock_server *asked,
 		r->element[2]->element[1]->integer);
 }
 
-/* CLUSTER SLOTS from the first node that answers it well: the seeds. A reply with one entry
- * wrong is not used at all. */
+/* cmd to each of the n servers (Sentinels, Cluster seeds) at once, as hung ones must cost
+ * one timeout, not one each: replies[i], or NULL with errs[i] set. Reading ends with the
+ * first answer (neither an error nor nil). */
+static void ask_all(const rlock_opts *o, uint32_t n, const rlock_server *servers, const rlock_cmd *cmd,
+	redisReply **replies, rlock_err *errs)
+{
+	const rlock_cmd *cmds[RLOCK_MAX_SERVERS];
+	memset(errs, 0, sizeof(*errs) * n);
+	for (uint32_t i = 0; i < n; i++) {
+		cmds[i] = cmd;
+	}
+	rlock_conn_fanout(o, n, servers, cmds, 1, replies, errs);
+}
+
+/* CLUSTER SLOTS from the seeds, all asked at once: the first that answers it well. A reply
+ * with one entry wrong is not used at all. */
 static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 {
 	rlock_cmd cmd = { .argc = 2, .argv = { "CLUSTER", "SLOTS" }, .lens = { 7, 5 } };
+	redisReply *replies[RLOCK_MAX_SERVERS];
+	rlock_err errs[RLOCK_MAX_SERVERS];
+	slot_map *found = NULL;
 
+	ask_all(o, o->nnodes, o->nodes, &cmd, replies, errs);
 	for (uint32_t n = 0; n < o->nnodes; n++) {
 		const rlock_server *seed = &o->nodes[n];
-		redisReply *r = rlock_conn_call(o, seed, &cmd, 0, err);
+		redisReply *r = replies[n];
 		slot_map *m = NULL;
-		if (!r) {
+		if (!r || found) {
+			if (!r && !found) {
+				*err = errs[n];
+			}
+			if (r) {
+				freeReplyObject(r);
+			}
 			continue;
 		}
 		if (r->type == REDIS_REPLY_ERROR) {
-			rlock_err_set(err, RLOCK_ERR_REPLY, seed->label, "CLUSTER SLOTS: %.*s", (int) MIN(r->len, 200), r->str);
+			char text[201];
+			rlock_err_set(err, RLOCK_ERR_REPLY, seed->label, "CLUSTER SLOTS: %s", rlock_server_quote(seed, text, sizeof(text), r));
 		} else if (r->type != REDIS_REPLY_ARRAY) {
 			rlock_err_set(err, RLOCK_ERR_CONNECTION, seed->label, "CLUSTER SLOTS: unexpected reply");
 		} else if (r->elements > CLUSTER_SLOTS) {
@@ -189,10 +214,10 @@ static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 		freeReplyObject(r);
 		if (m) {
 			slot_map_remember(o, m);
-			return m;
+			found = m;
 		}
 	}
-	return NULL;
+	return found;
 }
 
 /* The node for key's slot, from the slot map (loaded when missing). */
@@ -234,20 +259,31 @@ static const char *redirect_target(const redisReply *r, const rlock_server *aske
 /* ---- Sentinel ---- */
 
 /* The master the Sentinels name for o's service, as a server with o->server's credentials:
- * remembered as a map whose every slot is that master, and asked again after a failure. */
+ * remembered as a map whose every slot is that master, and asked again after a failure.
+ * The Sentinels are asked all at once; the first that names a master is taken. */
 static bool sentinel_master(const rlock_opts *o, rlock_server *out, rlock_err *err)
 {
 	rlock_cmd cmd = { .argc = 3, .argv = { "SENTINEL", "get-master-addr-by-name", ZSTR_VAL(o->service) },
 		.lens = { 8, 23, ZSTR_LEN(o->service) } };
+	redisReply *replies[RLOCK_MAX_SERVERS];
+	rlock_err errs[RLOCK_MAX_SERVERS];
 	slot_map *m = zend_hash_str_find_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id));
+	bool known = m != NULL;
 
-	for (uint32_t i = 0; !m && i < o->nsentinels; i++) {
-		rlock_err e = {0};
+	if (!known) {
+		ask_all(o, o->nsentinels, o->sentinels, &cmd, replies, errs);
+	}
+	for (uint32_t i = 0; !known && i < o->nsentinels; i++) {
 		endpoint master;
 		const char *why = NULL;
-		redisReply *r = rlock_conn_call(o, &o->sentinels[i], &cmd, 0, &e);
-		if (!r) {
-			*err = e;
+		redisReply *r = replies[i];
+		if (!r || m) {
+			if (!r && !m) {
+				*err = errs[i];
+			}
+			if (r) {
+				freeReplyObject(r);
+			}
 			continue;
 		}
 		if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 || r->element[0]->type != REDIS_REPLY_STRING
@@ -285,7 +321,6 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 {
 	rlock_server target = {0};
 	bool asking = false, retried = false;
-	zend_long give_up = rlock_now_ms() + o->read_timeout;
 
 	for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
 		const rlock_server *s = &o->server;
@@ -338,10 +373,11 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 			freeReplyObject(r);
 			continue;
 		}
-		if (o->nnodes && starts_with(r, "TRYAGAIN ") && rlock_now_ms() < give_up) {
-			/* a slot on the move: its keys are on both nodes until the migration ends */
+		if (rlock_conn_not_ready(r) && rlock_conn_left() > o->retry_delay) {
+			/* not ready yet (loading its data, running a script, a replica cut off from its
+			 * master, a slot on the move): again after retry_delay, within the call */
 			freeReplyObject(r);
-			usleep(10 * 1000);
+			rlock_sleep_jittered(MAX(o->retry_delay, 2), rlock_conn_left());
 			hop--;
 			continue;
 		}
@@ -352,12 +388,10 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 			rlock_server_free(&target, false);
 			asking = false;
 			freeReplyObject(r);
-			usleep(100 * 1000);
+			usleep((useconds_t) MIN(100, rlock_conn_left()) * 1000);
 			continue;
 		}
-		if (r->type == REDIS_REPLY_ERROR && !starts_with(r, "NOSCRIPT")) {
-			rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "%.*s", (int) r->len, r->str);
-			freeReplyObject(r);
+		if (!starts_with(r, "NOSCRIPT") && rlock_reply_error(s, r, err)) {
 			r = NULL;
 		}
 		rlock_server_free(&target, false);

@@ -16,7 +16,46 @@
 #include <time.h>
 #include <unistd.h>
 
-/* KEYS: lock, grants, waiters, fence[, self]. ARGV: token, ttl, fencing, wait, queued.
+/* Lua shared by the scripts below.
+ * atleast(): key lives at least ms more (a key without expiry gets one).
+ * issue(): the next fencing token of a key: the server's clock in microseconds, or one more
+ * than the last token when that is not below it. The counter outlives its last token by
+ * keep ms (FENCE_KEEP_MS past the lease), then expires: nothing is kept for ever, and the
+ * token after the expiry is the clock, past every earlier token. By induction, each token is
+ * at most the clock when it was issued (a script takes more than a microsecond of a
+ * single-threaded server, so the clock moves on between two tokens), so the clock at the
+ * next acquire is past it, counter or not. The counter keeps the sequence increasing should
+ * the clock step back while it lives (an NTP step, a failover to a replica whose clock is
+ * behind): a step back by more than keep ms after the counter expired is the one case it
+ * does not cover. With Redlock a master's counter may be raised to another master's clock:
+ * the same holds while the masters' clocks agree within keep ms. Tokens fit a double exactly
+ * until the year 2255. */
+#define LUA_ATLEAST \
+	"local function atleast(key, ms)\n" \
+	"  ms = tonumber(ms)\n" \
+	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms) end\n" \
+	"end\n"
+#define LUA_ISSUE LUA_ATLEAST \
+	"local function issue(fence, keep)\n" \
+	"  local t = redis.call('time')\n" \
+	"  local f = tonumber(t[1]) * 1000000 + tonumber(t[2])\n" \
+	"  local last = tonumber(redis.call('get', fence))\n" \
+	"  if last and last >= f then f = last + 1 end\n" \
+	"  redis.call('set', fence, string.format('%.0f', f), 'KEEPTTL')\n" \
+	"  atleast(fence, keep)\n" \
+	"  return f\n" \
+	"end\n"
+
+/* How long a fencing counter outlives the lease of the last token it issued. */
+#define FENCE_KEEP_MS 10000
+
+static zend_long fence_keep(zend_long ttl)
+{
+	return ttl > ZEND_LONG_MAX - FENCE_KEEP_MS ? ZEND_LONG_MAX : ttl + FENCE_KEEP_MS;
+}
+
+/* KEYS: lock, grants, waiters, fence[, self]. ARGV: token, ttl, fencing, wait, queued, keep
+ * (the fencing counter's life past a token).
  * A key that holds our token already is ours: an acquire whose reply was lost, tried again
  * with the same token. A grant taken over leaves the count as it is: the release that
  * pushed it counted one waiter out already.
@@ -24,15 +63,15 @@
  * call); {0, pttl, block ms} not, and with wait > 0 the caller counted among the waiters
  * ("waiters" lives 500 ms past the longest wait it covers). queued: the caller is counted
  * already. */
-rlock_script rlock_script_acquire = { .source =
+rlock_script rlock_script_acquire = { .source = LUA_ISSUE
 	"local lock, grants, waiters, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n"
-	"local token, ttl, fencing, wait, queued = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1'\n"
+	"local token, ttl, fencing, wait, queued, keep = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1', ARGV[6]\n"
 	"local function leave()\n"
 	"  if queued and redis.call('decr', waiters) <= 0 then redis.call('del', waiters) end\n"
 	"end\n"
 	"local function won(t, f)\n"
 	"  leave()\n"
-	"  if fencing and f == 0 then f = redis.call('incr', fence) end\n"
+	"  if fencing and f == 0 then f = issue(fence, keep) end\n"
 	"  if self then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end\n"
 	"  return {1, t, f}\n"
 	"end\n"
@@ -53,26 +92,26 @@ rlock_script rlock_script_acquire = { .source =
 	"local block = wait\n"
 	"if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end\n"
 	"if not queued then redis.call('incr', waiters) end\n"
-	"if fencing then redis.call('setnx', fence, 0) end\n"
-	"if redis.call('pttl', waiters) < wait + 500 then redis.call('pexpire', waiters, wait + 500) end\n"
+	"atleast(waiters, wait + 500)\n"
+	"if fencing then redis.call('set', fence, '0', 'NX') atleast(fence, wait + 500) end\n"
 	"return {0, pttl, block}\n"
 };
 
-/* KEYS: lock, grants, waiters, fence. ARGV: token, next token, fair, ttl.
+/* KEYS: lock, grants, waiters, fence. ARGV: token, next token, fair, ttl, keep.
  * 0 not ours; 1 released; 2 handed over to the longest waiter (who leaves the count), with
- * ttl as its lease. */
-rlock_script rlock_script_release = { .source =
+ * ttl as its lease, and a fencing token when a fencing waiter made the counter exist. */
+rlock_script rlock_script_release = { .source = LUA_ISSUE
 	"local lock, grants, waiters, fence = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\n"
-	"local token, nexttoken, fair, ttl = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4]\n"
+	"local token, nexttoken, fair, ttl, keep = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4], ARGV[5]\n"
 	"if redis.call('get', lock) ~= token then return 0 end\n"
 	"local n = tonumber(redis.call('get', waiters) or '0')\n"
 	"if n > 0 then\n"
 	"  if fair then\n"
 	"    if n > 1 then redis.call('decr', waiters) else redis.call('del', waiters) end\n"
 	"    local f = 0\n"
-	"    if redis.call('exists', fence) == 1 then f = redis.call('incr', fence) end\n"
+	"    if redis.call('exists', fence) == 1 then f = issue(fence, keep) end\n"
 	"    redis.call('set', lock, nexttoken, 'PX', ttl)\n"
-	"    redis.call('rpush', grants, nexttoken .. ' ' .. f .. ' ' .. ttl)\n"
+	"    redis.call('rpush', grants, nexttoken .. ' ' .. string.format('%.0f', f) .. ' ' .. ttl)\n"
 	"    redis.call('pexpire', grants, ttl)\n"
 	"    return 2\n"
 	"  end\n"
@@ -93,7 +132,6 @@ rlock_script rlock_script_extend = { .source =
 	"return 0\n"
 };
 
-/* KEYS: fence. ARGV: floor. Raise the fencing counter to at least floor (Redlock). */
 /* The watchdog's batch renewal: the extend script over many keys at once. KEYS: n lock
  * keys. ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours (a key that
  * is not a string is not ours either). Run by the watchdog thread on its own connections. */
@@ -111,8 +149,11 @@ rlock_script rlock_script_renew = { .source =
 	"return out\n"
 };
 
-rlock_script rlock_script_fence_floor = { .source =
-	"if tonumber(redis.call('get', KEYS[1]) or '0') < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1]) end\n"
+/* KEYS: fence. ARGV: floor, keep. Raise the fencing counter to at least floor (Redlock),
+ * and keep it keep ms at least. */
+rlock_script rlock_script_fence_floor = { .source = LUA_ATLEAST
+	"if (tonumber(redis.call('get', KEYS[1])) or 0) < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1], 'KEEPTTL') end\n"
+	"atleast(KEYS[1], ARGV[2])\n"
 	"return 1\n"
 };
 
@@ -189,19 +230,49 @@ bool rlock_keys_cluster_safe(zend_string *key)
 	return has_hash_tag(key) || !memchr(ZSTR_VAL(key), '}', ZSTR_LEN(key));
 }
 
-/* The key's companion: its {hash tag} (the key itself when it has none), then suffix and
- * extra. */
-static zend_string *companion(rlock_keys *k, const char *suffix, zend_string *extra)
+/* Key names. Distinct locks never share a Redis key, companions included, whatever the
+ * prefix:
+ *
+ * - The lock of the full key K (prefix and key, any bytes) is the Redis key L = K, or
+ *   "}" K when K begins with "}" (which keys hardly ever do).
+ * - L's companions are "}{" L "}:" role when L has no {hash tag}, else "}=" L ":" role;
+ *   role is "grants", "waiters", "fence", or "self-" and a waiter's token (hex): never a
+ *   ':'. (An ACL pattern "~}?PREFIX*" covers them.)
+ *
+ * Lock keys: K -> L is one-to-one (the identity on keys not beginning with "}"; a "}" put
+ * before those that do, which then begin with two). No lock key is a companion: a lock key
+ * begins with a byte other than "}", or with "}}"; a companion begins with "}{" or "}=".
+ * Companions: the byte after the first tells the form, the role is what follows the last
+ * ':' (the role has none), and what is left is L, braces taken off in the "{" form; so one
+ * name is one (L, role), and as K -> L is one-to-one, one (K, role).
+ *
+ * Cluster: the hash tag is between the first "{" and the next "}". Neither the leading "}"
+ * nor "=" is a "{", so a tagged L's companions have L's own tag, and an untagged L, which
+ * then has no "}" at all (rlock_keys_cluster_safe()), is its companions' tag, whole: the
+ * companions hash to L's slot. */
+#define KEY_MARK '}'
+
+zend_string *rlock_keys_lock_key(zend_string *full)
+{
+	if (ZSTR_LEN(full) == 0 || ZSTR_VAL(full)[0] != KEY_MARK) {
+		return full;
+	}
+	zend_string *l = zend_string_concat2("}", 1, ZSTR_VAL(full), ZSTR_LEN(full));
+	zend_string_release(full);
+	return l;
+}
+
+static zend_string *companion(rlock_keys *k, const char *role, zend_string *extra)
 {
 	smart_str s = {0};
-	if (!k->tagged) {
-		smart_str_appendc(&s, '{');
-	}
+	smart_str_appendc(&s, KEY_MARK);
+	smart_str_appendc(&s, k->tagged ? '=' : '{');
 	smart_str_append(&s, k->keys[0]);
 	if (!k->tagged) {
 		smart_str_appendc(&s, '}');
 	}
-	smart_str_appends(&s, suffix);
+	smart_str_appendc(&s, ':');
+	smart_str_appends(&s, role);
 	if (extra) {
 		smart_str_append(&s, extra);
 	}
@@ -210,17 +281,17 @@ static zend_string *companion(rlock_keys *k, const char *suffix, zend_string *ex
 
 void rlock_keys_init(rlock_keys *k, zend_string *key)
 {
-	static const char *suffix[3] = { ":grants", ":waiters", ":fence" };
+	static const char *role[3] = { "grants", "waiters", "fence" };
 	k->tagged = has_hash_tag(key);
 	k->keys[0] = zend_string_copy(key);
 	for (int i = 0; i < 3; i++) {
-		k->keys[i + 1] = companion(k, suffix[i], NULL);
+		k->keys[i + 1] = companion(k, role[i], NULL);
 	}
 }
 
 zend_string *rlock_keys_self(rlock_keys *k, zend_string *token)
 {
-	return companion(k, ":self:", token);
+	return companion(k, "self-", token);
 }
 
 void rlock_keys_free(rlock_keys *k)
@@ -278,6 +349,7 @@ void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const 
 	call_flag(c, o->fencing);
 	call_num(c, 2, wait_ms);
 	call_flag(c, queued);
+	call_num(c, 3, fence_keep(o->ttl));
 }
 
 void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, const rlock_opts *o,
@@ -288,6 +360,7 @@ void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_s
 	call_str(c, next);
 	call_flag(c, fair);
 	call_num(c, 1, o->ttl);
+	call_num(c, 2, fence_keep(o->ttl));
 }
 
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl)
@@ -297,10 +370,11 @@ void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zen
 	call_num(c, 1, ttl);
 }
 
-void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor)
+void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, const rlock_opts *o)
 {
 	call_start(c, &rlock_script_fence_floor, 1, &k->keys[3], NULL);
 	call_num(c, 1, floor);
+	call_num(c, 2, fence_keep(o->ttl));
 }
 
 void rlock_call_use_eval(rlock_call *c)
@@ -336,9 +410,15 @@ bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err)
 	if (r->type != REDIS_REPLY_ERROR) {
 		return false;
 	}
-	rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "%.*s", (int) r->len, r->str);
+	char text[401];
+	rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "%s", rlock_server_quote(s, text, sizeof(text), r));
 	freeReplyObject(r);
 	return true;
+}
+
+const char *rlock_server_quote(const rlock_server *s, char *out, size_t size, const redisReply *r)
+{
+	return rlock_err_quote(out, size, r->str, r->len, s->pass ? ZSTR_VAL(s->pass) : NULL, s->pass ? ZSTR_LEN(s->pass) : 0);
 }
 
 bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long min, zend_long max, zend_long *out,

@@ -19,12 +19,15 @@ extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed
 void rlock_scripts_minit(void);
 
 /* The lock key and its companions, which share its hash slot: the key's own {hash tag} if
- * it has one, else the whole key as the tag. */
+ * it has one, else the whole key as the tag. How the names are made, and why no two locks
+ * share one: scripts.c. */
 typedef struct rlock_keys_s {
 	zend_string *keys[4];  /* lock, grants, waiters, fence */
 	bool tagged;           /* the key has a {hash tag} of its own */
 } rlock_keys;
 
+/* The Redis key of the lock on full (prefix and key; released, or returned as it is). */
+zend_string *rlock_keys_lock_key(zend_string *full);
 void rlock_keys_init(rlock_keys *k, zend_string *key);
 /* Whether key's companions can share its Cluster slot: it has a {hash tag}, or no '}' at all
  * (then "{key}" is the companions' tag). */
@@ -37,7 +40,7 @@ void rlock_keys_free(rlock_keys *k);
 typedef struct {
 	rlock_cmd cmd;
 	const rlock_script *script;
-	char num[3][24];
+	char num[4][24];
 } rlock_call;
 
 void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,
@@ -45,7 +48,7 @@ void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const 
 void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, const rlock_opts *o,
 	bool fair);
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl);
-void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor);
+void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, const rlock_opts *o);
 /* Send the script itself (EVAL), not its SHA. */
 void rlock_call_use_eval(rlock_call *c);
 /* True (and c switched to EVAL) when r says the server does not know the script. */
@@ -70,6 +73,9 @@ bool rlock_reply_is_attempt(const redisReply *r);
 /* Replies into results; each frees r. False with err set on an unexpected reply (an
  * integer: outside min..max). */
 bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err);
+/* The text of r, a reply from s, for a message: s's password, should the server echo it,
+ * shown as "***" (rlock_err_quote). */
+const char *rlock_server_quote(const rlock_server *s, char *out, size_t size, const redisReply *r);
 bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long min, zend_long max, zend_long *out,
 	rlock_err *err);
 bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *res, rlock_err *err);

@@ -18,9 +18,20 @@
  *
  * A renewal that fails (unreachable, timeout) is retried soon on a new connection; only Redis
  * saying the key is not ours marks a lock lost. A process that dies stops renewing, and its
- * locks expire with their ttl. After fork() the child has no thread: the pthread_atfork
- * child handler clears the copy of the table it inherited and closes its copies of the
- * thread's sockets without a word to Redis; the parent's renewals go on in the parent.
+ * locks expire with their ttl.
+ *
+ * fork(): the child gets a copy of the memory but not the thread, so whatever lock the thread
+ * held at that instant -- the allocator's (ASan's is not fork-safe), the resolver's, one of
+ * hiredis' -- stays locked in the child for ever, and the child's own first malloc or thread
+ * start may wait on it (and ASan's LeakSanitizer counts the thread as running in the child).
+ * So no thread runs at a fork: the prepare handler asks the thread to end and joins it. The
+ * thread waits only on the mutex's condition or in poll(), on its socket and on the
+ * interrupt pipe the handler writes to, so it ends at once, a renewal it was waiting for
+ * dropped with its connection and retried soon (its sockets are non-blocking: only AUTH and
+ * SELECT on a new connection block, read_timeout at most). The parent handler starts a new thread if locks are watched, on the connections
+ * the last one left; the child handler frees the child's copy of the table and of those
+ * connections (closing its copies of the sockets, without a word to Redis): nothing is
+ * renewed there until it takes a lock of its own.
  *
  * With conn.c, the only file that calls hiredis: the thread's connections are its own,
  * opened in the thread, never the request's pooled ones. */
@@ -32,11 +43,16 @@
 #ifndef PHP_WIN32
 
 #include <hiredis/hiredis.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,9 +89,8 @@ struct wd_server {
 	char *user, *pass;
 	size_t user_len, pass_len;
 	int64_t connect_timeout, read_timeout;
-	redisContext *ctx;  /* the thread's; set and cleared under the mutex */
+	redisContext *ctx;  /* the thread's, non-blocking; set and cleared under the mutex */
 	rlock_reply_budget budget;  /* of the reply being read on ctx: the thread's */
-	bool in_io;         /* the thread uses ctx outside the mutex */
 	rlock_watchdog_entry *entries;
 	uint32_t nentries;
 };
@@ -88,6 +103,8 @@ static struct {
 	bool running;         /* the thread runs */
 	bool joinable;        /* a thread was started and not joined yet */
 	bool stop;            /* MSHUTDOWN asks the thread to end */
+	bool forking;         /* the fork prepare handler asks the thread to end */
+	int interrupt[2];     /* a pipe: readable, the thread's poll() returns and the thread ends */
 	int64_t sleep_until;  /* when the sleeping thread wakes by itself; 0 while it works */
 	wd_server *servers;
 	uint32_t active;      /* linked entries not lost */
@@ -197,15 +214,14 @@ static void wake_for(int64_t due)
 
 /* ---- the thread: plain C on its own copies ---- */
 
-static struct timeval ms_to_tv(int64_t ms)
+/* now + ms, INT64_MAX past it. */
+static int64_t deadline_of(int64_t ms)
 {
-	struct timeval tv;
-	tv.tv_sec = (time_t) (ms / 1000);
-	tv.tv_usec = (suseconds_t) ((ms % 1000) * 1000);
-	return tv;
+	int64_t now = (int64_t) rlock_now_ms();
+	return ms > INT64_MAX - now ? INT64_MAX : now + ms;
 }
 
-/* Sleep until when (monotonic ms), a new lock due sooner, or MSHUTDOWN. Mutex held. */
+/* Sleep until when (monotonic ms), a new lock due sooner, MSHUTDOWN or a fork. Mutex held. */
 static void wd_wait(int64_t when)
 {
 	struct timespec ts;
@@ -216,26 +232,105 @@ static void wd_wait(int64_t when)
 	wd.sleep_until = 0;
 }
 
-/* A connection of the thread's own to s: timeouts, reply caps, AUTH, SELECT. NULL when it
- * fails. Reads only fields of s that never change. */
+/* Wait until fd is ready for events or the deadline passes: > 0 ready (or an error the next
+ * read or write will tell), 0 timed out, -1 interrupted (the thread is to end). The thread's
+ * one wait on a socket. */
+static int wd_poll(int fd, short events, int64_t deadline)
+{
+	int64_t left = deadline - (int64_t) rlock_now_ms();
+	struct pollfd p[2] = { { .fd = fd, .events = events }, { .fd = wd.interrupt[0], .events = POLLIN } };
+	int n;
+
+	if (left <= 0) {
+		return 0;
+	}
+	n = poll(p, wd.interrupt[0] >= 0 ? 2 : 1, (int) MIN(left, INT_MAX));
+	if (n < 0) {
+		return errno == EINTR ? 1 : -1;
+	}
+	return n > 0 && p[1].revents ? -1 : n;
+}
+
+/* Write what c has buffered, by the deadline. */
+static bool wd_flush(redisContext *c, int64_t deadline)
+{
+	int done = 0;
+	for (;;) {
+		if (redisBufferWrite(c, &done) != REDIS_OK) {
+			return false;
+		}
+		if (done) {
+			return true;
+		}
+		if (wd_poll(c->fd, POLLOUT, deadline) <= 0) {
+			return false;
+		}
+	}
+}
+
+/* The next reply on c, by the deadline, within the caps on replies; NULL on an error or at
+ * the deadline. */
+static redisReply *wd_reply(redisContext *c, int64_t deadline)
+{
+	void *r = NULL;
+	for (;;) {
+		if (redisGetReplyFromReader(c, &r) != REDIS_OK) {
+			return NULL;
+		}
+		if (r) {
+			return r;
+		}
+		if (wd_poll(c->fd, POLLIN, deadline) <= 0 || !rlock_conn_read(c)) {
+			return NULL;
+		}
+	}
+}
+
+/* Turn c's socket blocking, with timeout ms on each read and write, or back to non-blocking. */
+static bool wd_blocking(redisContext *c, bool on, int64_t ms)
+{
+	int flags = fcntl(c->fd, F_GETFL);
+	if (flags < 0 || fcntl(c->fd, F_SETFL, on ? flags & ~O_NONBLOCK : flags | O_NONBLOCK) < 0) {
+		return false;
+	}
+	if (on) {
+		struct timeval tv = { .tv_sec = (time_t) (ms / 1000), .tv_usec = (suseconds_t) (ms % 1000 * 1000) };
+		c->flags |= REDIS_BLOCK;
+		return redisSetTimeout(c, tv) == REDIS_OK;
+	}
+	c->flags &= ~REDIS_BLOCK;
+	return true;
+}
+
+/* A connection of the thread's own to s: non-blocking, reply caps, AUTH, SELECT. NULL when
+ * it fails. The connect waits in wd_poll(); AUTH and SELECT, when there are any, go through
+ * the request side's rlock_conn_handshake() on the socket made blocking for them (read_timeout
+ * at most, that a fork may wait for). Reads only fields of s that never change. */
 static redisContext *wd_connect(wd_server *s)
 {
 	char why[256];
-	redisContext *c = s->port
-		? redisConnectWithTimeout(s->host, s->port, ms_to_tv(s->connect_timeout))
-		: redisConnectUnixWithTimeout(s->host, ms_to_tv(s->connect_timeout));
+	int err = 0;
+	socklen_t len = sizeof(err);
+	redisContext *c = s->port ? redisConnectNonBlock(s->host, s->port) : redisConnectUnixNonBlock(s->host);
 
-	if (c && !c->err) {
-		rlock_conn_guard(c, &s->budget);
+	/* the connect goes on in the background: writable once it is done, SO_ERROR says how */
+	if (!c || c->err || wd_poll(c->fd, POLLOUT, deadline_of(s->connect_timeout)) <= 0
+			|| getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) {
+		goto fail;
 	}
-	if (!c || c->err || redisSetTimeout(c, ms_to_tv(s->read_timeout)) != REDIS_OK
-			|| !rlock_conn_handshake(c, s->user, s->user_len, s->pass, s->pass_len, s->db, why, sizeof(why))) {
-		if (c) {
-			redisFree(c);
-		}
-		return NULL;
+	rlock_conn_guard(c, &s->budget);
+	if ((s->pass || s->db != 0) && (!wd_blocking(c, true, s->read_timeout)
+			|| !rlock_conn_handshake(c, s->user, s->user_len, s->pass, s->pass_len, s->db, why, sizeof(why))
+			|| !wd_blocking(c, false, 0))) {
+		goto fail;
 	}
 	return c;
+
+fail:
+	if (c) {
+		redisFree(c);
+	}
+	return NULL;
 }
 
 /* Room in the scratch for a batch of n. Mutex held. */
@@ -392,12 +487,17 @@ static int wd_send(wd_server *s)
 			break;
 		}
 		trips++;
+		int64_t deadline = deadline_of(s->read_timeout);
+		if (!wd_flush(s->ctx, deadline)) {
+			wd_disconnect(s);
+			return trips;
+		}
 		for (size_t c = 0; c < chunks; c++) {
 			size_t first = c * BATCH_MAX, k = MIN(BATCH_MAX, n - first);
 			if (eval && wd.results[first] != -2) {
 				continue;
 			}
-			if (rlock_conn_get_reply(s->ctx, (void **) &r) != REDIS_OK) {
+			if (!(r = wd_reply(s->ctx, deadline))) {
 				for (size_t i = 0; i < n; i++) {
 					if (wd.results[i] == -2) {
 						wd.results[i] = -1;
@@ -478,26 +578,26 @@ static int64_t wd_next_due(void)
 static void wd_round(int64_t now)
 {
 	/* A server is freed only by this thread, and new ones go to the head: s stays valid. */
-	for (wd_server *s = wd.servers; s && !wd.stop; s = s->next) {
+	for (wd_server *s = wd.servers; s && !wd.stop && !wd.forking; s = s->next) {
 		if (!wd_any_due(s, now) || wd_collect(s, now) == 0) {
 			continue;
 		}
-		s->in_io = true;
 		pthread_mutex_unlock(&wd.mutex);
 		int trips = wd_send(s);
 		pthread_mutex_lock(&wd.mutex);
-		s->in_io = false;
 		wd_apply(now, trips);
 	}
 }
 
-/* The thread is ending: close its connections, free the servers no lock refers to. Mutex held. */
+/* The thread is ending: free the servers no lock refers to, and close its connections unless
+ * it ends for a fork (the next thread uses them: the thread is outside hiredis, and a
+ * connection whose reply it was waiting for was dropped). Mutex held. */
 static void wd_close_all(void)
 {
 	wd_server **link = &wd.servers;
 	while (*link) {
 		wd_server *s = *link;
-		if (s->ctx) {
+		if (s->ctx && (!wd.forking || s->nentries == 0)) {
 			redisFree(s->ctx);
 			s->ctx = NULL;
 		}
@@ -516,7 +616,7 @@ static void *wd_main(void *arg)
 	(void) arg;
 
 	pthread_mutex_lock(&wd.mutex);
-	while (!wd.stop) {
+	while (!wd.stop && !wd.forking) {
 		int64_t now = (int64_t) rlock_now_ms();
 		if (wd.active == 0) {
 			if (idle_since == 0) {
@@ -544,18 +644,77 @@ static void *wd_main(void *arg)
 
 /* ---- fork ---- */
 
-static void wd_atfork_prepare(void)
+/* The pipe that ends the thread's poll(): non-blocking, closed on exec; -1s without one (the
+ * thread then ends when its wait does). */
+static void interrupt_open(void)
 {
-	if (wd.ready) {
-		pthread_mutex_lock(&wd.mutex);
+	if (pipe(wd.interrupt) != 0) {
+		wd.interrupt[0] = wd.interrupt[1] = -1;
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		fcntl(wd.interrupt[i], F_SETFL, fcntl(wd.interrupt[i], F_GETFL) | O_NONBLOCK);
+		fcntl(wd.interrupt[i], F_SETFD, FD_CLOEXEC);
 	}
 }
 
+static void interrupt_close(void)
+{
+	for (int i = 0; i < 2; i++) {
+		if (wd.interrupt[i] >= 0) {
+			close(wd.interrupt[i]);
+		}
+		wd.interrupt[i] = -1;
+	}
+}
+
+/* Ask the thread to end (wd.stop or wd.forking set) and wait until it has: mutex held, let go
+ * while joining. */
+static void wd_end_thread(void)
+{
+	char drain[16];
+
+	if (wd.running) {
+		pthread_cond_signal(&wd.wake);
+		if (wd.interrupt[1] >= 0 && write(wd.interrupt[1], "x", 1) < 0) {
+			/* full: a byte is there already */
+		}
+	}
+	if (wd.joinable) {
+		pthread_mutex_unlock(&wd.mutex);
+		pthread_join(wd.thread, NULL);
+		pthread_mutex_lock(&wd.mutex);
+		wd.joinable = false;
+	}
+	while (wd.interrupt[0] >= 0 && read(wd.interrupt[0], drain, sizeof(drain)) > 0) {
+	}
+}
+
+static int wd_start(void);
+
+/* No thread runs at a fork (see the top of this file): end it, and hold the mutex across. */
+static void wd_atfork_prepare(void)
+{
+	if (!wd.ready) {
+		return;
+	}
+	pthread_mutex_lock(&wd.mutex);
+	wd.forking = true;
+	wd_end_thread();
+}
+
+/* The renewals go on in the parent, on a new thread. If it cannot start, the next lock
+ * watched tries again. */
 static void wd_atfork_parent(void)
 {
-	if (wd.ready) {
-		pthread_mutex_unlock(&wd.mutex);
+	if (!wd.ready) {
+		return;
 	}
+	wd.forking = false;
+	if (wd.active > 0) {
+		wd_start();
+	}
+	pthread_mutex_unlock(&wd.mutex);
 }
 
 static void wd_cond_init(void)
@@ -567,9 +726,9 @@ static void wd_cond_init(void)
 	pthread_condattr_destroy(&attr);
 }
 
-/* Let go of every server, its connection and its entries. In a fork child (no thread), an
- * entry a request still holds survives, unlinked, and a connection the parent's thread was
- * using mid-command is closed, its buffers not ours to free. */
+/* Let go of every server, its connection and its entries. In a fork child (the parent's
+ * thread ended outside hiredis before the fork), an entry a request still holds survives,
+ * unlinked. */
 static void servers_drop(bool child)
 {
 	wd_server *s = wd.servers, *next_s;
@@ -585,9 +744,7 @@ static void servers_drop(bool child)
 				entry_free(e);
 			}
 		}
-		if (s->ctx && child && s->in_io) {
-			close(s->ctx->fd);
-		} else if (s->ctx) {
+		if (s->ctx) {
 			redisFree(s->ctx);
 		}
 		server_free(s);
@@ -602,26 +759,16 @@ static void wd_atfork_child(void)
 	if (!wd.ready) {
 		return;
 	}
-	/* entries let go while the parent's thread was sending them are only in the batch */
-	for (size_t i = 0; i < wd.batch_len; i++) {
-		rlock_watchdog_entry *e = wd.batch[i];
-		e->in_flight = false;
-		if (!e->linked && !e->held) {
-			entry_free(e);
-		}
-	}
-	wd.batch_len = 0;
+	/* the thread ended sending no batch: no entry is in flight */
 	servers_drop(true);
 	wd.active = 0;
-	wd.running = wd.joinable = wd.stop = false;
-	wd.sleep_until = 0;
+	wd.forking = false;
 	wd.stats.watched = 0;
-	wd.stats.running = false;
-	/* The prepare handler locked the mutex in this very thread. The copies still count the
-	 * parent's thread waiting on them (a destroy would fail with EBUSY): fresh ones. */
+	/* the parent's pipe is not the child's to write to */
+	interrupt_close();
+	interrupt_open();
+	/* the prepare handler locked it in this very thread */
 	pthread_mutex_unlock(&wd.mutex);
-	pthread_mutex_init(&wd.mutex, NULL);
-	wd_cond_init();
 }
 
 /* ---- the request side ---- */
@@ -635,6 +782,7 @@ void rlock_watchdog_minit(void)
 	}
 	pthread_mutex_init(&wd.mutex, NULL);
 	wd_cond_init();
+	interrupt_open();
 	wd.script_source = rlock_script_renew.source;
 	wd.script_sha = rlock_script_renew.sha;
 	if (!atfork_registered) {
@@ -652,13 +800,9 @@ void rlock_watchdog_mshutdown(void)
 	}
 	pthread_mutex_lock(&wd.mutex);
 	wd.stop = true;
-	pthread_cond_signal(&wd.wake);
-	bool join = wd.joinable;
-	wd.joinable = false;
+	wd_end_thread();
 	pthread_mutex_unlock(&wd.mutex);
-	if (join) {
-		pthread_join(wd.thread, NULL);
-	}
+	interrupt_close();
 	/* No request runs any more: what is left is ours. */
 	servers_drop(false);
 	free(wd.batch);
@@ -723,7 +867,8 @@ static int wd_start(void)
 	sigset_t all, old;
 	int rc;
 
-	if (wd.running) {
+	if (wd.running || wd.forking) {
+		/* after a fork, the parent handler starts it */
 		return 0;
 	}
 	if (wd.joinable) {

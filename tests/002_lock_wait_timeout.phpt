@@ -18,8 +18,8 @@ var_dump($ms >= 350, $ms < 3000 * $slow);
 var_dump($l->token(), $l->isAcquired());
 var_dump(rlock_test_cmd('GET', $l->key()));
 // the timed-out waiter is no longer counted, and nothing was granted
-$tag = '{' . $l->key() . '}';
-var_dump(rlock_test_cmd('EXISTS', "$tag:waiters", "$tag:grants"));
+$tag = fn (string $role) => rlock_test_companion($l->key(), $role);
+var_dump(rlock_test_cmd('EXISTS', $tag('waiters'), $tag('grants')));
 ?>
 --EXPECT--
 bool(false)

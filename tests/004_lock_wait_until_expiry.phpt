@@ -20,8 +20,8 @@ var_dump(rlock_test_cmd('GET', $l->key()) === $l->token());
 $pttl = rlock_test_cmd('PTTL', $l->key());
 var_dump($pttl > 3000 && $pttl <= 5000);
 var_dump($l->unlock());
-$tag = '{' . $l->key() . '}';
-var_dump(rlock_test_cmd('EXISTS', $l->key(), "$tag:waiters", "$tag:grants"));
+$tag = fn (string $role) => rlock_test_companion($l->key(), $role);
+var_dump(rlock_test_cmd('EXISTS', $l->key(), $tag('waiters'), $tag('grants')));
 ?>
 --EXPECT--
 bool(true)

@@ -13,7 +13,7 @@ $slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
 $o = rlock_test_options(['ttl' => 20000]);
 $l = new RLock('handover', $o);
 var_dump($l->lock());
-$tag = '{' . $l->key() . '}';
+$tag = fn (string $role) => rlock_test_companion($l->key(), $role);
 
 [$mine, $theirs] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
 $pid = pcntl_fork();
@@ -30,7 +30,7 @@ fclose($theirs);
 
 // wait (with a deadline) until the child is queued and blocked on the grants list
 $deadline = microtime(true) + 10 * $slow;
-while (rlock_test_cmd('GET', "$tag:waiters") !== '1'
+while (rlock_test_cmd('GET', $tag('waiters')) !== '1'
         || !preg_match('/^blocked_clients:[1-9]/m', rlock_test_cmd('INFO', 'clients'))) {
     if (microtime(true) > $deadline) {
         die("the child never queued\n");
@@ -50,7 +50,7 @@ fwrite($mine, "done\n");
 pcntl_waitpid($pid, $status);
 var_dump(pcntl_wexitstatus($status));
 // the child's exit released its lock; no companion key is left
-var_dump(rlock_test_cmd('EXISTS', $l->key(), "$tag:waiters", "$tag:grants"));
+var_dump(rlock_test_cmd('EXISTS', $l->key(), $tag('waiters'), $tag('grants')));
 ?>
 --EXPECT--
 bool(true)

@@ -9,7 +9,7 @@ rlock
 require __DIR__ . '/config.inc';
 $slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
 $l = new RLock('try', rlock_test_options(['wait' => 5000]));
-$tag = '{' . $l->key() . '}';
+$tag = fn (string $role) => rlock_test_companion($l->key(), $role);
 
 rlock_test_cmd('SET', $l->key(), 'someone-else', 'PX', '20000');
 $t = microtime(true);
@@ -17,7 +17,7 @@ var_dump($l->tryLock());     // ignores option "wait"
 var_dump((microtime(true) - $t) * 1000 < 150 * $slow);
 var_dump($l->token());
 var_dump(rlock_test_cmd('GET', $l->key()));
-var_dump(rlock_test_cmd('EXISTS', "$tag:waiters", "$tag:grants"));
+var_dump(rlock_test_cmd('EXISTS', $tag('waiters'), $tag('grants')));
 
 rlock_test_cmd('DEL', $l->key());
 var_dump($l->tryLock());

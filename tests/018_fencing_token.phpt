@@ -40,7 +40,7 @@ $a->unlock();
 // without the option: null, and no fence counter in Redis
 $plain = new RLock('plain', rlock_test_options());
 var_dump($plain->tryLock(), $plain->fencingToken());
-var_dump(rlock_test_cmd('EXISTS', '{' . $plain->key() . '}:fence'));
+var_dump(rlock_test_cmd('EXISTS', rlock_test_companion($plain->key(), 'fence')));
 $plain->unlock();
 ?>
 --EXPECT--

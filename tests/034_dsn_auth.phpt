@@ -24,7 +24,7 @@ exec('redis-server --port ' . $port . ' --bind 127.0.0.1 --save "" --appendonly 
     . ' --requirepass Default-Secret-1'
     // redis-server takes an ACL rule per argument
     . ' --user alice on ' . implode(' ', array_map('escapeshellarg', ['>Alice-Secret-2', '~*', '&*', '+@all']))
-    . ' --user bob on ' . implode(' ', array_map('escapeshellarg', ['>p@ss:w/rd%3', '~rlock-test-034:*', '~{rlock-test-034:*', '+@all']))
+    . ' --user bob on ' . implode(' ', array_map('escapeshellarg', ['>p@ss:w/rd%3', '~rlock-test-034:*', '~}?rlock-test-034:*', '+@all']))
     . ' --user carol off ' . implode(' ', array_map('escapeshellarg', ['>Carol-Secret-4', '~*', '+@all'])), $out, $rc);
 register_shutdown_function(function () use ($dir) {
     $pid = (int) @file_get_contents("$dir/redis.pid");

@@ -21,9 +21,9 @@ var_dump($l->unlock(), $l->isLocked());
 var_dump($other->lock(1000), $other->fencingToken() > 0);
 var_dump(RLock::release($k, $other->token(), $o), $other->isAcquired());
 var_dump($l->synchronized(fn() => 'done'));
-$tag = '{' . $l->key() . '}';
-var_dump(rlock_test_cmd('EXISTS', $l->key(), "$tag:waiters", "$tag:grants"));
-rlock_test_cmd('DEL', "$tag:fence");
+$tag = fn (string $role) => rlock_test_companion($l->key(), $role);
+var_dump(rlock_test_cmd('EXISTS', $l->key(), $tag('waiters'), $tag('grants')));
+rlock_test_cmd('DEL', $tag('fence'));
 ?>
 --EXPECT--
 int(1048576)

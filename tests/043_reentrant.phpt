@@ -41,8 +41,8 @@ $d = new RLock('re', ['prefix' => 'rlock-test-043-other:'] + $o);
 $e = new RLock('re', ['server' => RLOCK_TEST_DSN . '/2'] + $o);
 var_dump($c->tryLock() && $c->token() !== $a->token(), $d->tryLock() && $d->token() !== $a->token(), $e->tryLock() && $e->token() !== $a->token());
 var_dump($c->unlock(), $d->unlock(), $e->unlock(), $a->unlock());
-$tag = '{' . $a->key() . '}';
-rlock_test_cmd('DEL', "$tag:fence", '{' . $c->key() . '}:fence', '{' . $d->key() . '}:fence');
+$tag = fn (string $role) => rlock_test_companion($a->key(), $role);
+rlock_test_cmd('DEL', $tag('fence'), rlock_test_companion($c->key(), 'fence'), rlock_test_companion($d->key(), 'fence'));
 ?>
 --EXPECT--
 same object:

@@ -14,7 +14,7 @@ $o = rlock_test_options(['ttl' => 20000, 'fencing' => true]);
 $l = new RLock('fenced', $o);
 var_dump($l->lock());
 $mine = $l->fencingToken();
-$tag = '{' . $l->key() . '}';
+$tag = fn (string $role) => rlock_test_companion($l->key(), $role);
 
 [$up, $down] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
 $pid = pcntl_fork();
@@ -27,7 +27,7 @@ if ($pid === 0) {
 }
 fclose($down);
 $deadline = microtime(true) + 10 * $slow;
-while (rlock_test_cmd('GET', "$tag:waiters") !== '1'
+while (rlock_test_cmd('GET', $tag('waiters')) !== '1'
         || !preg_match('/^blocked_clients:[1-9]/m', rlock_test_cmd('INFO', 'clients'))) {
     if (microtime(true) > $deadline) {
         die("the child never queued\n");
@@ -40,7 +40,7 @@ pcntl_waitpid($pid, $status);
 var_dump($child['got'], is_int($child['fence']) && $child['fence'] > $mine);
 // and the next holder's is greater still
 var_dump($l->lock(), $l->fencingToken() > $child['fence'], $l->unlock());
-rlock_test_cmd('DEL', "$tag:fence");
+rlock_test_cmd('DEL', $tag('fence'));
 ?>
 --EXPECT--
 bool(true)

@@ -13,7 +13,7 @@ $slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
 $o = rlock_test_options(['ttl' => 20000, 'fair' => false]);
 $l = new RLock('unfair', $o);
 var_dump($l->lock());
-$tag = '{' . $l->key() . '}';
+$tag = fn (string $role) => rlock_test_companion($l->key(), $role);
 
 [$up, $down] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
 $pid = pcntl_fork();
@@ -27,7 +27,7 @@ if ($pid === 0) {
 }
 fclose($down);
 $deadline = microtime(true) + 10 * $slow;
-while (rlock_test_cmd('GET', "$tag:waiters") !== '1'
+while (rlock_test_cmd('GET', $tag('waiters')) !== '1'
         || !preg_match('/^blocked_clients:[1-9]/m', rlock_test_cmd('INFO', 'clients'))) {
     if (microtime(true) > $deadline) {
         die("the child never queued\n");
@@ -40,7 +40,7 @@ $child = json_decode(fgets($up), true);
 echo "woken: ", var_export($child['got'], true), ", within a short bound: ", var_export(($child['at'] - $t0) * 1000 < 500 * $slow, true), "\n";
 fwrite($up, "done\n");
 pcntl_waitpid($pid, $status);
-var_dump(rlock_test_cmd('EXISTS', $l->key(), "$tag:waiters", "$tag:grants"));
+var_dump(rlock_test_cmd('EXISTS', $l->key(), $tag('waiters'), $tag('grants')));
 ?>
 --EXPECT--
 bool(true)

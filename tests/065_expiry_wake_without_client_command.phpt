@@ -23,10 +23,10 @@ $ms = (microtime(true) - $t) * 1000;
 var_dump($ms >= 300, $ms < 2500 * $slow);
 var_dump(rlock_test_cmd('GET', $l->key()) === $l->token());
 var_dump($l->unlock());
-$tag = '{' . $l->key() . '}';
+$tag = fn (string $role) => rlock_test_companion($l->key(), $role);
 // nothing left behind: the wake was popped by the waiter it woke
-var_dump(rlock_test_cmd('EXISTS', $l->key(), "$tag:waiters", "$tag:grants", "$tag:self:" . $l->token()));
-var_dump(rlock_test_cmd('KEYS', "$tag:self:*"));
+var_dump(rlock_test_cmd('EXISTS', $l->key(), $tag('waiters'), $tag('grants'), $tag('self-') . $l->token()));
+var_dump(rlock_test_cmd('KEYS', $tag('self-*')));
 ?>
 --EXPECT--
 string(2) "OK"

@@ -29,10 +29,10 @@ foreach ($locks as $what => $l) {
     if ($total >= 250 * $slow) {
         echo "late by $total ms in all: ", implode(', ', array_map('round', $late)), "\n";
     }
-    $tag = '{' . $l->key() . '}';
+    $tag = fn (string $role) => rlock_test_companion($l->key(), $role);
     // nothing left behind: no count, no grant, no wake on a waiter's own list
-    echo "left: ", rlock_test_cmd('EXISTS', "$tag:waiters", "$tag:grants"), ' ',
-        json_encode(rlock_test_cmd('KEYS', "$tag:self:*")), "\n";
+    echo "left: ", rlock_test_cmd('EXISTS', $tag('waiters'), $tag('grants')), ' ',
+        json_encode(rlock_test_cmd('KEYS', $tag('self-*'))), "\n";
     rlock_test_cmd('DEL', $l->key());
 }
 ?>

@@ -1,16 +1,23 @@
 # Shared by scripts/*.sh: install what is missing, build, start and stop a redis-server.
 
-# rlock_install PKG...: apt-get install the packages not installed yet (apt-get update once).
+# What the scripts here run besides the packages they name, and a minimal Debian 12
+# (debootstrap --variant=minbase) lacks: make (phpize builds), git (ls-files: the release
+# check, the sanitizer trees), procps (ps: rlock_reap names what it stops); gcc (the
+# sanitizer builds) comes with php8.2-dev only as a dependency of libtool, so it is named.
+RLOCK_BASE_PACKAGES=(make gcc git procps)
+
+# rlock_install PKG...: apt-get install, without recommends, RLOCK_BASE_PACKAGES and the
+# packages named that are not installed yet (apt-get update once). Through sudo unless root.
 rlock_install() {
-	local missing=()
-	for p in "$@"; do
+	local missing=() sudo=()
+	for p in "${RLOCK_BASE_PACKAGES[@]}" "$@"; do
 		dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	echo "installing: ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >/dev/null
-	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+	[ "$(id -u)" = 0 ] || sudo=(sudo)
+	"${sudo[@]}" apt-get update -q >/dev/null
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 # rlock_build: phpize, configure and make in the repo (once; again when a source is newer).
@@ -47,4 +54,28 @@ rlock_redis_stop() {
 	for f in "$1"/redis-*.pid; do
 		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
 	done
+}
+
+# rlock_reap TAG: stop (SIGKILL) every process left whose environment has RLOCK_RUN=TAG:
+# what a run started and did not stop -- a hung test, its forked children, a server a test
+# started -- wherever it was reparented or whatever session it made. /proc/PID/environ is
+# the environment a process was exec'd with: the shell that exported the tag is not in it.
+rlock_reap() {
+	local f pid e entries=() left=()
+	for f in /proc/[0-9]*/environ; do
+		pid=${f#/proc/}
+		pid=${pid%/environ}
+		[ "$pid" = $$ ] && continue
+		mapfile -d '' entries 2>/dev/null < "$f" || continue
+		for e in "${entries[@]}"; do
+			if [ "$e" = "RLOCK_RUN=$1" ]; then
+				left+=("$pid")
+				break
+			fi
+		done
+	done
+	[ ${#left[@]} -eq 0 ] && return 0
+	echo "stopping what the run left running:" >&2
+	ps -o pid=,args= -p "${left[*]}" >&2 || true
+	kill -KILL "${left[@]}" 2>/dev/null || true
 }

@@ -26,13 +26,13 @@ abstract class OneServerTestCase extends TestCase
         $this->redis->stop();
     }
 
-    /** Poll until $cond holds, failing after $seconds. */
-    protected function await(callable $cond, string $what, float $seconds = 10): void
+    /** Poll until $cond holds, failing after $seconds (with what $explain() says, if given). */
+    protected function await(callable $cond, string $what, float $seconds = 10, ?callable $explain = null): void
     {
         $deadline = microtime(true) + $seconds;
         while (!$cond()) {
             if (microtime(true) > $deadline) {
-                $this->fail("timed out waiting until $what");
+                $this->fail("timed out waiting until $what" . ($explain ? "\n" . $explain() : ''));
             }
             usleep(2000);
         }

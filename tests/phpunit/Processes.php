@@ -16,10 +16,18 @@ final class Processes
      */
     public static function start(string $code, array $args = []): array
     {
-        $cmd = array_merge(self::php(), ['-r', $code, '--'], array_map('strval', $args));
+        return self::startCommand(array_merge(self::php(), ['-r', $code, '--'], array_map('strval', $args)));
+    }
+
+    /**
+     * Start a command (no shell) with its stdout and stderr piped to us.
+     * @return array{0: resource, 1: array}
+     */
+    public static function startCommand(array $cmd): array
+    {
         $proc = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
         if (!is_resource($proc)) {
-            throw new RuntimeException('cannot start php');
+            throw new RuntimeException('cannot start ' . $cmd[0]);
         }
         fclose($pipes[0]);
         return [$proc, $pipes];
@@ -57,5 +65,15 @@ final class Processes
             }
             self::finish($proc, $pipes);
         }
+    }
+
+    /** Whether the process runs (a zombie waiting to be reaped does not). */
+    public static function alive(int $pid): bool
+    {
+        if (!posix_kill($pid, 0)) {
+            return false;
+        }
+        $stat = @file_get_contents("/proc/$pid/stat");
+        return $stat === false || !preg_match('/^\d+ \(.*\) Z/', $stat);
     }
 }

@@ -1,9 +1,14 @@
 <?php
 
-/** A redis-server of the test's own on a free loopback port, stopped on destruct. */
+/**
+ * A redis-server of the test's own on a free loopback port, stopped on destruct; or, with a
+ * network namespace (Network::host()), bound to that host's address inside it.
+ */
 final class RedisServer
 {
     public readonly int $port;
+    public readonly string $host;
+    private ?string $netns;
     private string $dir;
     private int $pid;
     /** @var resource|null the connection of command() */
@@ -14,10 +19,15 @@ final class RedisServer
      *        ['--cluster-enabled', 'yes'] (a cluster node) or ['--sentinel'] (with $conf)
      * @param string[] $conf lines of a config file written to the server's own directory and
      *        given first (a Sentinel needs a writable one: it rewrites it)
+     * @param string|null $netns the network namespace to run in (`ip netns exec`), where the
+     *        server listens on $host only
      */
-    public function __construct(array $args = [], ?int $port = null, array $conf = [])
+    public function __construct(array $args = [], ?int $port = null, array $conf = [],
+        string $host = '127.0.0.1', ?string $netns = null)
     {
         $this->port = $port ?? self::freePort();
+        $this->host = $host;
+        $this->netns = $netns;
         $this->start($args, $conf);
     }
 
@@ -30,7 +40,10 @@ final class RedisServer
             file_put_contents($this->dir . '/redis.conf', implode("\n", $conf) . "\n");
             $first = [$this->dir . '/redis.conf'];
         }
-        $cmd = array_merge(['redis-server'], $first, ['--port', (string) $this->port, '--bind', '127.0.0.1',
+        // a namespace's own address is on our veths only: no protected mode to get past
+        $ns = $this->netns === null ? [] : ['ip', 'netns', 'exec', $this->netns];
+        $open = $this->host === '127.0.0.1' ? [] : ['--protected-mode', 'no'];
+        $cmd = array_merge($ns, ['redis-server'], $first, $open, ['--port', (string) $this->port, '--bind', $this->host,
             '--save', '', '--appendonly', 'no', '--dir', $this->dir, '--daemonize', 'yes',
             '--pidfile', $this->dir . '/redis.pid', '--logfile', $this->dir . '/redis.log'], $args);
         exec(implode(' ', array_map('escapeshellarg', $cmd)), $out, $rc);
@@ -56,13 +69,19 @@ final class RedisServer
 
     public function dsn(): string
     {
-        return 'redis://127.0.0.1:' . $this->port;
+        return 'redis://' . $this->addr();
+    }
+
+    /** host:port */
+    public function addr(): string
+    {
+        return $this->host . ':' . $this->port;
     }
 
     public function client(): Redis
     {
         $r = new Redis();
-        $r->connect('127.0.0.1', $this->port, 2);
+        $r->connect($this->host, $this->port, 2);
         return $r;
     }
 
@@ -98,9 +117,9 @@ final class RedisServer
             }
         }
         if (!$this->conn) {
-            $this->conn = @stream_socket_client('tcp://127.0.0.1:' . $this->port, $errno, $errstr, 2);
+            $this->conn = @stream_socket_client('tcp://' . $this->addr(), $errno, $errstr, 2);
             if (!$this->conn) {
-                throw new RuntimeException("cannot connect to 127.0.0.1:{$this->port}: $errstr");
+                throw new RuntimeException("cannot connect to {$this->addr()}: $errstr");
             }
         }
         stream_set_timeout($this->conn, (int) $timeout, (int) (fmod($timeout, 1) * 1e6));
@@ -129,6 +148,17 @@ final class RedisServer
             }
         }
         return $fields;
+    }
+
+    /** A Sentinel's SENTINEL MASTER $service as field => value. */
+    public function sentinelMaster(string $service): array
+    {
+        $flat = $this->command('SENTINEL', 'MASTER', $service);
+        $out = [];
+        for ($i = 0; $i + 1 < count($flat); $i += 2) {
+            $out[$flat[$i]] = $flat[$i + 1];
+        }
+        return $out;
     }
 
     private static function readReply($s): mixed
@@ -175,16 +205,6 @@ final class RedisServer
         $this->end([SIGKILL]);
     }
 
-    /** Whether the process runs (a zombie waiting to be reaped does not). */
-    private static function alive(int $pid): bool
-    {
-        if (!posix_kill($pid, 0)) {
-            return false;
-        }
-        $stat = @file_get_contents("/proc/$pid/stat");
-        return $stat === false || !preg_match('/^\d+ \(.*\) Z/', $stat);
-    }
-
     public function pause(): void
     {
         posix_kill($this->pid, SIGSTOP);
@@ -208,7 +228,7 @@ final class RedisServer
                 posix_kill($this->pid, $signal);
             }
             $deadline = microtime(true) + 5;
-            while (self::alive($this->pid) && microtime(true) < $deadline) {
+            while (Processes::alive($this->pid) && microtime(true) < $deadline) {
                 usleep(5000);
             }
         }
@@ -230,7 +250,7 @@ final class RedisServer
     {
         $deadline = microtime(true) + 5;
         while (microtime(true) < $deadline) {
-            $s = @stream_socket_client('tcp://127.0.0.1:' . $this->port, $errno, $errstr, 0.2);
+            $s = @stream_socket_client('tcp://' . $this->addr(), $errno, $errstr, 0.2);
             if ($s) {
                 fwrite($s, "PING\r\n");
                 if (str_starts_with((string) fgets($s), '+PONG')) {
@@ -239,6 +259,6 @@ final class RedisServer
             }
             usleep(10000);
         }
-        throw new RuntimeException("redis-server on port {$this->port} did not answer");
+        throw new RuntimeException("redis-server on {$this->addr()} did not answer");
     }
 }

@@ -349,11 +349,13 @@ final class RedlockTest extends TestCase
         for ($i = 0; $i < 4; $i++) {
             $take();
         }
-        // one master's counter ahead of the others: the next holder counts past it ...
-        $fence = '{' . $this->prefix . 'f}:fence';
-        self::$masters[4]->command('SET', $fence, '1000');
+        // one master's counter ahead of the others (tokens are the masters' clocks in us, and
+        // one master's clock an hour ahead): the next holder counts past it ...
+        $fence = '}{' . $this->prefix . 'f}:fence';  // the companion name, src/scripts.c
+        $ahead = max($tokens) + 3600 * 1000000;
+        self::$masters[4]->command('SET', $fence, (string) $ahead);
         $take();
-        $this->assertGreaterThan(1000, end($tokens));
+        $this->assertGreaterThan($ahead, end($tokens));
         // ... and so does every later quorum, also one without that master ...
         self::$masters[4]->pause();
         $take();

@@ -44,7 +44,7 @@ final class SentinelTest extends TestCase
         // each sentinel knows the replica and the two other sentinels
         self::await(function () {
             foreach (self::$sentinels as $s) {
-                $m = self::sentinelMaster($s);
+                $m = $s->sentinelMaster(self::SERVICE);
                 if ((int) $m['num-other-sentinels'] !== 2 || (int) $m['num-slaves'] !== 1) {
                     return false;
                 }
@@ -85,16 +85,6 @@ final class SentinelTest extends TestCase
             }
             usleep(20000);
         }
-    }
-
-    private static function sentinelMaster(RedisServer $s): array
-    {
-        $flat = $s->command('SENTINEL', 'MASTER', self::SERVICE);
-        $out = [];
-        for ($i = 0; $i + 1 < count($flat); $i += 2) {
-            $out[$flat[$i]] = $flat[$i + 1];
-        }
-        return $out;
     }
 
     private function options(array $more = []): array

@@ -9,4 +9,5 @@ if (!extension_loaded('rlock')) {
 
 require_once __DIR__ . '/RedisServer.php';
 require_once __DIR__ . '/Processes.php';
+require_once __DIR__ . '/Network.php';
 require_once __DIR__ . '/OneServerTestCase.php';
