@@ -1,8 +1,8 @@
-# Six panels of the benchmark. Called by run.sh:
+# Seven panels of the benchmark. Called by run.sh:
 #   gnuplot -e "out='bench/out'; libs='phpredis predis ...'" bench/chart.gp
-set terminal pngcairo size 1500,900 font "sans,10" noenhanced
+set terminal pngcairo size 2000,900 font "sans,10" noenhanced
 set output out.'/bench.png'
-set multiplot layout 2,3 title "rlock vs PHP Redis locks (".strftime("%Y-%m-%d", time(0)).")"
+set multiplot layout 2,4 title "rlock vs PHP Redis locks (".strftime("%Y-%m-%d", time(0)).")"
 set grid ytics
 
 set title "Uncontended lock+unlock, cycles/s (higher is better)"
@@ -17,13 +17,14 @@ set key below horizontal font ",9"
 
 set style data linespoints
 set logscale x 2
-set xtics norotate (1, 4, 8, 32) font ",10"
+set xtics norotate (1, 4, 8, 32, 128, 256) font ",10"
 set xlabel "processes"
+set xrange [*:320]
 file(l) = out.'/contended-'.l.'.dat'
 width(l) = l eq 'rlock' ? 3.5 : l[1:6] eq 'rlock_' ? 2.5 : 1.5
 color(l) = l eq 'rlock' ? '#d62728' : l eq 'phpredis' ? '#4477aa' : l eq 'predis' ? '#66ccee' : \
 	l eq 'symfony' ? '#228833' : l eq 'malkusch' ? '#aa3377' : l eq 'rlock_redlock' ? '#ee7733' : \
-	l eq 'rlock_cluster' ? '#882255' : '#777777'
+	l eq 'rlock_cluster' ? '#882255' : l eq 'baton' ? '#000000' : l eq 'laravel' ? '#ccbb44' : '#777777'
 N = words(libs)
 
 set title "Throughput, sections/s (higher is better)"
@@ -44,6 +45,14 @@ set yrange [0:*]
 plot for [i=1:N] file(word(libs,i)) using 1:5 title word(libs,i) lw width(word(libs,i)) lc rgb color(word(libs,i))
 
 set title "Client commands per section, MONITOR (lower is better)"
+set logscale y
+set yrange [1:*]
 plot for [i=1:N] file(word(libs,i)) using 1:6 title word(libs,i) lw width(word(libs,i)) lc rgb color(word(libs,i))
+
+unset logscale y
+set yrange [0:*]
+
+set title "Lock-Redis CPU us per section, INFO cpu (lower is better)"
+plot for [i=1:N] file(word(libs,i)) using 1:8 title word(libs,i) lw width(word(libs,i)) lc rgb color(word(libs,i))
 
 unset multiplot

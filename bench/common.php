@@ -47,20 +47,56 @@ function bench_lock_ports(string $lib, array $cfg): array
  * An adapter file returns function (array $cfg): Closure. Calling it connects
  * (do it in the process that will use the connection); the Closure it returns
  * takes a key and makes a fresh lock object: [lock(): bool, unlock(): bool].
+ * A lock that needs its key set up before the first lock() (the baton) returns
+ * ['connect' => that function, 'prepare' => function (array $cfg, string $key): void]
+ * instead; bench_prepare() runs it, once per key, before any process locks.
+ * $cfg: host, port, ttl_ms, wait_ms, and persistent (php-fpm: pconnect).
  */
 function bench_adapter(string $lib): Closure
 {
+    $adapter = bench_adapter_file($lib);
+    return is_array($adapter) ? $adapter['connect'] : $adapter;
+}
+
+/** Sets $key up for $lib's locks, if its adapter says how (a no-op for most). */
+function bench_prepare(string $lib, array $cfg, string $key): void
+{
+    $adapter = bench_adapter_file($lib);
+    if (is_array($adapter) && isset($adapter['prepare'])) {
+        $adapter['prepare']($cfg, $key);
+    }
+}
+
+/** What bench/lib/$lib.php returns, required once (an adapter may declare a class). */
+function bench_adapter_file(string $lib): Closure|array
+{
+    static $loaded = [];
     $file = __DIR__ . "/lib/$lib.php";
     if (!preg_match('/^[a-z0-9_]+$/', $lib) || !is_file($file)) {
         throw new InvalidArgumentException("no adapter bench/lib/$lib.php");
     }
-    return require $file;
+    return $loaded[$lib] ??= require $file;
 }
 
 function bench_redis(string $host, int $port): Redis
 {
     $r = new Redis();
     $r->connect($host, $port, 2.0);
+    return $r;
+}
+
+/**
+ * The phpredis connection an adapter locks with: persistent under php-fpm
+ * ($cfg['persistent'], as the shop's own connection), a plain one in the bench.
+ */
+function bench_lock_redis(array $cfg): Redis
+{
+    $r = new Redis();
+    if ($cfg['persistent'] ?? false) {
+        $r->pconnect($cfg['host'], $cfg['port'], 2.0);
+    } else {
+        $r->connect($cfg['host'], $cfg['port'], 2.0);
+    }
     return $r;
 }
 

@@ -25,13 +25,14 @@ $adapter = bench_adapter($lib);
 $ports = bench_lock_ports($lib, $cfg);
 
 /** Runs one pass; returns the workers' stamps and what the driver saw. */
-function run_pass(Closure $adapter, array $cfg, array $ports, string $key, int $procs, int $sections,
+function run_pass(string $lib, Closure $adapter, array $cfg, array $ports, string $key, int $procs, int $sections,
     int $sectionUs, bool $monitor): array
 {
     // Set up on connections closed before forking: no child inherits them.
     $r = bench_redis($cfg['host'], $cfg['counter_port']);
     $r->set('counter', '0');
     $r->close();
+    bench_prepare($lib, $cfg, $key);
 
     $dir = $cfg['tmp'] . '/pass-' . getmypid() . '-' . bin2hex(random_bytes(4));
     mkdir($dir);
@@ -157,8 +158,8 @@ function run_pass(Closure $adapter, array $cfg, array $ports, string $key, int $
 
 // Short watched pass first: it also warms the server's script cache.
 try {
-    $watched = run_pass($adapter, $cfg, $ports, "bench:$lib:$procs:watched", $procs, $monitorSections, $sectionUs, true);
-    $timed = run_pass($adapter, $cfg, $ports, "bench:$lib:$procs", $procs, $sections, $sectionUs, false);
+    $watched = run_pass($lib, $adapter, $cfg, $ports, "bench:$lib:$procs:watched", $procs, $monitorSections, $sectionUs, true);
+    $timed = run_pass($lib, $adapter, $cfg, $ports, "bench:$lib:$procs", $procs, $sections, $sectionUs, false);
 } catch (Throwable $e) {
     bench_emit(['kind' => 'error', 'lib' => $lib, 'procs' => $procs, 'why' => $e->getMessage()]);
     exit(1);

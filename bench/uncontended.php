@@ -7,8 +7,9 @@ require __DIR__ . '/common.php';
 
 [$lib, $seconds] = [$argv[1], (float) $argv[2]];
 $cfg = bench_config();
-$new = bench_adapter($lib)($cfg);
 $key = "bench:uncontended:$lib";
+bench_prepare($lib, $cfg, $key);
+$new = bench_adapter($lib)($cfg);
 
 $cycle = function () use ($new, $key): bool {
     [$lock, $unlock] = $new($key);

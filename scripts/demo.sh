@@ -1,30 +1,52 @@
 #!/usr/bin/env bash
 # rlock's seckill demo: a flash sale of 100 items to 5,000 concurrent buyers, through
-# nginx and php-fpm with rlock loaded, against Redis on loopback.
+# nginx and php-fpm with rlock loaded, against Redis on loopback; then the same sale
+# under each lock PHP shops use, side by side.
 #
-#   scripts/demo.sh [--stock=100] [--requests=5000] [--concurrency=200] [--skip-deaths]
+#   scripts/demo.sh [--quick] [--stock=100] [--requests=5000] [--concurrency=200]
+#                   [--skip-deaths] [--workers="16 64"] [--rounds=3] [--compare-requests=3000]
+#                   [--locks=rlock,baton,phpredis,symfony,laravel,none] [--out=DIR]
 #
 # Installs what is missing (apt-get), builds the extension if modules/rlock.so is missing,
 # starts redis-server (two: locks and shop data), php-fpm and nginx on free 127.0.0.1 ports
-# under a temporary directory, and stops them all on exit. Then:
+# under a temporary directory, and stops them all on exit. Then, on 16 php-fpm workers:
 #   1. sells with rlock and persistent connections     -> exactly one order per item
 #   2. the same with persistent=false                   -> a new Redis connection per request
 #   3. the same without the lock (--no-lock mode)       -> oversold
 #   4. requests that die holding the lock (fatal error, uncaught exception, exit(),
 #      max_execution_time, worker killed by request_terminate_timeout)
 #   5. one more locked sale on the workers that lived through it all
-# Exits non-zero if a locked sale oversells or any check fails.
+#   6. at each worker count: 100 items, 3,000 buyers, 1 ms of work in the sale, under
+#      rlock, the baton (the floor of a hand-over lock, unsafe), the classic SET NX +
+#      usleep + EVAL lock, symfony/lock, Laravel's lock and no lock; one watched run per
+#      lock (MONITOR counts its commands), then --rounds rounds; the medians, issue 13's
+#      targets, and a chart: DIR/demo.md, DIR/demo.png (default DIR: examples/seckill/out)
+# --quick: about a minute (one round of 1,000 buyers, smaller sales before it).
+# Exits non-zero if a locked sale oversells or any check fails (not on a missed target).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 stock=100 requests=5000 concurrency=200 deaths=1
+workers="16 64" rounds=3 compare_requests=3000 locks=rlock,baton,phpredis,symfony,laravel,none
+out=$repo/examples/seckill/out
 for arg in "$@"; do
 	case $arg in
+	--quick) requests=2000 rounds=1 compare_requests=1000 ;;
+	esac
+done
+for arg in "$@"; do
+	case $arg in
+	--quick) ;;
 	--stock=*) stock=${arg#*=} ;;
 	--requests=*) requests=${arg#*=} ;;
 	--concurrency=*) concurrency=${arg#*=} ;;
 	--skip-deaths) deaths=0 ;;
-	-h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--workers=*) workers=${arg#*=} ;;
+	--rounds=*) rounds=${arg#*=} ;;
+	--compare-requests=*) compare_requests=${arg#*=} ;;
+	--locks=*) locks=${arg#*=} ;;
+	--out=*) out=${arg#*=} ;;
+	-h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "demo: unknown argument: $arg" >&2; exit 2 ;;
 	esac
 done
@@ -41,6 +63,8 @@ fi
 source "$repo/scripts/lib/deps.sh"
 v=$(rlock_php)
 packages=(nginx "php$v-fpm" "php$v-cli" "php$v-redis" redis-server)
+# the locks it compares rlock with, and the chart
+packages+=(php-symfony-lock php-illuminate-cache php-illuminate-redis gnuplot-nox)
 [ -f "${RLOCK_SO:-$repo/modules/rlock.so}" ] || packages+=("php$v-dev" libhiredis-dev pkg-config)
 rlock_install "${packages[@]}"
 
@@ -59,32 +83,41 @@ trap 'stack_stop' EXIT
 trap 'exit 130' INT TERM
 export STACK_WORKERS=${STACK_WORKERS:-16} STACK_MAX_REQUESTS=${STACK_MAX_REQUESTS:-200}
 export STACK_TERMINATE=${STACK_TERMINATE:-3}
-stack_start
-cat <<-INFO
+stack_info() {
+	cat <<-INFO
 
-	rlock seckill demo
-	  php $(php -r 'echo PHP_VERSION;'), $(nginx -v 2>&1 | sed 's/.*: //'), redis $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/'), $(nproc) cores
-	  nginx      $STACK_URL
-	  php-fpm    $STACK_WORKERS workers (pm = static, pm.max_requests = $STACK_MAX_REQUESTS, request_terminate_timeout = ${STACK_TERMINATE}s), rlock loaded
-	  redis      locks on $STACK_LOCK_REDIS, shop data on $STACK_SHOP_REDIS
-	  stack dir  $STACK_DIR (removed on exit)
-INFO
+		rlock seckill demo
+		  php $(php -r 'echo PHP_VERSION;'), $(nginx -v 2>&1 | sed 's/.*: //'), redis $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/'), $(nproc) cores
+		  nginx      $STACK_URL
+		  php-fpm    $STACK_WORKERS workers (pm = static, pm.max_requests = $STACK_MAX_REQUESTS, request_terminate_timeout = ${STACK_TERMINATE}s), rlock loaded
+		  redis      locks on $STACK_LOCK_REDIS, shop data on $STACK_SHOP_REDIS
+		  stack dir  $STACK_DIR (removed on exit)
+	INFO
+}
+stack_start
+stack_info
+mkdir -p "$out"
 
 seckill() { php "$repo/examples/seckill/bin/seckill.php" "$@"; }
+# what php-fpm and PHP logged, before a stack and its logs go away
+show_logs() {
+	echo "  SOME CHECKS FAILED; the logs of the stack in $STACK_DIR:"
+	grep -h -v NOTICE "$STACK_DIR"/php-fpm.log "$STACK_DIR"/php-error.log 2>/dev/null | tail -n 20 >&2 || true
+}
 sale=(--stock="$stock" --requests="$requests" --concurrency="$concurrency")
 failed=0
 
 say "1. with rlock"
 seckill run "${sale[@]}" --sku=phone-locked --title="with rlock (persistent connections)" \
-	--json="$STACK_DIR/locked.json" || failed=1
+	--json="$out/locked.json" || failed=1
 
 say "2. with rlock, persistent => false"
 seckill run "${sale[@]}" --sku=phone-fresh --persistent=0 --title="with rlock, persistent => false" \
-	--json="$STACK_DIR/fresh.json" || failed=1
+	--json="$out/fresh.json" || failed=1
 
 say "3. without the lock (--no-lock)"
 seckill run "${sale[@]}" --sku=phone-unlocked --lock=0 --title="without the lock" \
-	--json="$STACK_DIR/unlocked.json" || failed=1
+	--json="$out/unlocked.json" || failed=1
 
 if [ "$deaths" = 1 ]; then
 	say "4. requests that die holding the lock (TTL 5000 ms)"
@@ -92,18 +125,39 @@ if [ "$deaths" = 1 ]; then
 
 	say "5. with rlock again, on the workers that lived through the deaths"
 	seckill run --stock=50 --requests=1000 --concurrency="$concurrency" --sku=phone-after \
-		--title="with rlock, after the deaths" --json="$STACK_DIR/after.json" || failed=1
+		--title="with rlock, after the deaths" --json="$out/after.json" || failed=1
 fi
 
+runs=("rlock=$out/locked.json" "rlock, persistent=false=$out/fresh.json" "no lock=$out/unlocked.json")
+[ "$deaths" = 1 ] && runs+=("rlock, after the deaths=$out/after.json")
+
+# 6. The same sale under each lock, at each worker count (a stack of its own for each).
+compared=()
+step=6
+for n in $workers; do
+	if [ "$n" != "$STACK_WORKERS" ]; then
+		[ "$failed" = 0 ] || show_logs
+		stack_stop
+		STACK_WORKERS=$n
+		stack_start
+		stack_info
+	fi
+	say "$step. each lock, $n php-fpm workers: $stock items, $compare_requests buyers ($concurrency at a time), 1 ms of work in the sale, $rounds round(s)"
+	seckill compare --locks="$locks" --rounds="$rounds" --stock="$stock" --requests="$compare_requests" \
+		--concurrency="$concurrency" --work-us=1000 --json="$out/compare-$n.json" || failed=1
+	compared+=("$out/compare-$n.json")
+	step=$((step + 1))
+done
+
 say "summary"
-runs=("rlock=$STACK_DIR/locked.json" "rlock, persistent=false=$STACK_DIR/fresh.json"
-	"no lock=$STACK_DIR/unlocked.json")
-[ "$deaths" = 1 ] && runs+=("rlock, after the deaths=$STACK_DIR/after.json")
 seckill summary "${runs[@]}"
+echo
+seckill table --md="$out/demo.md" --dat="$out/demo.dat" "${compared[@]}"
+gnuplot -e "dat='$out/demo.dat'; out='$out/demo.png'; workers='$workers'" "$repo/examples/seckill/chart.gp" &&
+	echo "  chart: $out/demo.png"
 if [ "$failed" = 0 ]; then
 	echo "  every check passed"
 else
-	echo "  SOME CHECKS FAILED (logs were in $STACK_DIR)"
-	grep -h -v NOTICE "$STACK_DIR"/php-fpm.log "$STACK_DIR"/php-error.log 2>/dev/null | tail -n 20 >&2 || true
+	show_logs
 fi
 exit "$failed"

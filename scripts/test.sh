@@ -33,7 +33,9 @@ case "$mode" in
 esac
 v=$(rlock_php)
 need=("php$v-dev" "php$v-cli" libhiredis-dev pkg-config redis-server redis-tools)
-[ "$mode" = --phpt ] || [ "$mode" = --valkey ] || need+=(php-pear phpunit "php$v-redis")
+# PHPUnit, and the locks SeckillTest compares
+[ "$mode" = --phpt ] || [ "$mode" = --valkey ] ||
+	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-illuminate-cache php-illuminate-redis)
 [ "$mode" = "--valkey" ] && need+=(valkey-server)
 [ "$mode" = "--valgrind" ] && need+=(valgrind)
 [ "$mode" = "--asan" ] && need+=(libasan8)

@@ -26,8 +26,7 @@ final class BenchPHPRedisMutex extends PHPRedisMutex
 }
 
 return function (array $cfg): Closure {
-    $redis = new Redis();
-    $redis->connect($cfg['host'], $cfg['port'], 2.0);
+    $redis = bench_lock_redis($cfg);
     $seconds = max(1, intdiv($cfg['wait_ms'], 1000));
 
     return function (string $key) use ($redis, $seconds): array {

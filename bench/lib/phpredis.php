@@ -4,8 +4,7 @@
 // release with EVAL of a compare-and-delete script.
 
 return function (array $cfg): Closure {
-    $redis = new Redis();
-    $redis->connect($cfg['host'], $cfg['port'], 2.0);
+    $redis = bench_lock_redis($cfg);
 
     return function (string $key) use ($redis, $cfg): array {
         $token = bin2hex(random_bytes(16));

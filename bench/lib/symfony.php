@@ -10,8 +10,7 @@ use Symfony\Component\Lock\LockFactory;
 use Symfony\Component\Lock\Store\RedisStore;
 
 return function (array $cfg): Closure {
-    $redis = new Redis();
-    $redis->connect($cfg['host'], $cfg['port'], 2.0);
+    $redis = bench_lock_redis($cfg);
     $factory = new LockFactory(new RedisStore($redis, $cfg['ttl_ms'] / 1000));
 
     return function (string $key) use ($factory, $cfg): array {

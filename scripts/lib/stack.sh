@@ -17,8 +17,9 @@
 #   STACK_FPM_ARGS       more php-fpm arguments, e.g. "-d rlock.ttl=5000" (none)
 #
 # After stack_start: STACK_DIR, STACK_URL, STACK_NGINX_PORT, STACK_LOCK_PORT,
-# STACK_SHOP_PORT, STACK_LOCK_REDIS, STACK_SHOP_REDIS, STACK_FPM_SOCK, and the
-# same lines in $STACK_DIR/stack.env.
+# STACK_SHOP_PORT, STACK_LOCK_REDIS, STACK_SHOP_REDIS, STACK_FPM_SOCK, STACK_FPM_PID
+# (the php-fpm master: its workers' CPU is in /proc), and the same lines in
+# $STACK_DIR/stack.env.
 
 STACK_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # the php-fpm of the PHP the CLI runs
@@ -191,6 +192,7 @@ stack_start() {
 		stack_stop; return 1
 	}
 
+	STACK_FPM_PID=$(cat "$STACK_DIR/php-fpm.pid")
 	{
 		echo "STACK_DIR=$STACK_DIR"
 		echo "STACK_URL=$STACK_URL"
@@ -200,13 +202,14 @@ stack_start() {
 		echo "STACK_LOCK_REDIS=$STACK_LOCK_REDIS"
 		echo "STACK_SHOP_REDIS=$STACK_SHOP_REDIS"
 		echo "STACK_FPM_SOCK=$STACK_FPM_SOCK"
+		echo "STACK_FPM_PID=$STACK_FPM_PID"
 		echo "STACK_WORKERS=$workers"
 		echo "STACK_MAX_REQUESTS=$max_requests"
 		echo "STACK_TERMINATE=$terminate"
 		echo "STACK_RLOCK_SO=$([ -f "$so" ] && echo "$so")"
 	} >"$STACK_DIR/stack.env"
 	export STACK_DIR STACK_URL STACK_NGINX_PORT STACK_LOCK_PORT STACK_SHOP_PORT \
-		STACK_LOCK_REDIS STACK_SHOP_REDIS STACK_FPM_SOCK STACK_WORKERS STACK_MAX_REQUESTS \
+		STACK_LOCK_REDIS STACK_SHOP_REDIS STACK_FPM_SOCK STACK_FPM_PID STACK_WORKERS STACK_MAX_REQUESTS \
 		STACK_TERMINATE
 }
 

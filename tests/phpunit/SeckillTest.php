@@ -215,4 +215,32 @@ final class SeckillTest extends TestCase
 		$this->assertFalse($r['lock_left_behind'], $report);
 		$this->assertLessThanOrEqual(self::WORKERS, $r['lock_clients_now'], $report);
 	}
+
+	public static function peers(): array
+	{
+		return ['baton' => ['baton'], 'phpredis' => ['phpredis'], 'symfony' => ['symfony'], 'laravel' => ['laravel']];
+	}
+
+	/**
+	 * The locks the demo compares rlock with (buy.php?lock=KIND, the bench/lib adapters)
+	 * keep the sale right too: the comparison is of the same correct sale. Fresh
+	 * connections, so that no pooled one is left on the lock server for other tests.
+	 *
+	 * @dataProvider peers
+	 */
+	public function testEveryComparedLockSellsEachItemExactlyOnce(string $kind): void
+	{
+		$r = $this->sale([
+			'sku' => "peer-$kind", 'stock' => 20, 'requests' => 400, 'concurrency' => 100,
+			'lock' => $kind, 'persistent' => false, 'work_us' => 200,
+		]);
+		$report = seckill_report("$kind sale", $r) . self::logs();
+
+		$this->assertSame($kind, $r['kind'], $report);
+		$this->assertSame(0, $r['errors'], $report);
+		$this->assertSame(20, $r['orders'], $report);
+		$this->assertSame(20, $r['ok_responses'], $report);
+		$this->assertSame(0, $r['oversold'], $report);
+		$this->assertFalse($r['lock_left_behind'], $report);
+	}
 }

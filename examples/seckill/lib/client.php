@@ -12,6 +12,8 @@
 declare(strict_types=1);
 
 require_once __DIR__ . '/shop.php';
+require_once __DIR__ . '/../../../bench/common.php';
+require_once __DIR__ . '/../../../bench/monitor.php';
 
 /** The stack's configuration from the environment that scripts/lib/stack.sh exports. */
 function seckill_cfg_from_env(): array
@@ -24,7 +26,35 @@ function seckill_cfg_from_env(): array
 		'workers' => (int) $env('STACK_WORKERS', '16'),
 		'max_requests' => (int) $env('STACK_MAX_REQUESTS', '0'),
 		'terminate' => (int) $env('STACK_TERMINATE', '3'),
+		'fpm_pid' => (int) $env('STACK_FPM_PID', '0'),
 	];
+}
+
+/**
+ * CPU time, in microseconds, of the php-fpm pool whose master is $master: the master's
+ * own, its live workers', and that of the workers it has reaped (recycled by
+ * pm.max_requests: the master's cutime + cstime). From /proc; null when unreadable.
+ */
+function seckill_fpm_cpu_us(int $master): ?float
+{
+	// utime stime cutime cstime: fields 14-17 of /proc/PID/stat, 12-15 after "comm)"
+	$stat = function (string $file): ?array {
+		$line = @file_get_contents($file);
+		$at = $line === false ? false : strrpos($line, ')');
+		return $at === false ? null : array_map('intval', explode(' ', substr($line, $at + 2)));
+	};
+	$own = $master > 0 ? $stat("/proc/$master/stat") : null;
+	if ($own === null || count($own) < 15) {
+		return null;
+	}
+	$ticks = $own[11] + $own[12] + $own[13] + $own[14];
+	foreach (glob('/proc/[0-9]*/stat') ?: [] as $file) {
+		$f = $stat($file);
+		if ($f !== null && count($f) >= 13 && $f[1] === $master) {
+			$ticks += $f[11] + $f[12];
+		}
+	}
+	return $ticks * 1e6 / 100; // USER_HZ: 100 on Linux
 }
 
 /**
@@ -228,23 +258,38 @@ function seckill_percentile(array $values, float $p): float
 /**
  * Sell $stock items of $sku to $requests concurrent buyers, each a different user.
  *
- * $opt: sku, stock, requests, concurrency, lock (bool), persistent (bool), wait (ms),
- * work_us. Returns the figures of the report.
+ * $opt: sku, stock, requests, concurrency, lock (true: rlock, false: none, or one of
+ * SECKILL_LOCKS), persistent (bool), wait (ms), work_us, monitor (count the commands
+ * clients send to the lock server with MONITOR, apart from those scripts run; MONITOR
+ * costs the server CPU, so its CPU figures are the watched run's). Returns the figures of
+ * the report.
  */
 function seckill_run(array $cfg, array $opt): array
 {
 	$opt += ['concurrency' => 200, 'lock' => true, 'persistent' => true, 'wait' => 3000, 'work_us' => 0];
+	$kind = is_bool($opt['lock']) ? ($opt['lock'] ? 'rlock' : 'none') : seckill_lock_kind((string) $opt['lock']);
+	if ($kind === null) {
+		throw new InvalidArgumentException("unknown lock: {$opt['lock']} (one of " . implode(', ', SECKILL_LOCKS) . ')');
+	}
+	$opt['lock'] = $kind !== 'none';
 	$sku = $opt['sku'];
 	$shop = seckill_connect($cfg['shop_redis'], false);
 	seckill_reset($shop, $sku, $opt['stock']);
+	seckill_lock_reset($cfg['lock_redis'], $kind, $sku);
 
+	// What the lock server and the fpm pool spend on the sale: INFO commandstats and cpu
+	// of the lock server (the INFO calls themselves left out), /proc of the workers.
+	$admin = seckill_connect($cfg['lock_redis'], false);
+	$usageBefore = bench_server_usage($admin);
+	$fpmBefore = seckill_fpm_cpu_us($cfg['fpm_pid'] ?? 0);
 	// Each look at the lock server is a fresh connection, counted by the server too.
 	$lockServer = fn (): array => seckill_server_info(seckill_connect($cfg['lock_redis'], false));
 	$before = $lockServer();
+	$watch = !empty($opt['monitor']) ? seckill_monitor_start($cfg['lock_redis']) : null;
 
 	$run = bin2hex(random_bytes(4));
 	$query = http_build_query([
-		'lock' => $opt['lock'] ? 1 : 0,
+		'lock' => $kind,
 		'persistent' => $opt['persistent'] ? 1 : 0,
 		'wait' => $opt['wait'],
 		'work_us' => $opt['work_us'],
@@ -256,18 +301,25 @@ function seckill_run(array $cfg, array $opt): array
 		fn (int $i): string => "/buy.php?sku=$sku&user=u$run-$i&$query",
 	);
 
+	$seen = $watch === null ? null : seckill_monitor_stop($watch, $admin);
 	$after = $lockServer();
+	$fpmAfter = seckill_fpm_cpu_us($cfg['fpm_pid'] ?? 0);
+	$usageAfter = bench_server_usage($admin);
+	$calls = bench_usage_delta($usageBefore, $usageAfter, 'cmd_calls');
+	unset($calls['info']);
 	$lock = seckill_connect($cfg['lock_redis'], false);
 	$stats = seckill_stats($shop, $lock, $sku);
 	$lat = $load['latencies_ms'];
+	$n = max(1, $opt['requests']);
 	$okOrders = array_filter($load['responses'], fn (array $r): bool => is_array($r['body']) && ($r['body']['status'] ?? '') === 'ok');
 	return $opt + [
+		'kind' => $kind,
 		'orders' => $stats['orders'],
 		'ok_responses' => count($okOrders),
 		'stock_left' => $stats['stock'],
 		'oversold' => $stats['oversold'],
 		'buyers' => $stats['buyers'],
-		'lock_left_behind' => $stats['lock_held'],
+		'lock_left_behind' => seckill_lock_held($lock, $kind, $sku),
 		'status' => $load['status'],
 		'http' => $load['http'],
 		'errors' => $load['errors'],
@@ -276,14 +328,68 @@ function seckill_run(array $cfg, array $opt): array
 		'p50_ms' => seckill_percentile($lat, 50),
 		'p99_ms' => seckill_percentile($lat, 99),
 		'max_ms' => seckill_percentile($lat, 100),
-		// minus one: the connection that read $after
-		'lock_connections' => $after['total_connections_received'] - $before['total_connections_received'] - 1,
-		'lock_clients_before' => $before['connected_clients'] - 1,
-		'lock_clients_now' => $after['connected_clients'] - 1,
+		'busy' => $load['http'][503] ?? 0,
+		'lock_cpu_us_per_req' => ($usageAfter['cpu_usec'] - $usageBefore['cpu_usec']) / $n,
+		'lock_cmds_per_req' => array_sum($calls) / $n,
+		'lock_cmds' => $calls,
+		'client_cmds_per_req' => $seen === null ? null : array_sum($seen['client']) / $n,
+		'client_cmds' => $seen['client'] ?? null,
+		'fpm_cpu_us_per_req' => $fpmBefore === null || $fpmAfter === null ? null : ($fpmAfter - $fpmBefore) / $n,
+		// minus ours: the connection that read $after (and MONITOR's); $admin is open throughout
+		'lock_connections' => $after['total_connections_received'] - $before['total_connections_received'] - 1
+			- ($watch === null ? 0 : 1),
+		'lock_clients_before' => $before['connected_clients'] - 2,
+		'lock_clients_now' => $after['connected_clients'] - 2,
 		'worker_processes' => $stats['workers'],
 		'workers' => $cfg['workers'],
 		'max_requests' => $cfg['max_requests'],
 	];
+}
+
+/**
+ * MONITOR on the lock server at $dsn, in a child process (bench/monitor.php), until
+ * seckill_monitor_stop(): what it needs to stop it.
+ */
+function seckill_monitor_start(string $dsn): array
+{
+	$url = parse_url($dsn);
+	$file = tempnam(sys_get_temp_dir(), 'seckill-monitor');
+	[$signal, $child] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+	$pid = pcntl_fork();
+	if ($pid === -1) {
+		throw new RuntimeException('fork failed');
+	}
+	if ($pid === 0) {
+		fclose($signal);
+		try {
+			bench_monitor(['host' => $url['host']], (int) $url['port'], $file, $child);
+		} catch (Throwable $e) {
+			fwrite(STDERR, 'monitor: ' . $e->getMessage() . "\n");
+			exit(1);
+		}
+		exit(0);
+	}
+	fclose($child);
+	if (fread($signal, 1) !== 'm') {
+		pcntl_waitpid($pid, $status);
+		throw new RuntimeException('MONITOR did not start');
+	}
+	return ['pid' => $pid, 'file' => $file, 'signal' => $signal];
+}
+
+/** Stops the MONITOR of seckill_monitor_start() (ECHO of the stop marker on $admin): ['client' => [cmd => n], 'lua' => ...]. */
+function seckill_monitor_stop(array $watch, Redis $admin): array
+{
+	$admin->echo(BENCH_MONITOR_STOP);
+	pcntl_waitpid($watch['pid'], $status);
+	$seen = json_decode((string) @file_get_contents($watch['file']), true);
+	@unlink($watch['file']);
+	fclose($watch['signal']);
+	if (!is_array($seen)) {
+		throw new RuntimeException('MONITOR saw nothing');
+	}
+	unset($seen['client']['echo']); // the stop marker
+	return $seen + ['client' => [], 'lua' => []];
 }
 
 /** The report of one seckill_run(), as lines of text. */
@@ -296,7 +402,7 @@ function seckill_report(string $title, array $r): string
 		"== $title ==",
 		sprintf('  %d buyers (%d at a time) for %d items of "%s"; lock %s%s',
 			$r['requests'], $r['concurrency'], $r['stock'], $r['sku'],
-			$r['lock'] ? 'on' : 'OFF', $r['lock'] ? ', persistent ' . ($r['persistent'] ? 'on' : 'off') : ''),
+			$r['lock'] ? ($r['kind'] ?? 'rlock') : 'OFF', $r['lock'] ? ', persistent ' . ($r['persistent'] ? 'on' : 'off') : ''),
 		sprintf('  orders          %d', $r['orders']),
 		sprintf('  stock left      %d', $r['stock_left']),
 		sprintf('  oversold        %d%s', $r['oversold'], $r['oversold'] > 0 ? '   <-- more orders than items' : ''),
@@ -391,9 +497,10 @@ function seckill_death_line(array $d): string
 /**
  * The verdicts on a sale run: a list of [ok, text]. $exact: the lock was on, so every item
  * must be sold exactly once; with persistent connections the lock server must see no more
- * connections than fpm worker processes served the run.
+ * connections than fpm worker processes served the run ($connections: the lock server
+ * serves this lock alone, not the others of a comparison too).
  */
-function seckill_verdicts(array $r): array
+function seckill_verdicts(array $r, bool $connections = true): array
 {
 	if (!$r['lock']) {
 		return [[true, sprintf('without the lock %d items were sold %d times', $r['stock'], $r['orders'])]];
@@ -403,7 +510,7 @@ function seckill_verdicts(array $r): array
 		sprintf('%d items, %d orders, %d oversold', $r['stock'], $r['orders'], $r['oversold']),
 	]];
 	$v[] = [!$r['lock_left_behind'], 'no lock left behind'];
-	if ($r['persistent']) {
+	if ($r['persistent'] && $connections) {
 		$v[] = [
 			$r['lock_connections'] <= $r['worker_processes'] && $r['lock_clients_now'] <= $r['workers'],
 			sprintf(

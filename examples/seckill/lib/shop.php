@@ -19,6 +19,73 @@ const SECKILL_LOCK_PREFIX = 'rlock:';
 /** The lock's lease: a buyer whose request dies without PHP running its shutdown waits at most this. */
 const SECKILL_LOCK_TTL_MS = 5000;
 
+/**
+ * The locks buy.php can sell with (?lock=KIND): rlock, none, and the others the demo
+ * compares it with, each the adapter of the same name in bench/lib/ (one copy for the
+ * bench and the demo): baton (the floor of a hand-over lock, unsafe), phpredis (the
+ * classic SET NX PX + usleep(5000) + EVAL), symfony (symfony/lock 5.4, acquire(true)),
+ * laravel (Laravel 8's RedisLock, block()).
+ */
+const SECKILL_LOCKS = ['rlock', 'baton', 'phpredis', 'symfony', 'laravel', 'none'];
+
+/** A ?lock= value as one of SECKILL_LOCKS: '1' (and friends) is rlock, '0' none; null if unknown. */
+function seckill_lock_kind(string $value): ?string
+{
+	$value = strtolower($value);
+	return match (true) {
+		in_array($value, ['1', 'true', 'on', 'yes'], true) => 'rlock',
+		in_array($value, ['0', 'false', 'off', 'no'], true) => 'none',
+		in_array($value, SECKILL_LOCKS, true) => $value,
+		default => null,
+	};
+}
+
+/** The key of $sku's lock for the peers (rlock's is seckill_lock_key(), with rlock's prefix). */
+function seckill_peer_key(string $sku): string
+{
+	return "seckill:$sku";
+}
+
+/** The settings bench/lib/$kind.php takes, for the lock server at $dsn. */
+function seckill_peer_cfg(string $dsn, int $waitMs, bool $persistent): array
+{
+	require_once __DIR__ . '/../../../bench/common.php';
+	$url = parse_url($dsn);
+	return [
+		'host' => $url['host'] ?? '127.0.0.1',
+		'port' => $url['port'] ?? 6379,
+		'ttl_ms' => SECKILL_LOCK_TTL_MS,
+		'wait_ms' => $waitMs,
+		'persistent' => $persistent,
+	];
+}
+
+/** [lock(): bool, unlock(): bool] of $sku through the peer $kind (see SECKILL_LOCKS). */
+function seckill_peer_lock(string $kind, string $sku, int $waitMs, bool $persistent): array
+{
+	$cfg = seckill_peer_cfg(seckill_dsn('lock'), $waitMs, $persistent);
+	return bench_adapter($kind)($cfg)(seckill_peer_key($sku));
+}
+
+/** Set up the lock of $sku for $kind before a sale (the baton's one token); $dsn: the lock server. */
+function seckill_lock_reset(string $dsn, string $kind, string $sku): void
+{
+	if ($kind !== 'rlock' && $kind !== 'none') {
+		bench_prepare($kind, seckill_peer_cfg($dsn, 0, false), seckill_peer_key($sku));
+	}
+}
+
+/** Whether a lock of $sku through $kind is still held (the baton: not back in its list). */
+function seckill_lock_held(Redis $lock, string $kind, string $sku): bool
+{
+	return match ($kind) {
+		'none' => false,
+		'rlock' => (bool) $lock->exists(seckill_lock_key($sku)),
+		'baton' => (int) $lock->lLen(seckill_peer_key($sku)) !== 1,
+		default => (bool) $lock->exists(seckill_peer_key($sku)),
+	};
+}
+
 /** The Redis DSN for 'lock' or 'shop', from the environment (php-fpm passes it with env[...]). */
 function seckill_dsn(string $which): string
 {

@@ -5,7 +5,9 @@
  * Optional parameters:
  *   lock=0          the same code without the lock (the oversell rlock prevents);
  *                   the environment variable SECKILL_LOCK=0 makes that the default
- *   persistent=0    rlock opens a new Redis connection for this request
+ *   lock=KIND       the same code under another lock, to compare: baton, phpredis,
+ *                   symfony, laravel (SECKILL_LOCKS in lib/shop.php); rlock, none
+ *   persistent=0    the lock opens a new Redis connection for this request
  *   wait=MS         how long to queue for the lock (3000)
  *   work_us=US      pretend the sale does this much work between its read and its write (0)
  *
@@ -20,7 +22,8 @@ require __DIR__ . '/../lib/shop.php';
 
 $sku = seckill_param('sku');
 $user = seckill_param('user');
-$useLock = seckill_flag('lock', getenv('SECKILL_LOCK') !== '0');
+$kind = seckill_lock_kind(seckill_param('lock', getenv('SECKILL_LOCK') === '0' ? 'none' : 'rlock'))
+	?? seckill_respond(400, ['status' => 'bad_request', 'param' => 'lock']);
 $persistent = seckill_flag('persistent', true);
 $wait = max(0, (int) ($_GET['wait'] ?? 3000));
 $workUs = max(0, min(1000000, (int) ($_GET['work_us'] ?? 0)));
@@ -30,8 +33,22 @@ seckill_note_worker($shop, $sku);
 
 $sell = fn (): array => seckill_sell($shop, $sku, $user, $workUs);
 
-if (!$useLock) {
+if ($kind === 'none') {
 	seckill_respond(200, $sell());
+}
+
+if ($kind !== 'rlock') {
+	// A peer, written as its documentation shows (bench/lib/$kind.php).
+	[$lock, $unlock] = seckill_peer_lock($kind, $sku, $wait, $persistent);
+	if (!$lock()) {
+		seckill_respond(503, ['status' => 'busy']);
+	}
+	try {
+		$result = $sell();
+	} finally {
+		$unlock();
+	}
+	seckill_respond(200, $result);
 }
 
 $lock = new RLock("seckill:$sku", seckill_lock_options($wait, $persistent));
