@@ -320,7 +320,8 @@ static redisContext *wd_connect(wd_server *s)
 	}
 	rlock_conn_guard(c, &s->budget);
 	if ((s->pass || s->db != 0) && (!wd_blocking(c, true, s->read_timeout)
-			|| !rlock_conn_handshake(c, s->user, s->user_len, s->pass, s->pass_len, s->db, why, sizeof(why))
+			|| !rlock_conn_handshake(c, s->user, s->user_len, s->pass, s->pass_len, s->db,
+				(zend_long) deadline_of(s->read_timeout), why, sizeof(why))
 			|| !wd_blocking(c, false, 0))) {
 		goto fail;
 	}
