@@ -285,10 +285,15 @@ bool rlock_conn_read(redisContext *ctx)
 }
 
 /* Write out what hiredis has buffered by deadline (it writes only when a reply is asked for,
- * and we may poll for one first). */
+ * and we may poll for one first). The first write goes at once (a command fits the socket's
+ * buffer: no poll() per command; the socket's timeout bounds it, arm()), every one after a
+ * partial write waits for room until the deadline. */
 static bool flush(redisContext *ctx, zend_long deadline)
 {
 	int done = 0;
+	if (redisBufferWrite(ctx, &done) != REDIS_OK) {
+		return false;
+	}
 	while (!done) {
 		if (!wait_io(ctx, POLLOUT, deadline) || redisBufferWrite(ctx, &done) != REDIS_OK) {
 			return false;
