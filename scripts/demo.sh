@@ -35,11 +35,13 @@ else
 	say() { printf '\n%s\n' "$*"; }
 fi
 
-# 1. What the demo needs, from apt when missing (as scripts/test.sh: no recommends).
+# 1. What the demo needs, from apt when missing (as scripts/test.sh: no recommends), for the
+# PHP installed (else the newest the distribution has).
 # shellcheck disable=SC1091
 source "$repo/scripts/lib/deps.sh"
-packages=(nginx php8.2-fpm php8.2-cli php8.2-redis redis-server)
-[ -f "${RLOCK_SO:-$repo/modules/rlock.so}" ] || packages+=(php8.2-dev libhiredis-dev pkg-config)
+v=$(rlock_php)
+packages=(nginx "php$v-fpm" "php$v-cli" "php$v-redis" redis-server)
+[ -f "${RLOCK_SO:-$repo/modules/rlock.so}" ] || packages+=("php$v-dev" libhiredis-dev pkg-config)
 rlock_install "${packages[@]}"
 
 # 2. The extension (RLOCK_SO=/path/to/rlock.so uses another build).

@@ -22,7 +22,8 @@ cd "$repo"
 
 quick=0
 [ "${1:-}" = --quick ] && quick=1
-rlock_install php8.2-dev php8.2-cli php8.2-xml php-pear libhiredis-dev pkg-config redis-server redis-tools
+v=$(rlock_php)
+rlock_install "php$v-dev" "php$v-cli" "php$v-xml" php-pear libhiredis-dev pkg-config redis-server redis-tools
 
 status=0
 fail() { echo "release-check: FAIL: $*" >&2; status=1; }

@@ -8,6 +8,11 @@
 #   scripts/test.sh --phpt | --phpunit   one suite only
 #   scripts/test.sh --release   the release check (scripts/release-check.sh): package.xml,
 #                               pecl package, the tarball built and its phpt suite; `all` runs it last
+#   scripts/test.sh --valkey    the phpt suite against valkey-server instead of redis-server
+#   scripts/test.sh --debian13  in a Debian 13 root (scripts/lib/root.sh, made once, then
+#                               reused): --phpt, --phpunit and --valkey there (needs root)
+#   scripts/test.sh --php85     --phpt in a Debian 13 root with experimental's PHP 8.5 (by hand)
+# PHP: the installed one, else the newest the distribution has (rlock_php; RLOCK_PHP=8.x).
 # A test that hangs fails after run-tests' 60 s without output (300 s under valgrind), and
 # every process the run started is stopped when it ends, however it ends.
 set -euo pipefail
@@ -16,13 +21,26 @@ cd "$repo"
 . scripts/lib/deps.sh
 
 mode=${1:-all}
-need=(php8.2-dev php8.2-cli php-pear libhiredis-dev pkg-config redis-server redis-tools phpunit php8.2-redis)
+case "$mode" in
+	--debian13|--php85)
+		. scripts/lib/root.sh
+		if [ "$mode" = --debian13 ]; then
+			rlock_root_run debian13 --phpt --phpunit --valkey
+		else
+			rlock_root_run php85 --phpt
+		fi
+		exit ;;
+esac
+v=$(rlock_php)
+need=("php$v-dev" "php$v-cli" libhiredis-dev pkg-config redis-server redis-tools)
+[ "$mode" = --phpt ] || [ "$mode" = --valkey ] || need+=(php-pear phpunit "php$v-redis")
+[ "$mode" = "--valkey" ] && need+=(valkey-server)
 [ "$mode" = "--valgrind" ] && need+=(valgrind)
 [ "$mode" = "--asan" ] && need+=(libasan8)
 [ "$mode" = "--ubsan" ] && need+=(libubsan1)
 # NetworkTest: namespaces and veths (ip), partitions and loss (nft), the delay (tc netem, or
 # iptables' NFQUEUE to tests/phpunit/netdelay.c where the kernel has no sch_netem)
-if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx php8.2-fpm iproute2 nftables iptables); fi
+if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx "php$v-fpm" iproute2 nftables iptables); fi
 rlock_install "${need[@]}"
 case "$mode" in --release|--asan|--ubsan) ;; *) rlock_build ;; esac
 
@@ -32,7 +50,9 @@ export RLOCK_RUN=$work
 trap 'rlock_redis_stop "$work"; rlock_reap "$work"; rm -rf "$work"' EXIT
 trap 'exit 143' TERM INT
 port=$(rlock_free_port)
+[ "$mode" = --valkey ] && export RLOCK_TEST_SERVER=valkey-server
 rlock_redis_start "$work" "$port"
+echo "PHP $(php -r 'echo PHP_VERSION;'), $(redis-cli -p "$port" INFO server | grep -E '^(redis|valkey)_version:' | tr -d '\r' | tail -n 1)"
 export RLOCK_TEST_HOST=127.0.0.1 RLOCK_TEST_PORT=$port
 export RLOCK_EXT="$repo/modules/rlock.so"
 
@@ -119,11 +139,11 @@ case "$mode" in
 	--valgrind) run_phpt valgrind ;;
 	--asan) run_phpt address ;;
 	--ubsan) run_phpt undefined ;;
-	--phpt) run_phpt ;;
+	--phpt|--valkey) run_phpt ;;
 	--phpunit) run_phpunit ;;
 	--release) run_release ;;
 	all) run_phpt; run_phpunit; run_release ;;
-	*) echo "usage: $0 [--valgrind|--asan|--ubsan|--phpt|--phpunit|--release]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--valgrind|--asan|--ubsan|--phpt|--phpunit|--release|--valkey|--debian13|--php85]" >&2; exit 2 ;;
 esac
 [ "$mode" = --release ] || summary
 exit $status

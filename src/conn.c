@@ -97,8 +97,7 @@ static int poll_for(struct pollfd *fds, nfds_t n, zend_long ms)
 /* Wait until ctx's socket is ready for events (POLLIN: a read, POLLOUT: a write) by deadline
  * (rlock_now_ms() time): every read and write of a reply is bounded by its exchange's
  * deadline, not by a socket timeout that each read would get afresh (a reply that comes a
- * byte at a time). false with ctx->err set when the deadline passed. No Zend state: the
- * watchdog's thread reads through here too (rlock_conn_handshake). */
+ * byte at a time). false with ctx->err set when the deadline passed. */
 static bool wait_io(redisContext *ctx, short events, zend_long deadline)
 {
 	struct pollfd p = { .fd = ctx->fd, .events = events };
@@ -198,21 +197,9 @@ static bool budget_take(const redisReadTask *task, size_t len)
 	return b->objects <= RLOCK_REPLY_MAX_OBJECTS && b->bytes <= RLOCK_REPLY_MAX_BYTES;
 }
 
-#if HIREDIS_MAJOR >= 1
-/* hiredis 1.x refuses an array header past maxelements itself (and caps no total). */
-void rlock_conn_minit(void)
-{
-}
-
-void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget)
-{
-	(void) budget;
-	(void) budget_take;
-	ctx->reader->maxelements = RLOCK_REPLY_MAX_ELEMENTS;
-}
-#else
-/* hiredis 0.14 allocates whatever a header announces: its reply-object functions, wrapped
- * with the caps. A NULL from one fails the read (hiredis says "out of memory"). */
+/* hiredis allocates whatever a header announces (1.x refuses an array past the reader's
+ * maxelements, and caps no total): its reply-object functions, wrapped with the caps. A NULL
+ * from one fails the read (hiredis says "out of memory"). */
 static redisReplyObjectFunctions *hiredis_fn;
 
 static void *guard_string(const redisReadTask *task, char *str, size_t len)
@@ -220,7 +207,11 @@ static void *guard_string(const redisReadTask *task, char *str, size_t len)
 	return budget_take(task, len) ? hiredis_fn->createString(task, str, len) : NULL;
 }
 
+#if HIREDIS_MAJOR >= 1
+static void *guard_array(const redisReadTask *task, size_t elements)
+#else
 static void *guard_array(const redisReadTask *task, int elements)
+#endif
 {
 	return elements <= RLOCK_REPLY_MAX_ELEMENTS && budget_take(task, 0) ? hiredis_fn->createArray(task, elements) : NULL;
 }
@@ -235,11 +226,28 @@ static void *guard_nil(const redisReadTask *task)
 	return budget_take(task, 0) ? hiredis_fn->createNil(task) : NULL;
 }
 
+#if HIREDIS_MAJOR >= 1
+/* RESP3 types: a server speaking RESP2 sends none, but a reply is input */
+static void *guard_double(const redisReadTask *task, double value, char *str, size_t len)
+{
+	return budget_take(task, len) ? hiredis_fn->createDouble(task, value, str, len) : NULL;
+}
+
+static void *guard_bool(const redisReadTask *task, int value)
+{
+	return budget_take(task, 0) ? hiredis_fn->createBool(task, value) : NULL;
+}
+#endif
+
 static redisReplyObjectFunctions guarded_fn = {
 	.createString = guard_string,
 	.createArray = guard_array,
 	.createInteger = guard_integer,
 	.createNil = guard_nil,
+#if HIREDIS_MAJOR >= 1
+	.createDouble = guard_double,
+	.createBool = guard_bool,
+#endif
 	.freeObject = freeReplyObject,
 };
 
@@ -255,12 +263,14 @@ void rlock_conn_minit(void)
 
 void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget)
 {
+#if HIREDIS_MAJOR >= 1
+	ctx->reader->maxelements = RLOCK_REPLY_MAX_ELEMENTS;
+#endif
 	if (hiredis_fn) {
 		ctx->reader->fn = &guarded_fn;
 		ctx->reader->privdata = budget;
 	}
 }
-#endif
 
 /* Fail ctx when what it has buffered of a reply outgrows any reply of ours: a bulk string
  * is buffered whole before hiredis makes anything of it, and a line that does not end is
@@ -337,10 +347,7 @@ static const char *auth_refusal(const redisReply *r)
 	return "the server refused the credentials";
 }
 
-/* r, the reply to a command of a fresh connection's handshake (NULL: none came, ctx says
- * why), freed: true when it is not an error (and, for AUTH, is +OK), else false with why
- * set. */
-static bool handshake_check(redisContext *ctx, redisReply *r, bool auth, long long db, const char *pass,
+bool rlock_conn_handshake_check(redisContext *ctx, redisReply *r, bool auth, long long db, const char *pass,
 	size_t pass_len, char *why, size_t why_size)
 {
 	char what[32], text[201];
@@ -363,9 +370,7 @@ static bool handshake_check(redisContext *ctx, redisReply *r, bool auth, long lo
 	return ok;
 }
 
-/* AUTH (when pass) and SELECT (when db != 0) appended to ctx's output, not sent: how many
- * replies they will have (AUTH's first), or -1. */
-static int handshake_append(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
+int rlock_conn_handshake_append(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
 	long long db)
 {
 	int n = 0;
@@ -388,26 +393,6 @@ static int handshake_append(redisContext *ctx, const char *user, size_t user_len
 		n++;
 	}
 	return n;
-}
-
-bool rlock_conn_handshake(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
-	long long db, zend_long deadline, char *why, size_t why_size)
-{
-	int n = handshake_append(ctx, user, user_len, pass, pass_len, db);
-	if (n < 0) {
-		snprintf(why, why_size, "out of memory");
-		return false;
-	}
-	for (int i = 0; i < n; i++) {
-		redisReply *r = NULL;
-		if (rlock_conn_get_reply(ctx, deadline, (void **) &r) != REDIS_OK) {
-			r = NULL;
-		}
-		if (!handshake_check(ctx, r, pass && i == 0, db, pass, pass_len, why, why_size)) {
-			return false;
-		}
-	}
-	return true;
 }
 
 static void conn_free(rlock_conn *c)
@@ -456,7 +441,7 @@ static bool handshake_reply(rlock_conn *c, const rlock_server *s, redisReply *r,
 	bool auth = s->pass && c->handshake == (s->db != 0 ? 2 : 1);
 
 	c->handshake--;
-	if (!handshake_check(c->ctx, r, auth, (long long) s->db, s->pass ? ZSTR_VAL(s->pass) : NULL,
+	if (!rlock_conn_handshake_check(c->ctx, r, auth, (long long) s->db, s->pass ? ZSTR_VAL(s->pass) : NULL,
 			s->pass ? ZSTR_LEN(s->pass) : 0, why, sizeof(why))) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", why);
 		return false;
@@ -526,7 +511,7 @@ static bool conn_connected(const rlock_opts *o, rlock_conn *c, const rlock_serve
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot set the read timeout: %s", c->ctx->errstr);
 		return false;
 	}
-	if ((c->handshake = handshake_append(c->ctx, s->user ? ZSTR_VAL(s->user) : NULL, s->user ? ZSTR_LEN(s->user) : 0,
+	if ((c->handshake = rlock_conn_handshake_append(c->ctx, s->user ? ZSTR_VAL(s->user) : NULL, s->user ? ZSTR_LEN(s->user) : 0,
 			s->pass ? ZSTR_VAL(s->pass) : NULL, s->pass ? ZSTR_LEN(s->pass) : 0, (long long) s->db)) < 0) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "out of memory");
 		return false;

@@ -34,11 +34,18 @@ int rlock_conn_get_reply(redisContext *ctx, zend_long deadline, void **reply);
  * polls the socket itself, then asks the reader for a reply. */
 bool rlock_conn_read(redisContext *ctx);
 
-/* AUTH (when pass) and SELECT (when db != 0) on a fresh guarded ctx, answered by deadline
- * (rlock_now_ms() time). false with what failed
- * in why, in rlock's words: a hostile server could echo the password in its own. */
-bool rlock_conn_handshake(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
-	long long db, zend_long deadline, char *why, size_t why_size);
+/* AUTH (when pass) and SELECT (when db != 0) appended to a fresh guarded ctx's output, not
+ * sent: how many replies they will have (AUTH's first), or -1. The caller sends them and
+ * reads the replies its own way (the watchdog's thread too: plain C). */
+int rlock_conn_handshake_append(redisContext *ctx, const char *user, size_t user_len, const char *pass, size_t pass_len,
+	long long db);
+
+/* r, the reply to a command of the handshake (auth: AUTH's, else SELECT db's; NULL: none
+ * came, ctx says why), freed: true when it is not an error (and, for AUTH, is +OK), else
+ * false with what failed in why, in rlock's words: a hostile server could echo the password
+ * in its own. */
+bool rlock_conn_handshake_check(redisContext *ctx, redisReply *r, bool auth, long long db, const char *pass,
+	size_t pass_len, char *why, size_t why_size);
 
 /* One hiredis connection, owned by the process that opened it. */
 typedef struct {

@@ -7,8 +7,9 @@
  * that answered until a release wakes it (releases never hand over across masters: every
  * waiter runs the quorum again) or retries after a random delay when the vote was split.
  * Fencing tokens: each master counts its own; the holder takes the largest of its quorum
- * and raises the counters of its quorum to it, so any later quorum, which shares a master
- * with this one, counts past it. */
+ * and raises the counters of its quorum to it, and has won only once a quorum confirmed the
+ * raise (fence_floor), so any later quorum, which shares a master with this one, counts past
+ * it. */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -139,6 +140,12 @@ static zend_long drift(zend_long ttl)
 	return ttl / 100 + 2;
 }
 
+/* What is left of a lease of ttl ms taken at start, less the drift. */
+static zend_long validity(zend_long ttl, zend_long start)
+{
+	return ttl - (rlock_now_ms() - start) - drift(ttl);
+}
+
 /* Release token on every master (or those in only[]); the number of masters where it was
  * ours, or -1. */
 static int release_all(const rlock_opts *o, rlock_keys *k, zend_string *token, bool *only,
@@ -162,14 +169,34 @@ static int release_all(const rlock_opts *o, rlock_keys *k, zend_string *token, b
 	return released;
 }
 
-/* Raise the fencing counters of the quorum we hold to fence. */
-static void fence_floor(const rlock_opts *o, rlock_keys *k, bool *held, zend_long fence)
+/* Raise the fencing counters of the masters we hold (held[]) to fence: the number of them
+ * that confirmed it, the replies in fr.
+ *
+ * Why the acquire is won only when a quorum confirmed: W1 won quorum Q1 with token F1 (the
+ * largest its masters issued) and raised the counters of R1, a quorum within Q1, to F1; the
+ * script raises only while the lock there still holds W1's token, so each raise landed
+ * while W1 had that master. A later holder W2 wins quorum Q2 after W1's hold ended; R1 and
+ * Q2 are both quorums, so they share a master m, and W2 won m after W1's lock on m was gone,
+ * so after the raise on m. Then m's counter was >= F1, and m issued max(clock, counter + 1)
+ * > F1; F2, the largest of Q2, is past F1. Unless m's counter expired between: it lives
+ * ttl + 10 s past its last token or raise, so then at least that long passed on m after F1
+ * existed, and m issued its clock. F1 is at most the clock of the master that issued it
+ * (scripts.c), so m's clock is past F1 as long as the masters' clocks agree within ttl + 10 s
+ * (and none stepped back by more): the assumption README.md states. Counting raises on
+ * masters we do not hold, or not confirmed, would break the first step: W2 may have won m
+ * before the raise came, or m's counter never moved (its clock behind Q1's, F2 < F1). */
+static uint32_t fence_floor(const rlock_opts *o, rlock_keys *k, bool *held, zend_long fence, zend_string *token,
+	fanout_result *fr)
 {
 	rlock_call c;
-	fanout_result fr;
-	rlock_call_fence_floor(&c, k, fence, o);
-	fanout(o, &c, held, &fr);
-	fanout_free(o, &fr);
+	uint32_t raised = 0;
+
+	rlock_call_fence_floor(&c, k, fence, token, o);
+	fanout(o, &c, held, fr);
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		raised += fr->replies[i] && fr->replies[i]->type == REDIS_REPLY_INTEGER && fr->replies[i]->integer == 1;
+	}
+	return raised;
 }
 
 static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
@@ -227,16 +254,19 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 				block = MIN(block, a.pttl + 1);
 			}
 		}
-		zend_long validity = o->ttl - (rlock_now_ms() - start) - drift(o->ttl);
-		if (won >= quorum(o) && validity > 0) {
-			if (o->fencing) {
-				fence_floor(o, &k, held, fence);
+		fanout_result raise = {0};
+		if (won >= quorum(o) && validity(o->ttl, start) > 0) {
+			/* with fencing, won only where a quorum raised its counter, in time */
+			bool raised = !o->fencing || (fence_floor(o, &k, held, fence, token, &raise) >= quorum(o)
+				&& validity(o->ttl, start) > 0);
+			if (raised) {
+				fanout_free(o, &raise);
+				out->token = zend_string_copy(token);
+				out->fence = o->fencing ? fence : 0;
+				out->valid_until = start + o->ttl - drift(o->ttl);
+				rc = 1;
+				break;
 			}
-			out->token = zend_string_copy(token);
-			out->fence = o->fencing ? fence : 0;
-			out->valid_until = start + o->ttl - drift(o->ttl);
-			rc = 1;
-			break;
 		}
 		if (won > 0) {
 			/* give back what we took; a master that did not answer in time lets it expire */
@@ -244,6 +274,12 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 			release_all(o, &k, token, held, &rr, err);
 			fanout_free(o, &rr);
 		}
+		if (raise.failed > 0 && raise.failed == won && !waiting) {
+			/* every raise failed (as a vote where every master failed) */
+			rc = no_quorum(o, &raise, err);
+			break;
+		}
+		fanout_free(o, &raise);
 		if (remaining == 0) {
 			break;
 		}
@@ -331,8 +367,7 @@ static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 	if (n < 0) {
 		return -1;
 	}
-	zend_long validity = ttl - (rlock_now_ms() - start) - drift(ttl);
-	if ((uint32_t) n < quorum(o) || validity <= 0) {
+	if ((uint32_t) n < quorum(o) || validity(ttl, start) <= 0) {
 		return 0;
 	}
 	h->valid_until = start + ttl - drift(ttl);

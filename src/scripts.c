@@ -149,11 +149,14 @@ rlock_script rlock_script_renew = { .source =
 	"return out\n"
 };
 
-/* KEYS: fence. ARGV: floor, keep. Raise the fencing counter to at least floor (Redlock),
- * and keep it keep ms at least. */
+/* KEYS: lock, fence. ARGV: floor, keep, token. While the lock holds token: raise the fencing
+ * counter to at least floor (Redlock), keep it keep ms at least, and return 1; otherwise
+ * (the lease ran out before the raise came) 0, and nothing changed: a raise that counts
+ * came while the holder still had this master, so whoever takes it next comes after it. */
 rlock_script rlock_script_fence_floor = { .source = LUA_ATLEAST
-	"if (tonumber(redis.call('get', KEYS[1])) or 0) < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1], 'KEEPTTL') end\n"
-	"atleast(KEYS[1], ARGV[2])\n"
+	"if redis.call('get', KEYS[1]) ~= ARGV[3] then return 0 end\n"
+	"if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[1]) then redis.call('set', KEYS[2], ARGV[1], 'KEEPTTL') end\n"
+	"atleast(KEYS[2], ARGV[2])\n"
 	"return 1\n"
 };
 
@@ -370,11 +373,12 @@ void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zen
 	call_num(c, 1, ttl);
 }
 
-void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, const rlock_opts *o)
+void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_string *token, const rlock_opts *o)
 {
-	call_start(c, &rlock_script_fence_floor, 1, &k->keys[3], NULL);
+	call_start(c, &rlock_script_fence_floor, 1, &k->keys[0], k->keys[3]);
 	call_num(c, 1, floor);
 	call_num(c, 2, fence_keep(o->ttl));
+	call_str(c, token);
 }
 
 void rlock_call_use_eval(rlock_call *c)

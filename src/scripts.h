@@ -48,7 +48,7 @@ void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const 
 void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, const rlock_opts *o,
 	bool fair);
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl);
-void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, const rlock_opts *o);
+void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_string *token, const rlock_opts *o);
 /* Send the script itself (EVAL), not its SHA. */
 void rlock_call_use_eval(rlock_call *c);
 /* True (and c switched to EVAL) when r says the server does not know the script. */

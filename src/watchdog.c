@@ -27,9 +27,10 @@
  * So no thread runs at a fork: the prepare handler asks the thread to end and joins it. The
  * thread waits only on the mutex's condition or in poll(), on its socket and on the
  * interrupt pipe the handler writes to, so it ends at once, a renewal it was waiting for
- * dropped with its connection and retried soon (its sockets are non-blocking: only AUTH and
- * SELECT on a new connection block, read_timeout at most). The parent handler starts a new thread if locks are watched, on the connections
- * the last one left; the child handler frees the child's copy of the table and of those
+ * dropped with its connection and retried soon (its sockets are non-blocking from the connect
+ * on, AUTH and SELECT included: only a host name's lookup, before the connect, is not
+ * interrupted). The parent handler starts a new thread if locks are watched, on the
+ * connections the last one left; the child handler frees the child's copy of the table and of those
  * connections (closing its copies of the sockets, without a word to Redis): nothing is
  * renewed there until it takes a lock of its own.
  *
@@ -286,31 +287,16 @@ static redisReply *wd_reply(redisContext *c, int64_t deadline)
 	}
 }
 
-/* Turn c's socket blocking, with timeout ms on each read and write, or back to non-blocking. */
-static bool wd_blocking(redisContext *c, bool on, int64_t ms)
-{
-	int flags = fcntl(c->fd, F_GETFL);
-	if (flags < 0 || fcntl(c->fd, F_SETFL, on ? flags & ~O_NONBLOCK : flags | O_NONBLOCK) < 0) {
-		return false;
-	}
-	if (on) {
-		struct timeval tv = { .tv_sec = (time_t) (ms / 1000), .tv_usec = (suseconds_t) (ms % 1000 * 1000) };
-		c->flags |= REDIS_BLOCK;
-		return redisSetTimeout(c, tv) == REDIS_OK;
-	}
-	c->flags &= ~REDIS_BLOCK;
-	return true;
-}
-
 /* A connection of the thread's own to s: non-blocking, reply caps, AUTH, SELECT. NULL when
- * it fails. The connect waits in wd_poll(); AUTH and SELECT, when there are any, go through
- * the request side's rlock_conn_handshake() on the socket made blocking for them (read_timeout
- * at most, that a fork may wait for). Reads only fields of s that never change. */
+ * it fails. It waits only in wd_poll(): the connect within connect_timeout, AUTH and SELECT
+ * (when there are any) within read_timeout, and a fork's prepare handler ends any of it at
+ * once. Reads only fields of s that never change. */
 static redisContext *wd_connect(wd_server *s)
 {
 	char why[256];
-	int err = 0;
+	int err = 0, n;
 	socklen_t len = sizeof(err);
+	int64_t deadline;
 	redisContext *c = s->port ? redisConnectNonBlock(s->host, s->port) : redisConnectUnixNonBlock(s->host);
 
 	/* the connect goes on in the background: writable once it is done, SO_ERROR says how */
@@ -319,11 +305,20 @@ static redisContext *wd_connect(wd_server *s)
 		goto fail;
 	}
 	rlock_conn_guard(c, &s->budget);
-	if ((s->pass || s->db != 0) && (!wd_blocking(c, true, s->read_timeout)
-			|| !rlock_conn_handshake(c, s->user, s->user_len, s->pass, s->pass_len, s->db,
-				(zend_long) deadline_of(s->read_timeout), why, sizeof(why))
-			|| !wd_blocking(c, false, 0))) {
+	if ((n = rlock_conn_handshake_append(c, s->user, s->user_len, s->pass, s->pass_len, s->db)) < 0) {
 		goto fail;
+	}
+	if (n > 0) {
+		deadline = deadline_of(s->read_timeout);
+		if (!wd_flush(c, deadline)) {
+			goto fail;
+		}
+		for (int i = 0; i < n; i++) {
+			if (!rlock_conn_handshake_check(c, wd_reply(c, deadline), s->pass && i == 0, s->db, s->pass,
+					s->pass_len, why, sizeof(why))) {
+				goto fail;
+			}
+		}
 	}
 	return c;
 

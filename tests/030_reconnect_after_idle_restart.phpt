@@ -17,7 +17,7 @@ $dir = sys_get_temp_dir() . '/rlock-phpt-030-' . getmypid();
 @mkdir($dir);
 
 function redis_start(int $port, string $dir): void {
-    exec('redis-server --port ' . $port . ' --bind 127.0.0.1 --save "" --appendonly no --daemonize yes'
+    exec((getenv('RLOCK_TEST_SERVER') ?: 'redis-server') . ' --port ' . $port . ' --bind 127.0.0.1 --save "" --appendonly no --daemonize yes'
         . ' --dir ' . escapeshellarg($dir) . ' --pidfile ' . escapeshellarg("$dir/redis.pid")
         . ' --logfile ' . escapeshellarg("$dir/redis.log"));
     $deadline = microtime(true) + 10;

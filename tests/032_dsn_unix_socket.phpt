@@ -14,7 +14,7 @@ require __DIR__ . '/config.inc';
 $dir = sys_get_temp_dir() . '/rlock-phpt-032-' . getmypid();
 @mkdir($dir);
 $sock = "$dir/redis.sock";
-exec('redis-server --port 0 --unixsocket ' . escapeshellarg($sock) . ' --unixsocketperm 700 --save "" --appendonly no'
+exec((getenv('RLOCK_TEST_SERVER') ?: 'redis-server') . ' --port 0 --unixsocket ' . escapeshellarg($sock) . ' --unixsocketperm 700 --save "" --appendonly no'
     . ' --daemonize yes --dir ' . escapeshellarg($dir) . ' --pidfile ' . escapeshellarg("$dir/redis.pid")
     . ' --logfile ' . escapeshellarg("$dir/redis.log"));
 register_shutdown_function(function () use ($dir) {

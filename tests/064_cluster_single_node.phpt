@@ -12,7 +12,7 @@ $port = (int) explode(':', stream_socket_get_name($s, false))[1];
 fclose($s);
 $dir = sys_get_temp_dir() . '/rlock-phpt-064-' . getmypid();
 @mkdir($dir);
-exec('redis-server --port ' . $port . ' --bind 127.0.0.1 --save "" --appendonly no --daemonize yes'
+exec((getenv('RLOCK_TEST_SERVER') ?: 'redis-server') . ' --port ' . $port . ' --bind 127.0.0.1 --save "" --appendonly no --daemonize yes'
     . ' --cluster-enabled yes --cluster-config-file ' . escapeshellarg("$dir/nodes.conf")
     . ' --dir ' . escapeshellarg($dir) . ' --pidfile ' . escapeshellarg("$dir/redis.pid"));
 register_shutdown_function(function () use ($dir) {

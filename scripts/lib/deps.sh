@@ -20,11 +20,33 @@ rlock_install() {
 	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# rlock_build: phpize, configure and make in the repo (once; again when a source is newer).
+# rlock_php: the PHP version the scripts install and build against (8.2, 8.4, ...):
+# RLOCK_PHP when set, else the php CLI's when one is installed, else the newest php*-dev
+# the distribution offers.
+rlock_php() {
+	local list
+	if [ -n "${RLOCK_PHP:-}" ]; then
+		echo "$RLOCK_PHP"
+	elif command -v php >/dev/null; then
+		php -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION, "\n";'
+	else
+		list=$(apt-cache search --names-only '^php[0-9.]+-dev$')
+		[ -n "$list" ] || { apt-get update -q >/dev/null; list=$(apt-cache search --names-only '^php[0-9.]+-dev$'); }
+		sed -nE 's/^php([0-9]+\.[0-9]+)-dev .*/\1/p' <<< "$list" | sort -V | tail -n 1
+	fi
+}
+
+# rlock_build: phpize, configure and make in the repo (once; again when a source is newer),
+# with the phpize and php-config of rlock_php's version when Debian names them so.
 rlock_build() {
+	local v phpize=phpize config=()
+	v=$(rlock_php)
+	if command -v "phpize$v" >/dev/null; then
+		phpize=phpize$v config=(--with-php-config="php-config$v")
+	fi
 	if [ ! -f modules/rlock.so ] || [ -n "$(find rlock.c src config.m4 -newer modules/rlock.so -print -quit)" ]; then
-		[ -f configure ] && [ config.m4 -ot configure ] || phpize >/dev/null
-		[ -f Makefile ] && [ configure -ot Makefile ] || ./configure -q --enable-rlock CFLAGS="-O2 -g -Wall -Wextra" >/dev/null
+		[ -f configure ] && [ config.m4 -ot configure ] || "$phpize" >/dev/null
+		[ -f Makefile ] && [ configure -ot Makefile ] || ./configure -q --enable-rlock "${config[@]}" CFLAGS="-O2 -g -Wall -Wextra" >/dev/null
 		make -s -j"$(nproc)" >/dev/null
 	fi
 }
@@ -34,10 +56,11 @@ rlock_free_port() {
 	php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'
 }
 
-# rlock_redis_start DIR PORT [ARGS...]: a throw-away redis-server, ready when this returns.
+# rlock_redis_start DIR PORT [ARGS...]: a throw-away redis-server, ready when this returns;
+# RLOCK_TEST_SERVER names another server binary (valkey-server).
 rlock_redis_start() {
 	local dir=$1 port=$2; shift 2
-	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" \
+	"${RLOCK_TEST_SERVER:-redis-server}" --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" \
 		--pidfile "$dir/redis-$port.pid" --logfile "$dir/redis-$port.log" --daemonize yes "$@"
 	for _ in $(seq 100); do
 		redis-cli -p "$port" ping >/dev/null 2>&1 && return 0

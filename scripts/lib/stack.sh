@@ -21,7 +21,8 @@
 # same lines in $STACK_DIR/stack.env.
 
 STACK_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-STACK_FPM_BIN=${STACK_FPM_BIN:-/usr/sbin/php-fpm8.2}
+# the php-fpm of the PHP the CLI runs
+STACK_FPM_BIN=${STACK_FPM_BIN:-/usr/sbin/php-fpm$(php -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;')}
 STACK_NGINX_BIN=${STACK_NGINX_BIN:-/usr/sbin/nginx}
 STACK_REDIS_BIN=${STACK_REDIS_BIN:-/usr/bin/redis-server}
 

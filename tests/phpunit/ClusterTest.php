@@ -70,7 +70,7 @@ final class ClusterTest extends TestCase
 
     protected function setUp(): void
     {
-        $this->prefix = 'cluster-test:' . $this->getName(false) . ':' . bin2hex(random_bytes(4)) . ':';
+        $this->prefix = 'cluster-test:' . rlock_test_name($this) . ':' . bin2hex(random_bytes(4)) . ':';
     }
 
     protected function tearDown(): void

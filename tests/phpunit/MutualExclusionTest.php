@@ -9,6 +9,8 @@
 
 declare(strict_types=1);
 
+use PHPUnit\Framework\Attributes\DataProvider;
+
 final class MutualExclusionTest extends OneServerTestCase
 {
     private const PROCESSES = 8;
@@ -131,6 +133,7 @@ final class MutualExclusionTest extends OneServerTestCase
     }
 
     /** @dataProvider binaryKeys */
+    #[DataProvider('binaryKeys')]
     public function testBinaryKeysAreOneLockAcrossProcesses(string $key, string $sibling): void
     {
         $keyfile = tempnam(sys_get_temp_dir(), 'rlock-key-');

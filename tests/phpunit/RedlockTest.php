@@ -43,7 +43,7 @@ final class RedlockTest extends TestCase
 
     protected function setUp(): void
     {
-        $this->prefix = 'redlock-test:' . $this->getName(false) . ':' . bin2hex(random_bytes(4)) . ':';
+        $this->prefix = 'redlock-test:' . rlock_test_name($this) . ':' . bin2hex(random_bytes(4)) . ':';
     }
 
     protected function tearDown(): void

@@ -15,7 +15,8 @@ require_once __DIR__ . '/../child.inc';
 
 final class RequestEndFpmTest extends OneServerTestCase
 {
-    private const FPM = '/usr/sbin/php-fpm8.2';
+    /** the php-fpm of the PHP running the tests */
+    private const FPM = '/usr/sbin/php-fpm' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION;
 
     private string $dir;
     private int $port;
@@ -25,7 +26,7 @@ final class RequestEndFpmTest extends OneServerTestCase
     protected function setUp(): void
     {
         if (!is_executable(self::FPM)) {
-            $this->markTestSkipped(self::FPM . ' is not installed (php8.2-fpm)');
+            $this->markTestSkipped(self::FPM . ' is not installed (php' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . '-fpm)');
         }
         parent::setUp();
         $this->dir = sys_get_temp_dir() . '/rlock-fpm-' . getmypid() . '-' . bin2hex(random_bytes(3));

@@ -7,13 +7,15 @@
  *
  *   phpunit tests/phpunit/SeckillTest.php
  *
- * Needs nginx, php8.2-fpm, redis-server, phpredis for the CLI, and the extension built
- * (modules/rlock.so, or RLOCK_SO / RLOCK_EXT=/path/to/rlock.so). Also runs in the suite of
- * scripts/test.sh (tests/phpunit/phpunit.xml); php-fpm loads the extension by itself.
+ * Needs nginx, the php-fpm of the PHP running the tests (php8.x-fpm), redis-server,
+ * phpredis for the CLI, and the extension built (modules/rlock.so, or RLOCK_SO /
+ * RLOCK_EXT=/path/to/rlock.so). Also runs in the suite of scripts/test.sh
+ * (tests/phpunit/phpunit.xml); php-fpm loads the extension by itself.
  */
 
 declare(strict_types=1);
 
+use PHPUnit\Framework\Attributes\DataProvider;
 use PHPUnit\Framework\TestCase;
 
 require_once __DIR__ . '/../../examples/seckill/lib/client.php';
@@ -31,13 +33,14 @@ final class SeckillTest extends TestCase
 	public static function setUpBeforeClass(): void
 	{
 		$repo = dirname(__DIR__, 2);
-		foreach (['/usr/sbin/nginx', '/usr/sbin/php-fpm8.2', '/usr/bin/redis-server'] as $bin) {
+		$fpm = '/usr/sbin/php-fpm' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION;
+		foreach (['/usr/sbin/nginx', $fpm, '/usr/bin/redis-server'] as $bin) {
 			if (!is_executable($bin)) {
 				self::markTestSkipped("$bin is not installed");
 			}
 		}
 		if (!extension_loaded('redis')) {
-			self::markTestSkipped('phpredis is not loaded in the CLI (php8.2-redis)');
+			self::markTestSkipped('phpredis is not loaded in the CLI (php' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . '-redis)');
 		}
 		$so = getenv('RLOCK_SO') ?: getenv('RLOCK_EXT') ?: "$repo/modules/rlock.so";
 		if (!is_file($so)) {
@@ -163,6 +166,7 @@ final class SeckillTest extends TestCase
 	}
 
 	/** @dataProvider deaths */
+	#[DataProvider('deaths')]
 	public function testRequestDeathReleasesTheLockAtOnce(string $how, string $api): void
 	{
 		$d = seckill_death(self::$cfg, $how, $api);
@@ -175,6 +179,7 @@ final class SeckillTest extends TestCase
 	}
 
 	/** @dataProvider killedApis */
+	#[DataProvider('killedApis')]
 	public function testKilledWorkerLockExpiresWithinTheTtl(string $api): void
 	{
 		$d = seckill_death(self::$cfg, 'killed', $api);

@@ -68,7 +68,7 @@ final class SentinelTest extends TestCase
 
     protected function setUp(): void
     {
-        $this->prefix = 'sentinel-test:' . $this->getName(false) . ':' . bin2hex(random_bytes(4)) . ':';
+        $this->prefix = 'sentinel-test:' . rlock_test_name($this) . ':' . bin2hex(random_bytes(4)) . ':';
     }
 
     protected function tearDown(): void

@@ -7,6 +7,12 @@ if (!extension_loaded('rlock')) {
     exit(1);
 }
 
+/* The test method's name on PHPUnit 9 (getName(), gone in 10) and 10+ (name()). */
+function rlock_test_name(PHPUnit\Framework\TestCase $test): string
+{
+    return method_exists($test, 'name') ? $test->name() : $test->getName(false);
+}
+
 require_once __DIR__ . '/RedisServer.php';
 require_once __DIR__ . '/Processes.php';
 require_once __DIR__ . '/Network.php';
