@@ -45,6 +45,8 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	HashTable request_conns;
 	/* when the public call under way must have returned (src/conn.c), 0 before the first */
 	zend_long call_deadline;
+	/* calls begun with rlock_conn_enter and not left: inner calls keep call_deadline */
+	int call_depth;
 	/* slot maps of clusters and masters named by Sentinels (src/route.c) */
 	HashTable topology;
 	/* keys found taken lately, and tokens of acquires whose reply was lost (src/lock.c) */

@@ -30,9 +30,28 @@ static zend_long add_sat(zend_long a, zend_long b)
 
 zend_long rlock_conn_begin(const rlock_opts *o, zend_long wait_ms)
 {
+	if (RLOCK_G(call_depth) > 0) {
+		return RLOCK_G(call_deadline);  /* inside a call that has its deadline already */
+	}
 	zend_long span = add_sat(add_sat(MAX(o->connect_timeout, 0), MAX(o->read_timeout, 0)), MAX(wait_ms, 0));
 	RLOCK_G(call_deadline) = add_sat(rlock_now_ms(), span);
 	return RLOCK_G(call_deadline);
+}
+
+void rlock_conn_enter(const rlock_opts *o, zend_long wait_ms)
+{
+	rlock_conn_begin(o, wait_ms);
+	RLOCK_G(call_depth)++;
+}
+
+void rlock_conn_leave(void)
+{
+	RLOCK_G(call_depth) = MAX(RLOCK_G(call_depth) - 1, 0);
+}
+
+void rlock_conn_reset(void)
+{
+	RLOCK_G(call_depth) = 0;
 }
 
 zend_long rlock_conn_left(void)
@@ -45,6 +64,12 @@ zend_long rlock_conn_left(void)
 static zend_long bound(zend_long own_ms)
 {
 	return MAX(MIN(own_ms, rlock_conn_left()), 1);
+}
+
+/* When an exchange that may take own_ms (less when the call ends first) must be over. */
+static zend_long deadline_of(zend_long own_ms)
+{
+	return add_sat(rlock_now_ms(), bound(own_ms));
 }
 
 bool rlock_conn_not_ready(const redisReply *r)
@@ -67,6 +92,28 @@ static int poll_for(struct pollfd *fds, nfds_t n, zend_long ms)
 		rc = poll(fds, n, (int) MIN(MAX(ms, 0), INT_MAX));
 	} while (rc < 0 && errno == EINTR);
 	return rc;
+}
+
+/* Wait until ctx's socket is ready for events (POLLIN: a read, POLLOUT: a write) by deadline
+ * (rlock_now_ms() time): every read and write of a reply is bounded by its exchange's
+ * deadline, not by a socket timeout that each read would get afresh (a reply that comes a
+ * byte at a time). false with ctx->err set when the deadline passed. */
+static bool wait_io(redisContext *ctx, short events, zend_long deadline)
+{
+	struct pollfd p = { .fd = ctx->fd, .events = events };
+	zend_long left = deadline - rlock_now_ms();
+	int rc = left > 0 ? poll_for(&p, 1, left) : 0;
+
+	if (rc > 0) {
+		return true;
+	}
+	ctx->err = REDIS_ERR_IO;
+	if (rc == 0) {
+		snprintf(ctx->errstr, sizeof(ctx->errstr), "%s timed out", events == POLLIN ? "read" : "write");
+	} else {
+		snprintf(ctx->errstr, sizeof(ctx->errstr), "%s", strerror(errno));
+	}
+	return false;
 }
 
 /* prefix, the decimal digits of n, then CRLF; the end. */
@@ -247,30 +294,35 @@ bool rlock_conn_read(redisContext *ctx)
 	return redisBufferRead(ctx) == REDIS_OK && buffer_fits(ctx);
 }
 
-/* Write out what hiredis has buffered (it writes only when a reply is asked for, and we may
- * poll for one first). */
-static bool flush(redisContext *ctx)
+/* Write out what hiredis has buffered by deadline (it writes only when a reply is asked for,
+ * and we may poll for one first). The first write goes at once (a command fits the socket's
+ * buffer: no poll() per command; the socket's timeout bounds it, arm()), every one after a
+ * partial write waits for room until the deadline. */
+static bool flush(redisContext *ctx, zend_long deadline)
 {
 	int done = 0;
+	if (redisBufferWrite(ctx, &done) != REDIS_OK) {
+		return false;
+	}
 	while (!done) {
-		if (redisBufferWrite(ctx, &done) != REDIS_OK) {
+		if (!wait_io(ctx, POLLOUT, deadline) || redisBufferWrite(ctx, &done) != REDIS_OK) {
 			return false;
 		}
 	}
 	return true;
 }
 
-int rlock_conn_get_reply(redisContext *ctx, void **reply)
+int rlock_conn_get_reply(redisContext *ctx, zend_long deadline, void **reply)
 {
 	void *r = NULL;
 	if (redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
 		return REDIS_ERR;
 	}
-	if (!r && !flush(ctx)) {
+	if (!r && !flush(ctx, deadline)) {
 		return REDIS_ERR;
 	}
 	while (!r) {
-		if (!rlock_conn_read(ctx) || redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
+		if (!wait_io(ctx, POLLIN, deadline) || !rlock_conn_read(ctx) || redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
 			return REDIS_ERR;
 		}
 	}
@@ -397,13 +449,12 @@ static bool handshake_reply(rlock_conn *c, const rlock_server *s, redisReply *r,
 	return true;
 }
 
-/* The replies of c's handshake, each read within own_ms (less when the call ends first):
- * false with err set when one failed. */
-static bool finish_handshake(rlock_conn *c, const rlock_server *s, zend_long own_ms, rlock_err *err)
+/* The replies of c's handshake, read by deadline: false with err set when one failed. */
+static bool finish_handshake(rlock_conn *c, const rlock_server *s, zend_long deadline, rlock_err *err)
 {
 	while (c->handshake > 0) {
 		void *r = NULL;
-		if (!arm(c, own_ms) || rlock_conn_get_reply(c->ctx, &r) != REDIS_OK) {
+		if (rlock_conn_get_reply(c->ctx, deadline, &r) != REDIS_OK) {
 			r = NULL;
 		}
 		if (!handshake_reply(c, s, r, err)) {
@@ -476,7 +527,7 @@ static void await_connects(const rlock_opts *o, uint32_t n, rlock_conn **conns, 
 {
 	struct pollfd fds[RLOCK_MAX_SERVERS];
 	bool waiting[RLOCK_MAX_SERVERS];
-	zend_long deadline = add_sat(rlock_now_ms(), bound(o->connect_timeout));
+	zend_long deadline = deadline_of(o->connect_timeout);
 	uint32_t pending = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
@@ -529,12 +580,15 @@ static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_e
 }
 
 /* Whether a connection from the table may carry the next command: ours, idle, and with
- * nothing to read (a readable socket between commands means EOF, a server restarted or a
- * CLIENT KILL, or a stale reply: either way it is thrown away, not used). */
+ * nothing to read, neither in hiredis' reader (bytes that came in the same read as the last
+ * reply: the next command would take them for its answer) nor on the socket (EOF, a server
+ * restarted or a CLIENT KILL, or a stale reply): else it is thrown away, not used. The
+ * reader's buf, pos and len are the same in hiredis 0.14 and 1.x. */
 static bool conn_usable(rlock_conn *c)
 {
 	struct pollfd p = { .fd = c->ctx->fd, .events = POLLIN };
-	return c->pid == rlock_getpid() && !c->busy && !c->ctx->err && poll(&p, 1, 0) == 0;
+	return c->pid == rlock_getpid() && !c->busy && !c->ctx->err && c->ctx->reader->pos == c->ctx->reader->len
+		&& poll(&p, 1, 0) == 0;
 }
 
 /* The connection to s out of the table, and closed: the next call reconnects. */
@@ -588,13 +642,12 @@ static void conn_drop(const rlock_opts *o, const rlock_server *s, rlock_err *err
 	conn_forget(o, s);
 }
 
-/* The reply to the command written after c's handshake, read within own_ms (less when the
- * call ends first): the handshake's replies first. false with err set (the connection is
- * the caller's to drop). */
-static bool get_reply(rlock_conn *c, const rlock_server *s, zend_long own_ms, redisReply **r, rlock_err *err)
+/* The reply to the command written after c's handshake, read by deadline: the handshake's
+ * replies first. false with err set (the connection is the caller's to drop). */
+static bool get_reply(rlock_conn *c, const rlock_server *s, zend_long deadline, redisReply **r, rlock_err *err)
 {
 	*r = NULL;
-	return finish_handshake(c, s, own_ms, err) && arm(c, own_ms) && rlock_conn_get_reply(c->ctx, (void **) r) == REDIS_OK;
+	return finish_handshake(c, s, deadline, err) && rlock_conn_get_reply(c->ctx, deadline, (void **) r) == REDIS_OK;
 }
 
 redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmd,
@@ -607,7 +660,7 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 		return NULL;
 	}
 	c->busy = true;
-	if (append_command(c->ctx, cmd) != REDIS_OK || !get_reply(c, s, add_sat(o->read_timeout, block_ms), &r, err)) {
+	if (append_command(c->ctx, cmd) != REDIS_OK || !get_reply(c, s, deadline_of(add_sat(o->read_timeout, block_ms)), &r, err)) {
 		conn_drop(o, s, err);
 		return NULL;
 	}
@@ -616,9 +669,9 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 }
 
 /* The next reply: from what hiredis has buffered already, else from the socket within
- * wait_ms (-1: as long as a read may take, own_ms or what is left of the call). 1 read, 0
- * not within wait_ms, -1 I/O error. */
-static int read_reply(rlock_conn *c, zend_long own_ms, zend_long wait_ms, redisReply **r)
+ * wait_ms (-1: as long as it may take, until deadline). 1 read, 0 not within wait_ms, -1 I/O
+ * error or the deadline passed. */
+static int read_reply(rlock_conn *c, zend_long deadline, zend_long wait_ms, redisReply **r)
 {
 	void *reply = NULL;
 	if (redisGetReplyFromReader(c->ctx, &reply) != REDIS_OK) {
@@ -626,11 +679,11 @@ static int read_reply(rlock_conn *c, zend_long own_ms, zend_long wait_ms, redisR
 	}
 	if (!reply && wait_ms >= 0) {
 		struct pollfd p = { .fd = c->ctx->fd, .events = POLLIN };
-		if (poll_for(&p, 1, MIN(wait_ms, bound(own_ms))) == 0) {
+		if (poll_for(&p, 1, MIN(wait_ms, MAX(deadline - rlock_now_ms(), 0))) == 0) {
 			return 0;
 		}
 	}
-	if (!reply && (!arm(c, own_ms) || rlock_conn_get_reply(c->ctx, &reply) != REDIS_OK)) {
+	if (!reply && rlock_conn_get_reply(c->ctx, deadline, &reply) != REDIS_OK) {
 		return -1;
 	}
 	*r = reply;
@@ -649,10 +702,11 @@ static bool side_call(const rlock_opts *o, const rlock_server *s, const rlock_cm
 	if (!side) {
 		return false;
 	}
+	zend_long deadline = deadline_of(o->read_timeout);
 	for (int i = 0; i < n; i++) {
 		append_command(side->ctx, &cmds[i]);
 	}
-	for (int i = 0; i < n && get_reply(side, s, o->read_timeout, &r, &ignored); i++) {
+	for (int i = 0; i < n && get_reply(side, s, deadline, &r, &ignored); i++) {
 		ok += r->type != REDIS_REPLY_ERROR;
 		freeReplyObject(r);
 	}
@@ -666,7 +720,7 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 	static const rlock_cmd ping = { .argc = 1, .argv = { "PING" }, .lens = { 4 } };
 	rlock_conn *c = conn_get(o, s, err);
 	const rlock_cmd *first = c && !c->blocked_before && b->first_new ? b->first_new : b->first;
-	zend_long own = add_sat(o->read_timeout, b->block_ms);
+	zend_long own = add_sat(o->read_timeout, b->block_ms), deadline = deadline_of(own);
 	*r1 = *r2 = NULL;
 
 	if (!c) {
@@ -675,12 +729,13 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 	c->blocked_before |= b->first_new != NULL;
 	c->busy = true;
 	if ((first && append_command(c->ctx, first) != REDIS_OK) || append_command(c->ctx, b->blocking) != REDIS_OK
-			|| !arm(c, own) || !flush(c->ctx) || !finish_handshake(c, s, own, err)
-			|| (first && read_reply(c, own, -1, r1) < 0)) {
+			|| !flush(c->ctx, deadline) || !finish_handshake(c, s, deadline, err)
+			|| (first && read_reply(c, deadline, -1, r1) < 0)) {
 		goto fail;
 	}
+	/* the blocking command's reply: a deadline of its own, as it blocks from here */
 	rlock_wake_how how = RLOCK_WAKE_PUSH;
-	int got = read_reply(c, own, b->wake_at ? b->wake_at(*r1, b->arg, &how) : -1, r2);
+	int got = read_reply(c, deadline = deadline_of(own), b->wake_at ? b->wake_at(*r1, b->arg, &how) : -1, r2);
 	if (got == 0) {
 		/* Time to stop waiting, and the server has not answered yet: wake the command from
 		 * a side connection, and read what it answers then (the wake, or what it was given
@@ -694,7 +749,7 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 			conn_forget(o, s);
 			return 0;
 		}
-		got = read_reply(c, own, -1, r2);
+		got = read_reply(c, deadline, -1, r2);
 	}
 	if (got < 0) {
 		goto fail;
@@ -767,8 +822,7 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 			continue;
 		}
 		conns[i]->busy = true;
-		if (append_command(conns[i]->ctx, cmds[i]) != REDIS_OK || !arm(conns[i], o->read_timeout)
-				|| !flush(conns[i]->ctx)) {
+		if (append_command(conns[i]->ctx, cmds[i]) != REDIS_OK || !flush(conns[i]->ctx, deadline_of(o->read_timeout))) {
 			conn_drop(o, &servers[i], &errs[i]);
 			conns[i] = NULL;
 			continue;
@@ -777,7 +831,7 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 	}
 	/* ... then read the replies as they come, all within one read_timeout (less when the
 	 * call ends first), or until enough of them answer. */
-	zend_long deadline = add_sat(rlock_now_ms(), bound(o->read_timeout));
+	zend_long deadline = deadline_of(o->read_timeout);
 	while (pending > 0 && answered < enough) {
 		nfds_t nfds = 0;
 		zend_long left = deadline - rlock_now_ms();

@@ -24,9 +24,10 @@ typedef struct {
  * as the watchdog's thread calls it too. */
 void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget);
 
-/* redisGetReply() on a guarded ctx: writes what is buffered, then reads until a reply has
- * come, failing one that grows past the caps while it is buffered. */
-int rlock_conn_get_reply(redisContext *ctx, void **reply);
+/* redisGetReply() on a guarded blocking ctx: writes what is buffered, then reads until a
+ * reply has come, failing one that grows past the caps while it is buffered, or that has not
+ * come by deadline (rlock_now_ms() time; each read and write polls for the time left). */
+int rlock_conn_get_reply(redisContext *ctx, zend_long deadline, void **reply);
 
 /* Read what the socket has into ctx's reader (at once on a non-blocking ctx): false, ctx->err
  * set, on an error or when what is buffered of a reply outgrows the caps. For a caller that
@@ -71,6 +72,14 @@ typedef struct {
  * deadline, now + connect_timeout + read_timeout + wait_ms (saturating), each taking the
  * least of its own timeout and what is left. The deadline, in rlock_now_ms() time. */
 zend_long rlock_conn_begin(const rlock_opts *o, zend_long wait_ms);
+
+/* A public call made of others (a reentrant lock(): extend, then acquire; an acquire whose
+ * watchdog failed: the release) begins: rlock_conn_begin as above, and the rlock_conn_begin
+ * of the calls inside keep its deadline, until rlock_conn_leave. rlock_conn_reset forgets
+ * every call begun (request start and end: a bailout may skip a leave). */
+void rlock_conn_enter(const rlock_opts *o, zend_long wait_ms);
+void rlock_conn_leave(void);
+void rlock_conn_reset(void);
 
 /* The ms left to the call's deadline, 0 once passed. */
 zend_long rlock_conn_left(void);

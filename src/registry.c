@@ -3,6 +3,7 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "registry.h"
+#include "conn.h"
 #include "scripts.h"
 #include "watchdog.h"
 
@@ -61,7 +62,7 @@ static void settle_lost(rlock_held *h, zend_string *id)
 	zend_hash_del(&RLOCK_G(held), id);
 }
 
-int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
+static int acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
 {
 	zend_string *id = rlock_opts_lock_id(o, key);
 	rlock_held *h = find(id);
@@ -122,6 +123,16 @@ int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, r
 		zend_hash_update_ptr(&RLOCK_G(held), id, h);
 	}
 	zend_string_release(id);
+	return rc;
+}
+
+int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
+{
+	/* one deadline for all it does: the extend of a reentrant lock() and the acquire after
+	 * it, the release when the watchdog cannot start */
+	rlock_conn_enter(o, wait_ms);
+	int rc = acquire(o, key, wait_ms, out, err);
+	rlock_conn_leave();
 	return rc;
 }
 
@@ -195,6 +206,7 @@ void rlock_registry_rinit(void)
 {
 	zend_hash_init(&RLOCK_G(held), 8, NULL, held_dtor, 0);
 	RLOCK_G(request_active) = true;
+	rlock_conn_reset();
 }
 
 void rlock_registry_post_deactivate(void)
@@ -205,6 +217,7 @@ void rlock_registry_post_deactivate(void)
 	if (!RLOCK_G(request_active)) {
 		return;  /* the request never started (its startup failed before RINIT) */
 	}
+	rlock_conn_reset();  /* a bailout in a call skipped its leave: each release below begins its own */
 	/* Every lock the request took is in here, whenever it was taken: in the script, a
 	 * shutdown function, a destructor, or PHP code that another extension runs in its
 	 * RSHUTDOWN (the session module calls a save handler's write() there, after ours).

@@ -1,0 +1,38 @@
+--TEST--
+A reentrant lock() is one call with one deadline: its extend and the acquire after it (the hold was not ours any more) share connect_timeout + read_timeout, instead of each taking a full one
+--EXTENSIONS--
+rlock
+--SKIPIF--
+<?php require __DIR__ . '/skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl_fork not available'); ?>
+--FILE--
+<?php
+require __DIR__ . '/fake_redis.inc';
+// the first SET takes the lock; then every command is answered after 1.9 s, each within
+// read_timeout: the extend with 0 (not ours), the SET after it with OK
+function late(string $reply): Generator
+{
+    usleep(1900000);
+    yield $reply;
+}
+$fake = rlock_fake_redis(fn (array $argv, int $n) => $n == 0 ? "+OK\r\n"
+    : late(strtoupper($argv[0]) == 'SET' ? "+OK\r\n" : ":0\r\n"));
+$l = new RLock('k', ['server' => $fake['dsn'], 'connect_timeout' => 50, 'read_timeout' => 2000,
+    'persistent' => false, 'reentrant' => true]);
+var_dump($l->lock(0));
+$t = microtime(true);
+try {
+    var_dump($l->lock(0));
+} catch (RLockException $e) {
+    echo get_class($e), ': ', str_replace($fake['addr'], 'FAKE', $e->getMessage()), "\n";
+}
+$ms = (microtime(true) - $t) * 1000;
+// two replies of 1.9 s each: 3.8 s before; one deadline of 2.05 s now
+echo $ms < 50 + 2000 + 1000 ? "within one deadline\n" : sprintf("took %.0f ms\n", $ms);
+echo implode(' ', array_map(fn ($c) => $c[0], ($fake['commands'])())), "\n";
+$fake['stop']();
+?>
+--EXPECT--
+bool(true)
+RLockConnectionException: Redis FAKE: read timed out
+within one deadline
+SET EVALSHA SET
