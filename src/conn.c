@@ -312,7 +312,10 @@ static bool flush(redisContext *ctx, zend_long deadline)
 	return true;
 }
 
-int rlock_conn_get_reply(redisContext *ctx, zend_long deadline, void **reply)
+/* redisGetReply() on a guarded blocking ctx: writes what is buffered, then reads until a
+ * reply has come, failing one that grows past the caps while it is buffered, or that has not
+ * come by deadline (rlock_now_ms() time; each read and write polls for the time left). */
+static int ctx_get_reply(redisContext *ctx, zend_long deadline, void **reply)
 {
 	void *r = NULL;
 	if (redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
@@ -454,7 +457,7 @@ static bool finish_handshake(rlock_conn *c, const rlock_server *s, zend_long dea
 {
 	while (c->handshake > 0) {
 		void *r = NULL;
-		if (rlock_conn_get_reply(c->ctx, deadline, &r) != REDIS_OK) {
+		if (ctx_get_reply(c->ctx, deadline, &r) != REDIS_OK) {
 			r = NULL;
 		}
 		if (!handshake_reply(c, s, r, err)) {
@@ -647,7 +650,7 @@ static void conn_drop(const rlock_opts *o, const rlock_server *s, rlock_err *err
 static bool get_reply(rlock_conn *c, const rlock_server *s, zend_long deadline, redisReply **r, rlock_err *err)
 {
 	*r = NULL;
-	return finish_handshake(c, s, deadline, err) && rlock_conn_get_reply(c->ctx, deadline, (void **) r) == REDIS_OK;
+	return finish_handshake(c, s, deadline, err) && ctx_get_reply(c->ctx, deadline, (void **) r) == REDIS_OK;
 }
 
 redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmd,
@@ -683,7 +686,7 @@ static int read_reply(rlock_conn *c, zend_long deadline, zend_long wait_ms, redi
 			return 0;
 		}
 	}
-	if (!reply && rlock_conn_get_reply(c->ctx, deadline, &reply) != REDIS_OK) {
+	if (!reply && ctx_get_reply(c->ctx, deadline, &reply) != REDIS_OK) {
 		return -1;
 	}
 	*r = reply;

@@ -24,10 +24,6 @@ typedef struct {
  * as the watchdog's thread calls it too. */
 void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget);
 
-/* redisGetReply() on a guarded blocking ctx: writes what is buffered, then reads until a
- * reply has come, failing one that grows past the caps while it is buffered, or that has not
- * come by deadline (rlock_now_ms() time; each read and write polls for the time left). */
-int rlock_conn_get_reply(redisContext *ctx, zend_long deadline, void **reply);
 
 /* Read what the socket has into ctx's reader (at once on a non-blocking ctx): false, ctx->err
  * set, on an error or when what is buffered of a reply outgrows the caps. For a caller that
