@@ -52,6 +52,28 @@ rlock_build() {
 }
 
 # rlock_free_port: a TCP port on 127.0.0.1 that nothing listens on.
+# rlock_phpt_skips LOG: whether the phpt run of LOG skipped nothing it should have run. A
+# skipped test is not a passed one: every test has what it needs, but one build cannot run
+# both sides of TLS: tests/tls needs a build with TLS (hiredis_ssl: Debian 13, the --debian13
+# step) and phpt 305 one without (Debian 12). Those skips, and only those, are expected, and a
+# build where hiredis_ssl is installed must have TLS (its tests/tls run).
+rlock_phpt_skips() {
+	local log=$1 skipped tls
+	skipped=$(sed -nE 's/^Tests skipped *: *([0-9]+).*/\1/p' "$log")
+	tls=$(grep -cE '^SKIP .* reason: (needs a build with TLS|a build with TLS: tests/tls runs instead)$' "$log")
+	if [ "${skipped:-0}" -ne "$tls" ]; then
+		echo "phpt: tests were skipped" >&2
+		return 1
+	fi
+	if [ "$tls" -gt 1 ]; then
+		echo "phpt: $tls TLS tests need a build with TLS (hiredis_ssl): scripts/test.sh --debian13 runs them"
+		if pkg-config --exists hiredis_ssl; then
+			echo "phpt: hiredis_ssl is installed, and the build has no TLS" >&2
+			return 1
+		fi
+	fi
+}
+
 rlock_free_port() {
 	php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'
 }
