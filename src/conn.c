@@ -631,7 +631,8 @@ SSL_CTX *rlock_tls_ctx(const rlock_opts *o, char *why, size_t why_size)
 /* Why the handshake of ssl failed (rc, SSL_connect's), in words. */
 static void tls_failure(SSL *ssl, int rc, char *why, size_t why_size)
 {
-	long v = SSL_get_verify_result(ssl);
+	/* without tls_verify_peer a certificate that does not verify is no reason to fail */
+	long v = SSL_get_verify_mode(ssl) & SSL_VERIFY_PEER ? SSL_get_verify_result(ssl) : X509_V_OK;
 	int e = SSL_get_error(ssl, rc);
 
 	if (v != X509_V_OK) {
