@@ -261,6 +261,12 @@ static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 		MAX(o->read_timeout - MIN(o->read_timeout / 4, REDIS_TIMER_MS), 1));
 
 	redisReply *r = rlock_route_call(o, key, &cmd, REDIS_TIMER_MS, err);
+	if (!r && err->kind == RLOCK_ERR_REPLY) {
+		/* refused (a managed Redis' ACL: NOPERM; a service without WAIT: unknown command):
+		 * say which option sent it */
+		size_t len = strlen(err->msg);
+		snprintf(err->msg + len, sizeof(err->msg) - len, " (WAIT, sent for sync_replicas)");
+	}
 	int rc = r && rlock_reply_integer(rlock_route_answered(o), r, 0, ZEND_LONG_MAX, &acked, err) ? acked >= o->sync_replicas : -1;
 	if (rc != 1) {
 		rlock_err ignored = {0};
