@@ -63,7 +63,7 @@ status=0
 # The phpt suite: as built (no argument), under valgrind, or against a sanitizer build
 # (address, undefined).
 run_phpt() {
-	local args="-q --show-diff --no-color" dir=. php=()
+	local args="-q --show-diff --no-color --show-slow 5000" dir=. php=()
 	case "${1:-}" in
 		"") ;;
 		# run-tests runs valgrind with --trace-children=yes: the redis-servers and tools a
