@@ -184,6 +184,11 @@ void rlock_scripts_minit(void)
 	script_init(&rlock_script_renew);
 }
 
+const char *rlock_long_str(char buf[RLOCK_LONG_STR], zend_long n)
+{
+	return zend_print_long_to_buf(buf + RLOCK_LONG_STR - 1, n);
+}
+
 zend_long rlock_deadline(zend_long wait_ms)
 {
 	zend_long now = rlock_now_ms();
@@ -317,8 +322,8 @@ static void call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_str
 	cmd->argc = 0;
 	cmd->argv[cmd->argc] = "EVALSHA"; cmd->lens[cmd->argc++] = 7;
 	cmd->argv[cmd->argc] = s->sha; cmd->lens[cmd->argc++] = 40;
-	cmd->lens[cmd->argc] = snprintf(c->num[0], sizeof(c->num[0]), "%d", nkeys + (extra != NULL));
-	cmd->argv[cmd->argc++] = c->num[0];
+	const char *n = rlock_long_str(c->num[0], nkeys + (extra != NULL));
+	cmd->argv[cmd->argc] = n; cmd->lens[cmd->argc++] = c->num[0] + sizeof(c->num[0]) - 1 - n;
 	for (int i = 0; i < nkeys; i++) {
 		cmd->argv[cmd->argc] = ZSTR_VAL(keys[i]); cmd->lens[cmd->argc++] = ZSTR_LEN(keys[i]);
 	}
@@ -335,7 +340,8 @@ static void call_arg(rlock_call *c, const char *arg, size_t len)
 
 static void call_num(rlock_call *c, int slot, zend_long n)
 {
-	call_arg(c, c->num[slot], snprintf(c->num[slot], sizeof(c->num[slot]), ZEND_LONG_FMT, n));
+	const char *s = rlock_long_str(c->num[slot], n);
+	call_arg(c, s, c->num[slot] + sizeof(c->num[slot]) - 1 - s);
 }
 
 static void call_str(rlock_call *c, zend_string *s)
