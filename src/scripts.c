@@ -277,19 +277,27 @@ zend_string *rlock_keys_lock_key(zend_string *full)
 
 static zend_string *companion(rlock_keys *k, const char *role, zend_string *extra)
 {
-	smart_str s = {0};
-	smart_str_appendc(&s, KEY_MARK);
-	smart_str_appendc(&s, k->tagged ? '=' : '{');
-	smart_str_append(&s, k->keys[0]);
+	/* "}{" L "}:" role extra, or "}=" L ":" role extra: one allocation of its exact size */
+	zend_string *l = k->keys[0];
+	size_t role_len = strlen(role), extra_len = extra ? ZSTR_LEN(extra) : 0;
+	zend_string *c = zend_string_alloc(2 + ZSTR_LEN(l) + !k->tagged + 1 + role_len + extra_len, 0);
+	char *p = ZSTR_VAL(c);
+	*p++ = KEY_MARK;
+	*p++ = k->tagged ? '=' : '{';
+	memcpy(p, ZSTR_VAL(l), ZSTR_LEN(l));
+	p += ZSTR_LEN(l);
 	if (!k->tagged) {
-		smart_str_appendc(&s, '}');
+		*p++ = '}';
 	}
-	smart_str_appendc(&s, ':');
-	smart_str_appends(&s, role);
+	*p++ = ':';
+	memcpy(p, role, role_len);
+	p += role_len;
 	if (extra) {
-		smart_str_append(&s, extra);
+		memcpy(p, ZSTR_VAL(extra), extra_len);
+		p += extra_len;
 	}
-	return smart_str_extract(&s);
+	*p = '\0';
+	return c;
 }
 
 void rlock_keys_init(rlock_keys *k, zend_string *key)
