@@ -64,7 +64,10 @@ static zend_long fence_keep(zend_long ttl)
  * ("waiters" lives 500 ms past the longest wait it covers). queued: the caller is counted
  * already.
  * The key is read first: a waiter's round, the path this script mostly runs (a free key is
- * first tried with a plain SET), then costs one call less than a SET NX that fails. */
+ * first tried with a plain SET), then costs one call less than a SET NX that fails. The
+ * grants are looked at with LLEN before any LPOP: on a Redis out of memory, the first write
+ * of an acquire that takes a free key or joins the waiters is one Redis refuses (SET, INCR),
+ * and the script fails at once with OOM, having changed nothing. */
 rlock_script rlock_script_acquire = { .source = LUA_ISSUE
 	"local lock, grants, waiters, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n"
 	"local token, ttl, fencing, wait, queued, keep = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1', ARGV[6]\n"
@@ -80,7 +83,7 @@ rlock_script rlock_script_acquire = { .source = LUA_ISSUE
 	"local holder = redis.call('get', lock)\n"
 	"if not holder then redis.call('set', lock, token, 'PX', ttl) return won(token, 0) end\n"
 	"if holder == token then redis.call('pexpire', lock, ttl) return won(token, 0) end\n"
-	"local g = redis.call('lpop', grants)\n"
+	"local g = redis.call('llen', grants) > 0 and redis.call('lpop', grants)\n"
 	"while g do\n"
 	"  local t, f = string.match(g, '^(%x+) (%d+)')\n"
 	"  if t and holder == t then\n"
