@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 /* Lua shared by the scripts below.
- * atleast(): key lives at least ms more (a key without expiry gets one).
+ * atleast(): key lives at least ms more (a key without expiry gets one); with more, a key
+ * found short of ms is given ms + more, so that the calls that follow within more ms find it
+ * long enough and leave it (one command each, PTTL, instead of two).
  * issue(): the next fencing token of a key: the server's clock in microseconds, or one more
  * than the last token when that is not below it. The counter outlives its last token by
  * keep ms (FENCE_KEEP_MS past the lease), then expires: nothing is kept for ever, and the
@@ -31,9 +33,9 @@
  * the same holds while the masters' clocks agree within keep ms. Tokens fit a double exactly
  * until the year 2255. */
 #define LUA_ATLEAST \
-	"local function atleast(key, ms)\n" \
+	"local function atleast(key, ms, more)\n" \
 	"  ms = tonumber(ms)\n" \
-	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms) end\n" \
+	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
 	"end\n"
 #define LUA_ISSUE LUA_ATLEAST \
 	"local function issue(fence, keep)\n" \
@@ -66,8 +68,8 @@ static zend_long fence_keep(zend_long ttl)
  * pushed it counted one waiter out already.
  * {1, token, fence} acquired (and "1" pushed on self, for the BLPOP sent right after this
  * call); {0, pttl, block ms} not, and with wait > 0 the caller counted among the waiters
- * ("waiters" lives 500 ms past the longest wait it covers). queued: the caller is counted
- * already.
+ * ("waiters" lives 500 to 1500 ms past the longest wait it covers). queued: the caller is
+ * counted already.
  * The key is read first: a waiter's round, the path this script mostly runs (a free key is
  * first tried with a plain SET), then costs one call less than a SET NX that fails. The
  * grants are looked at with LLEN before any LPOP: on a Redis out of memory, the first write
@@ -105,7 +107,7 @@ rlock_script rlock_script_acquire = { .source = LUA_ISSUE
 	"local block = wait\n"
 	"if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end\n"
 	"if not queued then redis.call('incr', waiters) end\n"
-	"atleast(waiters, wait + 500)\n"
+	"atleast(waiters, wait + 500, 1000)\n"
 	"if fencing then redis.call('set', fence, '0', 'NX') atleast(fence, wait + 500) end\n"
 	"return {0, pttl, block}\n"
 };
