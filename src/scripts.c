@@ -56,13 +56,8 @@ static zend_long fence_keep(zend_long ttl)
 	return ttl > ZEND_LONG_MAX - FENCE_KEEP_MS ? ZEND_LONG_MAX : ttl + FENCE_KEEP_MS;
 }
 
-/* Each key and argument of a script call costs Redis about as much as a command run inside
- * it (callgrind of redis-server 7.0: some 1,400 instructions: parsed, made a Lua string, put
- * in KEYS or ARGV, collected): the numbers and flags go as one argument, "n n n", which a
- * script splits only where it uses them.
- *
- * KEYS: lock, grants, waiters, fence[, self]. ARGV: token, "ttl wait keep fencing queued"
- * (keep: the fencing counter's life past a token; fencing, queued: 0 or 1).
+/* KEYS: lock, grants, waiters, fence[, self]. ARGV: token, ttl, fencing, wait, queued, keep
+ * (the fencing counter's life past a token).
  * A key that holds our token already is ours: an acquire whose reply was lost, tried again
  * with the same token. A grant taken over leaves the count as it is: the release that
  * pushed it counted one waiter out already.
@@ -77,9 +72,7 @@ static zend_long fence_keep(zend_long ttl)
  * and the script fails at once with OOM, having changed nothing. */
 rlock_script rlock_script_acquire = { .source = LUA_ISSUE
 	"local lock, grants, waiters, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n"
-	"local token = ARGV[1]\n"
-	"local ttl, wait, keep, fencing, queued = string.match(ARGV[2], '^(%d+) (%d+) (%d+) ([01]) ([01])$')\n"
-	"wait, fencing, queued = tonumber(wait), fencing == '1', queued == '1'\n"
+	"local token, ttl, fencing, wait, queued, keep = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1', ARGV[6]\n"
 	"local function leave()\n"
 	"  if queued and redis.call('decr', waiters) <= 0 then redis.call('del', waiters) end\n"
 	"end\n"
@@ -113,6 +106,10 @@ rlock_script rlock_script_acquire = { .source = LUA_ISSUE
 };
 
 /* KEYS: lock, grants, waiters, fence. ARGV: token, "next-token fair ttl keep" (fair: 0 or 1).
+ * Each argument costs Redis work before the script runs (callgrind of redis-server 7.0: about
+ * 1,000 instructions each: parsed, made a Lua string, put in ARGV, collected), and a
+ * release nobody waits for needs only the token: what a hand-over needs goes packed in one
+ * argument, split (string.match, about as costly as the arguments it saves) only there.
  * 0 not ours; 1 released; 2 handed over to the longest waiter (who leaves the count), with
  * ttl as its lease, and a fencing token when a fencing waiter made the counter exist.
  * A release nobody waits for reads the key and the count, and deletes; the Lua functions
@@ -369,36 +366,39 @@ static void call_str(rlock_call *c, zend_string *s)
 	call_arg(c, ZSTR_VAL(s), ZSTR_LEN(s));
 }
 
-/* The packed argument: str (a token, when given), then the m numbers of nums, separated by
- * spaces; str is cut should it not leave room for them (a token never is: 32 bytes). */
-static void call_packed(rlock_call *c, zend_string *str, const zend_long *nums, int m)
+/* The packed argument: a token, then the m numbers of nums, each after a space; the token is
+ * cut should it not leave room for them (a token never is: 32 bytes). */
+static void call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m)
 {
 	char *p = c->packed, num[RLOCK_LONG_STR];
-	if (str) {
-		/* a token: 32 hex digits, checked where it is made */
-		size_t len = MIN(ZSTR_LEN(str), sizeof(c->packed) - (size_t) m * RLOCK_LONG_STR);
-		memcpy(p, ZSTR_VAL(str), len);
-		p += len;
-	}
+	size_t len = MIN(ZSTR_LEN(token), sizeof(c->packed) - (size_t) m * RLOCK_LONG_STR);
+	memcpy(p, ZSTR_VAL(token), len);
+	p += len;
 	for (int i = 0; i < m; i++) {
 		const char *n = rlock_long_str(num, nums[i]);
-		size_t len = num + sizeof(num) - 1 - n;
-		if (p > c->packed) {
-			*p++ = ' ';
-		}
+		len = num + sizeof(num) - 1 - n;
+		*p++ = ' ';
 		memcpy(p, n, len);
 		p += len;
 	}
 	call_arg(c, c->packed, p - c->packed);
 }
 
+static void call_flag(rlock_call *c, bool flag)
+{
+	call_arg(c, flag ? "1" : "0", 1);
+}
+
 void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,
 	bool queued, zend_string *self)
 {
-	zend_long nums[5] = { o->ttl, wait_ms, fence_keep(o->ttl), o->fencing, queued };
 	call_start(c, &rlock_script_acquire, 4, k->keys, self);
 	call_str(c, token);
-	call_packed(c, NULL, nums, 5);
+	call_num(c, 1, o->ttl);
+	call_flag(c, o->fencing);
+	call_num(c, 2, wait_ms);
+	call_flag(c, queued);
+	call_num(c, 3, fence_keep(o->ttl));
 }
 
 void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, const rlock_opts *o,

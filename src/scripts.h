@@ -47,7 +47,7 @@ typedef struct {
 	rlock_cmd cmd;
 	const rlock_script *script;
 	char num[4][RLOCK_LONG_STR];
-	char packed[6 * RLOCK_LONG_STR];  /* several values in one argument: "a b c" */
+	char packed[6 * RLOCK_LONG_STR];  /* several values in one argument: "token n n n" */
 } rlock_call;
 
 void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,
