@@ -5,6 +5,7 @@
 #   scripts/test.sh --asan      the phpt suite against a build with AddressSanitizer and
 #                               LeakSanitizer (USE_ZEND_ALLOC=0), made in a copy of the tree
 #   scripts/test.sh --ubsan     the same with UndefinedBehaviorSanitizer: any report fails
+#   scripts/test.sh --sanitizers  both in one build (what CI runs)
 #   scripts/test.sh --phpt | --phpunit   one suite only
 #   scripts/test.sh --release   the release check (scripts/release-check.sh): package.xml,
 #                               pecl package, the tarball built and its phpt suite; `all` runs it last
@@ -38,13 +39,13 @@ need=("php$v-dev" "php$v-cli" libhiredis-dev pkg-config redis-server redis-tools
 	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-illuminate-cache php-illuminate-redis)
 [ "$mode" = "--valkey" ] && need+=(valkey-server)
 [ "$mode" = "--valgrind" ] && need+=(valgrind)
-[ "$mode" = "--asan" ] && need+=(libasan8)
-[ "$mode" = "--ubsan" ] && need+=(libubsan1)
+case "$mode" in --asan|--sanitizers) need+=(libasan8) ;; esac
+case "$mode" in --ubsan|--sanitizers) need+=(libubsan1) ;; esac
 # NetworkTest: namespaces and veths (ip), partitions and loss (nft), the delay (tc netem, or
 # iptables' NFQUEUE to tests/phpunit/netdelay.c where the kernel has no sch_netem)
 if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx "php$v-fpm" iproute2 nftables iptables); fi
 rlock_install "${need[@]}"
-case "$mode" in --release|--asan|--ubsan) ;; *) rlock_build ;; esac
+case "$mode" in --release|--asan|--ubsan|--sanitizers) ;; *) rlock_build ;; esac
 
 work=$(mktemp -d)
 # every process started from here on carries the tag: rlock_reap finds what is left
@@ -66,7 +67,7 @@ run_phpt() {
 	case "${1:-}" in
 		"") ;;
 		valgrind) args="$args -m" ;;
-		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-$1") ;;
+		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") ;;
 	esac
 	(cd "$dir" && NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args tests") \
 		| tee "$work/phpt.log" || status=1
@@ -82,33 +83,35 @@ run_phpt() {
 		status=1
 	fi
 }
-# A build with a sanitizer -- address (AddressSanitizer and LeakSanitizer) or undefined
-# (UndefinedBehaviorSanitizer, every report fatal) -- in a copy of the tree (the repo's own
-# build stays as it is), and a php wrapper, php-SANITIZER, that runs only the test processes
-# with it: it preloads the runtime, and nodeepbind.so, as PHP dlopen()s extensions with
+# A build with sanitizers, a comma list of address (AddressSanitizer and LeakSanitizer) and
+# undefined (UndefinedBehaviorSanitizer, every report fatal), in a copy of the tree (the repo's
+# own build stays as it is), and a php wrapper, php-sanitized, that runs only the test processes
+# with it: it preloads the runtimes, and nodeepbind.so, as PHP dlopen()s extensions with
 # RTLD_DEEPBIND, which ASan refuses. A report goes to stderr, which run-tests compares: any
 # error or leak fails its test. Prints the directory.
 sanitizer_build() {
-	local san=$1 dir="$work/$1" runtime env
-	case $san in
-		address) runtime=libasan.so env="ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 USE_ZEND_ALLOC=0" ;;
-		undefined) runtime=libubsan.so env="UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1" ;;
-		*) echo "no sanitizer $san" >&2; return 1 ;;
-	esac
+	local sans=$1 dir="$work/${1//,/-}" san runtimes="" env="" lib
+	for san in ${sans//,/ }; do
+		case $san in
+			address) lib=libasan.so env="$env ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 USE_ZEND_ALLOC=0" ;;
+			undefined) lib=libubsan.so env="$env UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1" ;;
+			*) echo "no sanitizer $san" >&2; return 1 ;;
+		esac
+		runtimes="$runtimes $(gcc -print-file-name="$lib")"
+	done
 	mkdir -p "$dir"
 	git ls-files -z | xargs -0 cp --parents -t "$dir"
 	(cd "$dir" && phpize >/dev/null && ./configure -q --enable-rlock \
-		CFLAGS="-O1 -g -fsanitize=$san -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-		LDFLAGS="-fsanitize=$san" >/dev/null \
+		CFLAGS="-O1 -g -fsanitize=$sans -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		LDFLAGS="-fsanitize=$sans" >/dev/null \
 		&& make -s -j"$(nproc)" >/dev/null) >&2
-	runtime=$(gcc -print-file-name="$runtime")
 	gcc -shared -fPIC -O2 -o "$dir/nodeepbind.so" scripts/lib/nodeepbind.c -ldl >&2
-	cat > "$dir/php-$san" <<-SH
+	cat > "$dir/php-sanitized" <<-SH
 		#!/bin/sh
-		LD_PRELOAD="$dir/nodeepbind.so $runtime" $env \\
+		LD_PRELOAD="$dir/nodeepbind.so$runtimes"$env \\
 			exec $(command -v php) "\$@"
 	SH
-	chmod +x "$dir/php-$san"
+	chmod +x "$dir/php-sanitized"
 	echo "$dir"
 }
 run_release() {
@@ -141,11 +144,12 @@ case "$mode" in
 	--valgrind) run_phpt valgrind ;;
 	--asan) run_phpt address ;;
 	--ubsan) run_phpt undefined ;;
+	--sanitizers) run_phpt address,undefined ;;
 	--phpt|--valkey) run_phpt ;;
 	--phpunit) run_phpunit ;;
 	--release) run_release ;;
 	all) run_phpt; run_phpunit; run_release ;;
-	*) echo "usage: $0 [--valgrind|--asan|--ubsan|--phpt|--phpunit|--release|--valkey|--debian13|--php85]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--valgrind|--asan|--ubsan|--sanitizers|--phpt|--phpunit|--release|--valkey|--debian13|--php85]" >&2; exit 2 ;;
 esac
 [ "$mode" = --release ] || summary
 exit $status

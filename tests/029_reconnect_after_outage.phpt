@@ -10,6 +10,7 @@ if ($rc !== 0) die('skip redis-server not installed');
 ?>
 --FILE--
 <?php
+require_once __DIR__ . '/config.inc';
 $slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
 $s = stream_socket_server('tcp://127.0.0.1:0');
 $port = (int) explode(':', stream_socket_get_name($s, false))[1];
@@ -36,7 +37,7 @@ function redis_stop(string $dir): void {
     if ($pid > 0) {
         exec("kill $pid");
         $deadline = microtime(true) + 10;
-        while (file_exists("/proc/$pid") && microtime(true) < $deadline) {
+        while (rlock_test_alive($pid) && microtime(true) < $deadline) {
             usleep(10000);
         }
     }
@@ -74,17 +75,18 @@ var_dump($l->isLocked(), $l->unlock(), $l->isLocked());
 ?>
 --CLEAN--
 <?php
+require_once __DIR__ . '/config.inc';
 // a test process that died (a crash, a timeout) could not stop its redis-server: do it here
 foreach (glob(sys_get_temp_dir() . '/rlock-phpt-029-*') ?: [] as $dir) {
     $owner = (int) substr($dir, strrpos($dir, '-') + 1);
-    if ($owner <= 0 || file_exists("/proc/$owner")) {
+    if ($owner <= 0 || rlock_test_alive($owner)) {
         continue;
     }
     $pid = (int) @file_get_contents("$dir/redis.pid");
-    if ($pid > 0 && file_exists("/proc/$pid")) {
+    if ($pid > 0 && rlock_test_alive($pid)) {
         exec("kill $pid");
         $deadline = microtime(true) + 10;
-        while (file_exists("/proc/$pid") && microtime(true) < $deadline) {
+        while (rlock_test_alive($pid) && microtime(true) < $deadline) {
             usleep(10000);
         }
     }

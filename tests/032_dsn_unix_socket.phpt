@@ -22,7 +22,7 @@ register_shutdown_function(function () use ($dir) {
     if ($pid > 0) {
         exec("kill $pid");
         $deadline = microtime(true) + 10;
-        while (file_exists("/proc/$pid") && microtime(true) < $deadline) {
+        while (rlock_test_alive($pid) && microtime(true) < $deadline) {
             usleep(10000);
         }
     }
@@ -51,17 +51,18 @@ try {
 ?>
 --CLEAN--
 <?php
+require_once __DIR__ . '/config.inc';
 // a test process that died (a crash, a timeout) could not stop its redis-server: do it here
 foreach (glob(sys_get_temp_dir() . '/rlock-phpt-032-*') ?: [] as $dir) {
     $owner = (int) substr($dir, strrpos($dir, '-') + 1);
-    if ($owner <= 0 || file_exists("/proc/$owner")) {
+    if ($owner <= 0 || rlock_test_alive($owner)) {
         continue;
     }
     $pid = (int) @file_get_contents("$dir/redis.pid");
-    if ($pid > 0 && file_exists("/proc/$pid")) {
+    if ($pid > 0 && rlock_test_alive($pid)) {
         exec("kill $pid");
         $deadline = microtime(true) + 10;
-        while (file_exists("/proc/$pid") && microtime(true) < $deadline) {
+        while (rlock_test_alive($pid) && microtime(true) < $deadline) {
             usleep(10000);
         }
     }

@@ -6,6 +6,7 @@ rlock
 <?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
+require_once __DIR__ . '/config.inc';
 $slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
 // two free ports, the server's and its cluster bus' (the default, port + 10000, may be taken,
 // or past 65535 for a port above 55535, when redis-server refuses to start)
@@ -24,7 +25,7 @@ register_shutdown_function(function () use ($dir) {
     $pid = (int) @file_get_contents("$dir/redis.pid");
     if ($pid > 0) {
         exec("kill $pid");
-        while (file_exists("/proc/$pid")) {
+        while (rlock_test_alive($pid)) {
             usleep(10000);
         }
     }
