@@ -8,6 +8,8 @@ require __DIR__ . '/skipif.inc';
 exec('command -v redis-server', $out, $rc);
 if ($rc !== 0) die('skip redis-server not installed');
 ?>
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
