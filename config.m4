@@ -28,6 +28,32 @@ if test "$PHP_RLOCK" != "no"; then
     PHP_ADD_LIBRARY_WITH_PATH(hiredis, $PHP_HIREDIS/$PHP_LIBDIR, RLOCK_SHARED_LIBADD)
   fi
 
+  dnl TLS (rediss://): hiredis_ssl (hiredis 1.x) and the OpenSSL it is built on. Without
+  dnl them rlock builds without TLS and refuses a rediss:// DSN.
+  AC_MSG_CHECKING([for hiredis_ssl (TLS for rediss:// DSNs)])
+  RLOCK_TLS=no
+  if test "$PHP_HIREDIS" = "yes" || test -z "$PHP_HIREDIS"; then
+    if $PKG_CONFIG --exists hiredis_ssl openssl; then
+      RLOCK_TLS=yes
+      PHP_EVAL_INCLINE(`$PKG_CONFIG --cflags hiredis_ssl openssl`)
+      PHP_EVAL_LIBLINE(`$PKG_CONFIG --libs hiredis_ssl openssl`, RLOCK_SHARED_LIBADD)
+    fi
+  elif test -r "$PHP_HIREDIS/include/hiredis/hiredis_ssl.h"; then
+    RLOCK_TLS=yes
+    PHP_ADD_LIBRARY_WITH_PATH(hiredis_ssl, $PHP_HIREDIS/$PHP_LIBDIR, RLOCK_SHARED_LIBADD)
+    if $PKG_CONFIG --exists openssl; then
+      PHP_EVAL_INCLINE(`$PKG_CONFIG --cflags openssl`)
+      PHP_EVAL_LIBLINE(`$PKG_CONFIG --libs openssl`, RLOCK_SHARED_LIBADD)
+    else
+      PHP_ADD_LIBRARY(ssl,, RLOCK_SHARED_LIBADD)
+      PHP_ADD_LIBRARY(crypto,, RLOCK_SHARED_LIBADD)
+    fi
+  fi
+  AC_MSG_RESULT([$RLOCK_TLS])
+  if test "$RLOCK_TLS" = "yes"; then
+    AC_DEFINE(RLOCK_HAVE_TLS, 1, [rediss:// DSNs: built with hiredis_ssl])
+  fi
+
   dnl the watchdog's thread (src/watchdog.c)
   AC_CHECK_LIB([pthread], [pthread_create], [PHP_ADD_LIBRARY(pthread,, RLOCK_SHARED_LIBADD)])
 

@@ -39,10 +39,17 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	bool fencing;
 	bool fair;
 	bool watchdog;
+	char *tls_ca;
+	char *tls_cert;
+	char *tls_key;
+	char *tls_server_name;
+	bool tls_verify_peer;
 	/* connections that outlive the request (src/conn.c), per process */
 	HashTable pool;
 	/* connections of this request only (persistent = false) */
 	HashTable request_conns;
+	/* TLS contexts (SSL_CTX, src/conn.c) by the options that made them, per process */
+	HashTable tls_ctxs;
 	/* when the public call under way must have returned (src/conn.c), 0 before the first */
 	zend_long call_deadline;
 	/* calls begun with rlock_conn_enter and not left: inner calls keep call_deadline */

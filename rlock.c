@@ -149,6 +149,11 @@ PHP_INI_BEGIN()
 	STD_PHP_INI_BOOLEAN("rlock.fencing", "0", PHP_INI_ALL, OnUpdateOptBool, fencing, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_BOOLEAN("rlock.fair", "1", PHP_INI_ALL, OnUpdateOptBool, fair, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_BOOLEAN("rlock.watchdog", "0", PHP_INI_ALL, OnUpdateOptBool, watchdog, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.tls_ca", "", PHP_INI_ALL, OnUpdateOptString, tls_ca, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.tls_cert", "", PHP_INI_ALL, OnUpdateOptString, tls_cert, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.tls_key", "", PHP_INI_ALL, OnUpdateOptString, tls_key, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.tls_server_name", "", PHP_INI_ALL, OnUpdateOptString, tls_server_name, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.tls_verify_peer", "1", PHP_INI_ALL, OnUpdateOptBool, tls_verify_peer, zend_rlock_globals, rlock_globals)
 PHP_INI_END()
 
 /* ---- the object ---- */
@@ -669,7 +674,7 @@ static PHP_GINIT_FUNCTION(rlock)
 	memset(rlock_globals, 0, sizeof(*rlock_globals));
 	rlock_globals->pid = getpid();
 	rlock_globals->random_used = sizeof(rlock_globals->random_pool);  /* empty: filled on first use */
-	rlock_conn_ginit(&rlock_globals->pool, &rlock_globals->request_conns);
+	rlock_conn_ginit(&rlock_globals->pool, &rlock_globals->request_conns, &rlock_globals->tls_ctxs);
 	rlock_route_ginit(&rlock_globals->topology);
 	zend_hash_init(&rlock_globals->hot_keys, 16, NULL, NULL, 1);
 	zend_hash_init(&rlock_globals->lost_tokens, 4, NULL, persistent_string_dtor, 1);
@@ -677,7 +682,7 @@ static PHP_GINIT_FUNCTION(rlock)
 
 static PHP_GSHUTDOWN_FUNCTION(rlock)
 {
-	rlock_conn_gshutdown(&rlock_globals->pool, &rlock_globals->request_conns);
+	rlock_conn_gshutdown(&rlock_globals->pool, &rlock_globals->request_conns, &rlock_globals->tls_ctxs);
 	zend_hash_destroy(&rlock_globals->topology);
 	zend_hash_destroy(&rlock_globals->hot_keys);
 	zend_hash_destroy(&rlock_globals->lost_tokens);
@@ -759,6 +764,11 @@ PHP_MINFO_FUNCTION(rlock)
 	php_info_print_table_row(2, "Version", PHP_RLOCK_VERSION);
 	snprintf(buf, sizeof(buf), "%d.%d.%d", HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
 	php_info_print_table_row(2, "hiredis version", buf);
+#ifdef RLOCK_HAVE_TLS
+	php_info_print_table_row(2, "TLS (rediss://)", "yes, hiredis_ssl");
+#else
+	php_info_print_table_row(2, "TLS (rediss://)", "no: built without hiredis_ssl");
+#endif
 	snprintf(buf, sizeof(buf), "%u", rlock_conn_pooled_count());
 	php_info_print_table_row(2, "Persistent connections open", buf);
 #define COUNTER_ROW(label, field) \

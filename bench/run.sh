@@ -39,18 +39,12 @@ skip() { echo "{\"kind\":\"skipped\",\"lib\":\"$1\",\"why\":\"$2\"}" >>"$RESULTS
 say() { echo "bench: $*" >&2; }
 
 # --- what the peers and the floor need -------------------------------------
-need=()
-for pkg in php8.2-cli php8.2-dev php8.2-redis php-predis php-symfony-lock php-illuminate-cache \
-	php-illuminate-redis php-malkusch-lock libhiredis-dev redis-server gcc make; do
-	dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
-done
-command -v gnuplot >/dev/null || need+=(gnuplot-nox)
-if [ ${#need[@]} -gt 0 ]; then
-	say "installing ${need[*]}"
-	SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-	$SUDO apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+# the PHP that is installed (else the newest the distribution has), as scripts/test.sh does
+. "$REPO/scripts/lib/deps.sh"
+v=$(rlock_php)
+command -v gnuplot >/dev/null || gnuplot=gnuplot-nox
+rlock_install "php$v-cli" "php$v-dev" "php$v-redis" php-predis php-symfony-lock php-illuminate-cache \
+	php-illuminate-redis php-malkusch-lock libhiredis-dev redis-server gcc make ${gnuplot:-}
 
 mkdir -p "$OUT"
 RESULTS=$OUT/results.jsonl

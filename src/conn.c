@@ -13,6 +13,11 @@
 #include <limits.h>
 #include <fcntl.h>
 #include <sys/socket.h>
+#include <arpa/inet.h>
+#ifdef RLOCK_HAVE_TLS
+# include <openssl/err.h>
+# include <openssl/x509v3.h>
+#endif
 
 static struct timeval ms_to_tv(zend_long ms)
 {
@@ -289,9 +294,60 @@ static bool buffer_fits(redisContext *ctx)
 	return false;
 }
 
+#ifdef RLOCK_HAVE_TLS
+/* hiredis' privctx is its TLS state: a plain context has none */
+# define IS_TLS(ctx) ((ctx)->privctx != NULL)
+#else
+# define IS_TLS(ctx) false
+#endif
+
+/* A TLS read or write of ctx failed: say why in OpenSSL's words, which hiredis leaves out
+ * (its text is errno's, "Success" often). The thread's error queue is left empty. */
+static void tls_io_failed(redisContext *ctx)
+{
+#ifdef RLOCK_HAVE_TLS
+	unsigned long e = ERR_peek_last_error();
+	if (IS_TLS(ctx) && e != 0 && (ctx->err == REDIS_ERR_IO || ctx->err == REDIS_ERR_EOF)) {
+		/* an alert from the server (a client certificate it wants, say) reads as EOF */
+		ctx->err = REDIS_ERR_IO;
+		snprintf(ctx->errstr, sizeof(ctx->errstr), "TLS: %s", ERR_reason_error_string(e));
+	}
+	ERR_clear_error();
+#else
+	(void) ctx;
+#endif
+}
+
+/* OpenSSL reads its error queue to tell a failure from a retry: empty it before each I/O */
+static void tls_io_begin(redisContext *ctx)
+{
+#ifdef RLOCK_HAVE_TLS
+	if (IS_TLS(ctx)) {
+		ERR_clear_error();
+	}
+#else
+	(void) ctx;
+#endif
+}
+
 bool rlock_conn_read(redisContext *ctx)
 {
-	return redisBufferRead(ctx) == REDIS_OK && buffer_fits(ctx);
+	tls_io_begin(ctx);
+	if (redisBufferRead(ctx) != REDIS_OK) {
+		tls_io_failed(ctx);
+		return false;
+	}
+	return buffer_fits(ctx);
+}
+
+bool rlock_conn_write(redisContext *ctx, int *done)
+{
+	tls_io_begin(ctx);
+	if (redisBufferWrite(ctx, done) != REDIS_OK) {
+		tls_io_failed(ctx);
+		return false;
+	}
+	return true;
 }
 
 /* Write out what hiredis has buffered by deadline (it writes only when a reply is asked for,
@@ -301,11 +357,11 @@ bool rlock_conn_read(redisContext *ctx)
 static bool flush(redisContext *ctx, zend_long deadline)
 {
 	int done = 0;
-	if (redisBufferWrite(ctx, &done) != REDIS_OK) {
+	if (!rlock_conn_write(ctx, &done)) {
 		return false;
 	}
 	while (!done) {
-		if (!wait_io(ctx, POLLOUT, deadline) || redisBufferWrite(ctx, &done) != REDIS_OK) {
+		if (!wait_io(ctx, POLLOUT, deadline) || !rlock_conn_write(ctx, &done)) {
 			return false;
 		}
 	}
@@ -421,6 +477,9 @@ static HashTable *table_for(const rlock_opts *o)
  * it could not be set. */
 static bool set_timeout(rlock_conn *c, zend_long ms)
 {
+	if (c->tls) {
+		return true;  /* non-blocking: every read and write polls against its deadline */
+	}
 	if (c->timeout_ms != ms) {
 		if (redisSetTimeout(c->ctx, ms_to_tv(ms)) != REDIS_OK) {
 			return false;
@@ -488,43 +547,208 @@ static rlock_conn *conn_start(const rlock_server *s, rlock_err *err)
 	c->ctx = ctx;
 	c->pid = rlock_getpid();
 	c->busy = true;
+	c->want = POLLOUT;  /* writable once the connect is over */
+	c->tls = s->tls;
 	rlock_conn_guard(ctx, &c->budget);
 	return c;
 }
 
-/* c's connect is over (its socket writable): a blocking connection from here on, every
- * read bounded, with AUTH and SELECT appended for s. false with err set. */
-static bool conn_connected(const rlock_opts *o, rlock_conn *c, const rlock_server *s, rlock_err *err)
+#ifdef RLOCK_HAVE_TLS
+/* SSL_CTX_free, for the table of contexts */
+static void tls_ctx_dtor(zval *zv)
+{
+	SSL_CTX_free(Z_PTR_P(zv));
+}
+
+/* What OpenSSL's error queue (the thread's) says last, and the queue emptied. */
+static const char *tls_reason(void)
+{
+	unsigned long e = ERR_peek_last_error();
+	const char *r = e ? ERR_reason_error_string(e) : NULL;
+	ERR_clear_error();
+	return r ? r : "unknown error";
+}
+
+/* A new TLS client context for o's options: NULL with why set. */
+static SSL_CTX *tls_ctx_new(const rlock_opts *o, char *why, size_t why_size)
+{
+	SSL_CTX *c = SSL_CTX_new(TLS_client_method());
+	const char *what = "cannot create a TLS context";
+
+	ERR_clear_error();
+	if (!c || !SSL_CTX_set_min_proto_version(c, TLS1_2_VERSION)) {
+		goto fail;
+	}
+	SSL_CTX_set_mode(c, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+	SSL_CTX_set_verify(c, o->tls_verify_peer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, NULL);
+	if (o->tls_verify_peer) {
+		what = o->tls_ca ? "cannot load tls_ca" : "cannot load the system's CA certificates";
+		if (!(o->tls_ca ? SSL_CTX_load_verify_locations(c, ZSTR_VAL(o->tls_ca), NULL) : SSL_CTX_set_default_verify_paths(c))) {
+			goto fail;
+		}
+	}
+	if (o->tls_cert) {
+		what = "cannot load tls_cert";
+		if (!SSL_CTX_use_certificate_chain_file(c, ZSTR_VAL(o->tls_cert))) {
+			goto fail;
+		}
+		what = "cannot load tls_key";  /* the key's text is never shown: OpenSSL's reason only */
+		if (!SSL_CTX_use_PrivateKey_file(c, ZSTR_VAL(o->tls_key), SSL_FILETYPE_PEM) || !SSL_CTX_check_private_key(c)) {
+			goto fail;
+		}
+	}
+	return c;
+
+fail:
+	snprintf(why, why_size, "%s: %s", what, tls_reason());
+	if (c) {
+		SSL_CTX_free(c);
+	}
+	return NULL;
+}
+
+SSL_CTX *rlock_tls_ctx(const rlock_opts *o, char *why, size_t why_size)
+{
+	zend_string *const parts[] = { o->tls_ca, o->tls_cert, o->tls_key };
+	smart_str key = {0};
+	SSL_CTX *c;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (parts[i]) {
+			smart_str_append(&key, parts[i]);
+		}
+		smart_str_appendc(&key, '\0');
+	}
+	smart_str_appendc(&key, o->tls_verify_peer ? '1' : '0');
+	smart_str_0(&key);
+	if (!(c = zend_hash_find_ptr(&RLOCK_G(tls_ctxs), key.s)) && (c = tls_ctx_new(o, why, why_size))) {
+		zend_hash_str_update_ptr(&RLOCK_G(tls_ctxs), ZSTR_VAL(key.s), ZSTR_LEN(key.s), c);
+	}
+	smart_str_free(&key);
+	return c;
+}
+
+/* Why the handshake of ssl failed (rc, SSL_connect's), in words. */
+static void tls_failure(SSL *ssl, int rc, char *why, size_t why_size)
+{
+	/* without tls_verify_peer a certificate that does not verify is no reason to fail */
+	long v = SSL_get_verify_mode(ssl) & SSL_VERIFY_PEER ? SSL_get_verify_result(ssl) : X509_V_OK;
+	int e = SSL_get_error(ssl, rc);
+
+	if (v != X509_V_OK) {
+		snprintf(why, why_size, "TLS handshake failed: certificate verify failed (%s)", X509_verify_cert_error_string(v));
+	} else if (ERR_peek_last_error() != 0) {
+		snprintf(why, why_size, "TLS handshake failed: %s", tls_reason());
+	} else if (e == SSL_ERROR_SYSCALL && errno != 0) {
+		snprintf(why, why_size, "TLS handshake failed: %s", strerror(errno));
+	} else {
+		snprintf(why, why_size, "TLS handshake failed: the server closed the connection");
+	}
+	ERR_clear_error();
+}
+
+int rlock_tls_handshake(redisContext *ctx, SSL_CTX *sctx, const char *name, bool verify, SSL **ssl, char *why,
+	size_t why_size)
+{
+	unsigned char addr[sizeof(struct in6_addr)];
+	int rc;
+
+	ERR_clear_error();
+	if (!*ssl) {
+		bool ip = inet_pton(AF_INET, name, addr) == 1 || inet_pton(AF_INET6, name, addr) == 1;
+		SSL *s = SSL_new(sctx);
+		if (!s || (!ip && !SSL_set_tlsext_host_name(s, name))
+				|| (verify && !(ip ? X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(s), name) : SSL_set1_host(s, name)))) {
+			snprintf(why, why_size, "TLS setup failed: %s", tls_reason());
+			SSL_free(s);
+			return -1;
+		}
+		/* on a non-blocking context hiredis begins the handshake and leaves the rest to us */
+		if (redisInitiateSSL(ctx, s) != REDIS_OK) {
+			tls_failure(s, -1, why, why_size);
+			SSL_free(s);
+			return -1;
+		}
+		*ssl = s;
+	}
+	rc = SSL_connect(*ssl);
+	if (rc == 1) {
+		return 0;
+	}
+	switch (SSL_get_error(*ssl, rc)) {
+		case SSL_ERROR_WANT_READ:
+			return POLLIN;
+		case SSL_ERROR_WANT_WRITE:
+			return POLLOUT;
+	}
+	tls_failure(*ssl, rc, why, why_size);
+	return -1;
+}
+#endif
+
+/* The next step of c's connect to s, its socket ready for c->want: the TCP connect's
+ * outcome, then (rediss://) the TLS handshake's. 0: connected, then a blocking connection
+ * (a non-blocking one with TLS, every read and write polling), every read bounded, with AUTH
+ * and SELECT appended for s; > 0: poll() for those events and step again; -1: failed, err
+ * set. */
+static int conn_step(const rlock_opts *o, rlock_conn *c, const rlock_server *s, rlock_err *err)
 {
 	int fd = c->ctx->fd, so_err = 0, flags;
 	socklen_t len = sizeof(so_err);
 
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_err, &len) < 0) {
-		so_err = errno;
+	if (!c->tcp_up) {
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_err, &len) < 0) {
+			so_err = errno;
+		}
+		if (so_err == 0 && !c->tls && ((flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)) {
+			so_err = errno;
+		}
+		if (so_err != 0) {
+			rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot connect: %s", strerror(so_err));
+			return -1;
+		}
+		c->tcp_up = true;
 	}
-	if (so_err == 0 && ((flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)) {
-		so_err = errno;
+	if (c->tls) {
+#ifdef RLOCK_HAVE_TLS
+		char why[256];
+		SSL_CTX *sctx = c->ssl ? NULL : rlock_tls_ctx(o, why, sizeof(why));
+		if (!c->ssl && !sctx) {
+			rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", why);
+			return -1;
+		}
+		int next = rlock_tls_handshake(c->ctx, sctx, ZSTR_VAL(o->tls_server_name ? o->tls_server_name : s->host),
+			o->tls_verify_peer, &c->ssl, why, sizeof(why));
+		if (next != 0) {
+			if (next < 0) {
+				rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", why);
+			}
+			return next;
+		}
+		c->ctx->flags |= REDIS_CONNECTED;
+#else
+		/* options.c refuses rediss:// without TLS: never plain text to it */
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "this build of rlock has no TLS");
+		return -1;
+#endif
+	} else {
+		c->ctx->flags |= REDIS_BLOCK | REDIS_CONNECTED;
 	}
-	if (so_err != 0) {
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot connect: %s", strerror(so_err));
-		return false;
-	}
-	c->ctx->flags |= REDIS_BLOCK | REDIS_CONNECTED;
 	if (!arm(c, o->read_timeout)) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot set the read timeout: %s", c->ctx->errstr);
-		return false;
+		return -1;
 	}
 	if ((c->handshake = rlock_conn_handshake_append(c->ctx, s->user ? ZSTR_VAL(s->user) : NULL, s->user ? ZSTR_LEN(s->user) : 0,
 			s->pass ? ZSTR_VAL(s->pass) : NULL, s->pass ? ZSTR_LEN(s->pass) : 0, (long long) s->db)) < 0) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "out of memory");
-		return false;
+		return -1;
 	}
-	return true;
+	return 0;
 }
 
 /* The connects begun in conns[i] (NULL: none) to servers[i], all awaited together within
- * one connect_timeout: each one connected (conn_connected), or freed and NULL with errs[i]
- * set. */
+ * one connect_timeout, TLS handshakes included: each one connected (conn_step), or freed and
+ * NULL with errs[i] set. */
 static void await_connects(const rlock_opts *o, uint32_t n, rlock_conn **conns, const rlock_server *servers,
 	rlock_err *errs)
 {
@@ -542,7 +766,7 @@ static void await_connects(const rlock_opts *o, uint32_t n, rlock_conn **conns, 
 		for (uint32_t i = 0; i < n; i++) {
 			if (waiting[i]) {
 				fds[nfds].fd = conns[i]->ctx->fd;
-				fds[nfds].events = POLLOUT;
+				fds[nfds].events = conns[i]->want;
 				fds[nfds++].revents = 0;
 			}
 		}
@@ -554,9 +778,14 @@ static void await_connects(const rlock_opts *o, uint32_t n, rlock_conn **conns, 
 			if (!waiting[i] || fds[f++].revents == 0) {
 				continue;
 			}
+			int next = conn_step(o, conns[i], &servers[i], &errs[i]);
+			if (next > 0) {
+				conns[i]->want = (short) next;
+				continue;
+			}
 			waiting[i] = false;
 			pending--;
-			if (!conn_connected(o, conns[i], &servers[i], &errs[i])) {
+			if (next < 0) {
 				conn_free(conns[i]);
 				conns[i] = NULL;
 			}
@@ -564,7 +793,8 @@ static void await_connects(const rlock_opts *o, uint32_t n, rlock_conn **conns, 
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		if (waiting[i]) {
-			rlock_err_set(&errs[i], RLOCK_ERR_CONNECTION, servers[i].label, "cannot connect: %s", strerror(ETIMEDOUT));
+			rlock_err_set(&errs[i], RLOCK_ERR_CONNECTION, servers[i].label, "%s: %s",
+				conns[i]->tcp_up ? "TLS handshake failed" : "cannot connect", strerror(ETIMEDOUT));
 			conn_free(conns[i]);
 			conns[i] = NULL;
 		}
@@ -875,16 +1105,22 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 	}
 }
 
-void rlock_conn_ginit(HashTable *pool, HashTable *request_conns)
+void rlock_conn_ginit(HashTable *pool, HashTable *request_conns, HashTable *tls_ctxs)
 {
 	zend_hash_init(pool, 8, NULL, conn_dtor, 1);
 	zend_hash_init(request_conns, 8, NULL, conn_dtor, 1);
+#ifdef RLOCK_HAVE_TLS
+	zend_hash_init(tls_ctxs, 2, NULL, tls_ctx_dtor, 1);
+#else
+	zend_hash_init(tls_ctxs, 2, NULL, NULL, 1);
+#endif
 }
 
-void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns)
+void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns, HashTable *tls_ctxs)
 {
 	zend_hash_destroy(request_conns);
 	zend_hash_destroy(pool);
+	zend_hash_destroy(tls_ctxs);
 }
 
 

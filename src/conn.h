@@ -1,7 +1,14 @@
 #ifndef RLOCK_CONN_H
 #define RLOCK_CONN_H
 
+#ifdef HAVE_CONFIG_H
+# include "config.h"  /* RLOCK_HAVE_TLS */
+#endif
 #include <hiredis/hiredis.h>
+#ifdef RLOCK_HAVE_TLS
+# include <hiredis/hiredis_ssl.h>
+# include <openssl/ssl.h>
+#endif
 #include "options.h"
 #include "errors.h"
 
@@ -30,6 +37,23 @@ void rlock_conn_guard(redisContext *ctx, rlock_reply_budget *budget);
  * polls the socket itself, then asks the reader for a reply. */
 bool rlock_conn_read(redisContext *ctx);
 
+/* redisBufferWrite(), with a TLS failure told in OpenSSL's words: plain C. */
+bool rlock_conn_write(redisContext *ctx, int *done);
+
+#ifdef RLOCK_HAVE_TLS
+/* The TLS context of o's TLS options (cached for the process; the caller up-refs one it
+ * keeps beyond the request): NULL with why set when a file would not load. */
+SSL_CTX *rlock_tls_ctx(const rlock_opts *o, char *why, size_t why_size);
+
+/* One step of the TLS handshake on ctx, a non-blocking context whose TCP connect is over:
+ * the first call (*ssl NULL) begins it, sending name as SNI (unless an IP address) and,
+ * with verify, checking the certificate names it; ctx owns *ssl from there on. 0: done;
+ * POLLIN or POLLOUT: call again once the socket is ready for that; -1: failed, why says
+ * why. Plain C: the watchdog's thread calls it too. */
+int rlock_tls_handshake(redisContext *ctx, SSL_CTX *sctx, const char *name, bool verify, SSL **ssl, char *why,
+	size_t why_size);
+#endif
+
 /* AUTH (when pass) and SELECT (when db != 0) appended to a fresh guarded ctx's output, not
  * sent: how many replies they will have (AUTH's first), or -1. The caller sends them and
  * reads the replies its own way (the watchdog's thread too: plain C). */
@@ -52,6 +76,12 @@ typedef struct {
 	bool blocked_before;   /* a call_block sent an EVAL through it: its server knows the scripts */
 	zend_long timeout_ms;  /* the socket's read timeout now */
 	int handshake;         /* replies of AUTH and SELECT not read yet (a new connection) */
+	short want;            /* a connect under way: the poll() events it waits for */
+	bool tcp_up;           /* the TCP connect is over (a TLS handshake may follow) */
+	bool tls;              /* TLS: the socket stays non-blocking, every read and write polls */
+#ifdef RLOCK_HAVE_TLS
+	SSL *ssl;              /* the context's (redisFree frees it) */
+#endif
 } rlock_conn;
 
 #define RLOCK_MAX_SERVERS 16
@@ -137,8 +167,8 @@ zend_long rlock_now_ms(void);
 /* Module and request life cycle. The request's own connections (persistent = false) are
  * closed at its very end, post_deactivate, as locks can be taken and released until then. */
 void rlock_conn_minit(void);
-void rlock_conn_ginit(HashTable *pool, HashTable *request_conns);
-void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns);
+void rlock_conn_ginit(HashTable *pool, HashTable *request_conns, HashTable *tls_ctxs);
+void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns, HashTable *tls_ctxs);
 void rlock_conn_post_deactivate(void);
 uint32_t rlock_conn_pooled_count(void);
 

@@ -5,6 +5,8 @@
 #include "options.h"
 #include "zend_smart_str.h"
 #include "conn.h"
+#include "errors.h"
+#include "zend_exceptions.h"
 #include "ext/standard/php_string.h"
 
 typedef enum { OPT_LONG, OPT_BOOL, OPT_STRING, OPT_SERVER, OPT_SERVERS, OPT_NODES, OPT_SENTINELS } rlock_opt_kind;
@@ -41,6 +43,11 @@ static const rlock_opt_def rlock_opt_defs[] = {
 	OPT("fencing", OPT_BOOL, fencing),
 	OPT("fair", OPT_BOOL, fair),
 	OPT("watchdog", OPT_BOOL, watchdog),
+	OPT("tls_ca", OPT_STRING, tls_ca),
+	OPT("tls_cert", OPT_STRING, tls_cert),
+	OPT("tls_key", OPT_STRING, tls_key),
+	OPT("tls_server_name", OPT_STRING, tls_server_name),
+	OPT("tls_verify_peer", OPT_BOOL, tls_verify_peer),
 };
 
 static const rlock_opt_def *find_def(const char *name, size_t len)
@@ -137,6 +144,9 @@ static void server_finish(rlock_server *s, bool persistent)
 	if (s->pass) {
 		smart_str_append(&id, s->pass);
 	}
+	if (s->tls) {
+		smart_str_appendl(&id, "\0tls", 4);
+	}
 	smart_str_0(&id);
 	s->id = zend_string_init(ZSTR_VAL(id.s), ZSTR_LEN(id.s), persistent);
 	smart_str_free(&id);
@@ -182,10 +192,13 @@ static zend_result server_parse(const char *dsn, size_t len, rlock_server *out, 
 	}
 	if (len > 8 && strncmp(p, "redis://", 8) == 0) {
 		p += 8;
+	} else if (len > 9 && strncmp(p, "rediss://", 9) == 0) {
+		p += 9;
+		out->tls = true;
 	} else if (len > 6 && strncmp(p, "tcp://", 6) == 0) {
 		p += 6;
 	} else {
-		*why = "must be redis://[user:pass@]host[:port][/db], tcp://host:port or unix:///path";
+		*why = "must be redis://[user:pass@]host[:port][/db], rediss://... (TLS), tcp://host:port or unix:///path";
 		return FAILURE;
 	}
 
@@ -513,7 +526,27 @@ static void server_list_free(rlock_server *list, uint32_t n)
 	}
 }
 
-void rlock_server_with_address(rlock_server *out, const rlock_server *like, const char *host, int port)
+/* s, a rediss:// server, keyed by o's TLS options too: a connection verified with one CA
+ * (or none) is never taken for one that asks for another. */
+static void server_tls_key(const rlock_opts *o, rlock_server *s)
+{
+	zend_string *const parts[] = { o->tls_ca, o->tls_cert, o->tls_key, o->tls_server_name };
+	smart_str id = {0};
+
+	smart_str_append(&id, s->id);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		smart_str_appendc(&id, '\0');
+		if (parts[i]) {
+			smart_str_append(&id, parts[i]);
+		}
+	}
+	smart_str_appendc(&id, o->tls_verify_peer ? '1' : '0');
+	zend_string_release(s->id);
+	s->id = smart_str_extract(&id);
+}
+
+void rlock_server_with_address(rlock_server *out, const rlock_opts *o, const rlock_server *like, const char *host,
+	int port)
 {
 	memset(out, 0, sizeof(*out));
 	out->host = zend_string_init(host, strlen(host), false);
@@ -521,7 +554,99 @@ void rlock_server_with_address(rlock_server *out, const rlock_server *like, cons
 	out->db = like->db;
 	out->user = like->user ? zend_string_copy(like->user) : NULL;
 	out->pass = like->pass ? zend_string_copy(like->pass) : NULL;
+	out->tls = o->tls_nodes;
 	server_finish(out, false);
+	if (out->tls) {
+		server_tls_key(o, out);
+	}
+}
+
+/* A TLS path or name option: NULL when empty, refused when it holds a NUL byte. */
+static bool tls_string(zend_string **field, const char *name, const char *ini, uint32_t arg_num)
+{
+	if (!*field && ini && *ini) {
+		*field = zend_string_init(ini, strlen(ini), false);
+	}
+	if (*field && ZSTR_LEN(*field) == 0) {
+		zend_string_release(*field);
+		*field = NULL;
+	}
+	if (*field && memchr(ZSTR_VAL(*field), '\0', ZSTR_LEN(*field))) {
+		option_error(arg_num, name, "must not contain NUL bytes");
+		return false;
+	}
+	return true;
+}
+
+/* Whether every server of a list (the Cluster's seeds, the Sentinels) is rediss://, none
+ * is, or (false, a ValueError thrown) they differ: the nodes they name follow them. */
+static bool list_tls(const rlock_server *list, uint32_t n, const char *name, uint32_t arg_num, bool *tls)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		if (list[i].tls != list[0].tls) {
+			option_error(arg_num, name, "must be all rediss:// (TLS) or none: entry %u differs from entry 0", i);
+			return false;
+		}
+	}
+	*tls = n > 0 && list[0].tls;
+	return true;
+}
+
+/* Each server of a list into the TLS key (server_tls_key) when it is rediss://; true when
+ * one is. */
+static bool list_tls_key(const rlock_opts *o, rlock_server *list, uint32_t n)
+{
+	bool any = false;
+	for (uint32_t i = 0; i < n; i++) {
+		if (list[i].tls) {
+			server_tls_key(o, &list[i]);
+			any = true;
+		}
+	}
+	return any;
+}
+
+/* The TLS options (and their php.ini defaults) checked, and the rediss:// servers keyed by
+ * them; a build without TLS refuses a rediss:// server (RLockException) rather than speak
+ * plain text to it. */
+static bool tls_finish(rlock_opts *o, uint32_t arg_num, bool verify_given)
+{
+	bool any;
+
+	if (!tls_string(&o->tls_ca, "tls_ca", RLOCK_G(tls_ca), arg_num)
+			|| !tls_string(&o->tls_cert, "tls_cert", RLOCK_G(tls_cert), arg_num)
+			|| !tls_string(&o->tls_key, "tls_key", RLOCK_G(tls_key), arg_num)
+			|| !tls_string(&o->tls_server_name, "tls_server_name", RLOCK_G(tls_server_name), arg_num)) {
+		return false;
+	}
+	if (!verify_given) {
+		o->tls_verify_peer = RLOCK_G(tls_verify_peer);
+	}
+	if ((o->tls_cert != NULL) != (o->tls_key != NULL)) {
+		option_error(arg_num, o->tls_cert ? "tls_key" : "tls_cert", "must be given with \"%s\" (a client certificate and its key)",
+			o->tls_cert ? "tls_cert" : "tls_key");
+		return false;
+	}
+	if (!list_tls(o->nodes, o->nnodes, "cluster", arg_num, &o->tls_nodes)
+			|| (o->sentinels && !list_tls(o->sentinels, o->nsentinels, "sentinel", arg_num, &o->tls_nodes))) {
+		return false;
+	}
+	/* o->server names the server only without a list (with one, it lends its credentials) */
+	any = list_tls_key(o, &o->server, 1) && !o->servers && !o->nodes && !o->sentinels;
+	any |= o->tls_nodes;
+	any |= list_tls_key(o, o->servers, o->nservers);
+	any |= list_tls_key(o, o->nodes, o->nnodes);
+	any |= list_tls_key(o, o->sentinels, o->nsentinels);
+#ifndef RLOCK_HAVE_TLS
+	if (any) {
+		zend_throw_exception(rlock_ce_exception, "rediss:// (TLS) is not supported: this build of rlock has no TLS "
+			"(hiredis_ssl was not found when it was built; see README.md, TLS)", 0);
+		return false;
+	}
+#else
+	(void) any;
+#endif
+	return true;
 }
 
 static rlock_opts *opts_parse(HashTable *options, uint32_t arg_num)
@@ -544,7 +669,7 @@ static rlock_opts *opts_parse(HashTable *options, uint32_t arg_num)
 
 	zend_string *name;
 	zval *v;
-	bool server_given = false, watchdog_given = false, replicas_given = false;
+	bool server_given = false, watchdog_given = false, replicas_given = false, verify_given = false;
 	if (options) {
 		ZEND_HASH_FOREACH_STR_KEY_VAL(options, name, v) {
 			const rlock_opt_def *def;
@@ -563,6 +688,7 @@ static rlock_opts *opts_parse(HashTable *options, uint32_t arg_num)
 			server_given |= def->kind == OPT_SERVER;
 			watchdog_given |= def->offset == XtOffsetOf(rlock_opts, watchdog);
 			replicas_given |= def->offset == XtOffsetOf(rlock_opts, sync_replicas);
+			verify_given |= def->offset == XtOffsetOf(rlock_opts, tls_verify_peer);
 		} ZEND_HASH_FOREACH_END();
 	}
 	/* the php.ini lists apply when the options name no server at all */
@@ -618,6 +744,9 @@ static rlock_opts *opts_parse(HashTable *options, uint32_t arg_num)
 		o->watchdog = false;
 	}
 	if (!server_given && !set_server(o, RLOCK_G(server), strlen(RLOCK_G(server)), 0)) {
+		goto fail;
+	}
+	if (!tls_finish(o, arg_num, verify_given)) {
 		goto fail;
 	}
 	o->id = o->servers ? servers_id("redlock", o->servers, o->nservers)
@@ -727,5 +856,11 @@ void rlock_opts_release(rlock_opts *o)
 		zend_string_release(o->id);
 	}
 	zend_string_release(o->prefix);
+	zend_string *const tls[] = { o->tls_ca, o->tls_cert, o->tls_key, o->tls_server_name };
+	for (size_t i = 0; i < sizeof(tls) / sizeof(tls[0]); i++) {
+		if (tls[i]) {
+			zend_string_release(tls[i]);
+		}
+	}
 	efree(o);
 }

@@ -1,6 +1,10 @@
 #ifndef RLOCK_OPTIONS_H
 #define RLOCK_OPTIONS_H
 
+#ifdef HAVE_CONFIG_H
+# include "config.h"  /* RLOCK_HAVE_TLS */
+#endif
+
 #include "php.h"
 #include "zend_smart_str.h"
 
@@ -19,7 +23,8 @@ typedef struct {
 	zend_long db;
 	zend_string *user;  /* NULL: no ACL user */
 	zend_string *pass;  /* NULL: no AUTH; never printed */
-	zend_string *id;    /* every field above: the connection pool's key */
+	bool tls;           /* rediss:// */
+	zend_string *id;    /* every field above (and the TLS options, for tls): the connection pool's key */
 	char label[280];    /* "host:port" or "unix:/path", for messages */
 } rlock_server;
 
@@ -49,6 +54,13 @@ typedef struct {
 	bool fencing;
 	bool fair;
 	bool watchdog;
+	/* TLS, for the rediss:// servers: paths, NULL when not given (never empty) */
+	zend_string *tls_ca;
+	zend_string *tls_cert;
+	zend_string *tls_key;
+	zend_string *tls_server_name;  /* NULL: each server's host */
+	bool tls_verify_peer;
+	bool tls_nodes;  /* the nodes the Cluster or the Sentinels name are reached over TLS */
 } rlock_opts;
 
 /* php.ini defaults overridden by $options (argument arg_num of the calling function).
@@ -85,7 +97,8 @@ zend_result rlock_server_parse_entry(const char *entry, size_t len, rlock_server
 void rlock_server_mask(const char *entry, size_t len, smart_str *out);
 
 /* host:port with the credentials and database of like: a node a Sentinel or the Cluster
- * named. */
-void rlock_server_with_address(rlock_server *out, const rlock_server *like, const char *host, int port);
+ * named, over TLS (o's TLS options) when o->tls_nodes. */
+void rlock_server_with_address(rlock_server *out, const rlock_opts *o, const rlock_server *like, const char *host,
+	int port);
 
 #endif

@@ -79,10 +79,11 @@ static const char *endpoint_set(endpoint *e, const char *host, size_t len, long 
 	return NULL;
 }
 
-/* e as a server with o->server's credentials and database. */
+/* e as a server with o->server's credentials and database (and TLS when the Cluster's
+ * seeds or the Sentinels have it). */
 static void server_from_endpoint(const rlock_opts *o, const endpoint *e, rlock_server *out)
 {
-	rlock_server_with_address(out, &o->server, e->host, e->port);
+	rlock_server_with_address(out, o, &o->server, e->host, e->port);
 }
 
 /* A topology: the node of each slot (a cluster), or one node for all (a Sentinel's master). */

@@ -90,6 +90,11 @@ struct wd_server {
 	char *user, *pass;
 	size_t user_len, pass_len;
 	int64_t connect_timeout, read_timeout;
+#ifdef RLOCK_HAVE_TLS
+	SSL_CTX *tls;     /* rediss://: a reference of the thread's own; NULL: plain text */
+	char *tls_name;   /* sent as SNI, and verified when tls_verify */
+	bool tls_verify;
+#endif
 	redisContext *ctx;  /* the thread's, non-blocking; set and cleared under the mutex */
 	rlock_reply_budget budget;  /* of the reply being read on ctx: the thread's */
 	rlock_watchdog_entry *entries;
@@ -168,6 +173,12 @@ static void server_free(wd_server *s)
 	free(s->host);
 	free(s->user);
 	free(s->pass);
+#ifdef RLOCK_HAVE_TLS
+	free(s->tls_name);
+	if (s->tls) {
+		SSL_CTX_free(s->tls);
+	}
+#endif
 	free(s);
 }
 
@@ -257,7 +268,7 @@ static bool wd_flush(redisContext *c, int64_t deadline)
 {
 	int done = 0;
 	for (;;) {
-		if (redisBufferWrite(c, &done) != REDIS_OK) {
+		if (!rlock_conn_write(c, &done)) {
 			return false;
 		}
 		if (done) {
@@ -300,10 +311,21 @@ static redisContext *wd_connect(wd_server *s)
 	redisContext *c = s->port ? redisConnectNonBlock(s->host, s->port) : redisConnectUnixNonBlock(s->host);
 
 	/* the connect goes on in the background: writable once it is done, SO_ERROR says how */
-	if (!c || c->err || wd_poll(c->fd, POLLOUT, deadline_of(s->connect_timeout)) <= 0
+	deadline = deadline_of(s->connect_timeout);
+	if (!c || c->err || wd_poll(c->fd, POLLOUT, deadline) <= 0
 			|| getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) {
 		goto fail;
 	}
+#ifdef RLOCK_HAVE_TLS
+	/* rediss://: the TLS handshake, within the same connect_timeout */
+	SSL *ssl = NULL;
+	for (int want = s->tls ? POLLOUT : 0; want != 0; ) {
+		if (want < 0 || wd_poll(c->fd, (short) want, deadline) <= 0) {
+			goto fail;
+		}
+		want = rlock_tls_handshake(c, s->tls, s->tls_name, s->tls_verify, &ssl, why, sizeof(why));
+	}
+#endif
 	rlock_conn_guard(c, &s->budget);
 	if ((n = rlock_conn_handshake_append(c, s->user, s->user_len, s->pass, s->pass_len, s->db)) < 0) {
 		goto fail;
@@ -846,6 +868,21 @@ static wd_server *server_for(const rlock_opts *o)
 	}
 	s->connect_timeout = o->connect_timeout;
 	s->read_timeout = o->read_timeout;
+#ifdef RLOCK_HAVE_TLS
+	if (rs->tls) {
+		char why[256];
+		zend_string *name = o->tls_server_name ? o->tls_server_name : rs->host;
+		if ((s->tls = rlock_tls_ctx(o, why, sizeof(why)))) {
+			SSL_CTX_up_ref(s->tls);
+		}
+		s->tls_name = copy_bytes(ZSTR_VAL(name), ZSTR_LEN(name));
+		s->tls_verify = o->tls_verify_peer;
+		if (!s->tls || !s->tls_name) {
+			server_free(s);
+			return NULL;
+		}
+	}
+#endif
 	if (!s->id || !s->host || (rs->user && !s->user) || (rs->pass && !s->pass)) {
 		server_free(s);
 		return NULL;

@@ -26,9 +26,9 @@ foreach (['redis://127.0.0.1', 'redis://127.0.0.1:6380', 'redis://127.0.0.1:6380
 echo "ok\n";
 ?>
 --EXPECT--
-option "server" must be redis://[user:pass@]host[:port][/db], tcp://host:port or unix:///path
-option "server" must be redis://[user:pass@]host[:port][/db], tcp://host:port or unix:///path
-option "server" must be redis://[user:pass@]host[:port][/db], tcp://host:port or unix:///path
+option "server" must be redis://[user:pass@]host[:port][/db], rediss://... (TLS), tcp://host:port or unix:///path
+option "server" must be redis://[user:pass@]host[:port][/db], rediss://... (TLS), tcp://host:port or unix:///path
+option "server" must be redis://[user:pass@]host[:port][/db], rediss://... (TLS), tcp://host:port or unix:///path
 option "server" has no host
 option "server" has no host
 option "server" has an invalid port: it must be between 1 and 65535
@@ -40,7 +40,7 @@ option "server" has an invalid database number: it must be between 0 and 2147483
 option "server" has an unterminated [IPv6] address
 option "server" must not contain NUL bytes
 option "server" must name an absolute socket path, as unix:///path/to/redis.sock
-option "server" must be redis://[user:pass@]host[:port][/db], tcp://host:port or unix:///path
-option "server" must be redis://[user:pass@]host[:port][/db], tcp://host:port or unix:///path
-option "server" must be redis://[user:pass@]host[:port][/db], tcp://host:port or unix:///path
+option "server" must be redis://[user:pass@]host[:port][/db], rediss://... (TLS), tcp://host:port or unix:///path
+option "server" must be redis://[user:pass@]host[:port][/db], rediss://... (TLS), tcp://host:port or unix:///path
+option "server" must be redis://[user:pass@]host[:port][/db], rediss://... (TLS), tcp://host:port or unix:///path
 ok

@@ -47,7 +47,7 @@ rlock.retry_delay=-1: false, kept: true
 Warning: ini_set(): Invalid rlock.server: it has an invalid port: it must be between 1 and 65535 in %s on line %d
 rlock.server=redis://user:sekret@127.0.0.1:port: false, kept: true
 
-Warning: ini_set(): Invalid rlock.server: it must be redis://[user:pass@]host[:port][/db], tcp://host:port or unix:///path in %s on line %d
+Warning: ini_set(): Invalid rlock.server: it must be redis://[user:pass@]host[:port][/db], rediss://... (TLS), tcp://host:port or unix:///path in %s on line %d
 rlock.server=localhost: false, kept: true
 
 Warning: ini_set(): Invalid rlock.server: it must name an absolute socket path, as unix:///path/to/redis.sock in %s on line %d

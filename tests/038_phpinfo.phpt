@@ -66,6 +66,7 @@ rlock
 rlock support => enabled
 Version => %d.%d.%s
 hiredis version => %d.%d.%d
+TLS (rediss://) => %s
 Persistent connections open => 0
 Locks acquired => 0
 Acquires that waited => 0

@@ -47,8 +47,8 @@ ValueError: RLock::__construct(): Argument #2 ($options) option "servers" must b
 ValueError: RLock::__construct(): Argument #2 ($options) option "servers" must be a list of 1 to 16 strings
 ValueError: RLock::__construct(): Argument #2 ($options) option "servers" entry 0 has an invalid port: it must be between 1 and 65535
 ValueError: RLock::__construct(): Argument #2 ($options) option "servers" entry 0 has an invalid port: it must be between 1 and 65535
-ValueError: RLock::__construct(): Argument #2 ($options) option "servers" entry 0 must be redis://[user:pass@]host[:port][/db], tcp://host:port or unix:///path
-ValueError: RLock::__construct(): Argument #2 ($options) option "servers" entry 0 must be redis://[user:pass@]host[:port][/db], tcp://host:port or unix:///path
+ValueError: RLock::__construct(): Argument #2 ($options) option "servers" entry 0 must be redis://[user:pass@]host[:port][/db], rediss://... (TLS), tcp://host:port or unix:///path
+ValueError: RLock::__construct(): Argument #2 ($options) option "servers" entry 0 must be redis://[user:pass@]host[:port][/db], rediss://... (TLS), tcp://host:port or unix:///path
 ValueError: RLock::__construct(): Argument #2 ($options) option "servers" entry 0 must not contain NUL bytes
 ValueError: RLock::__construct(): Argument #2 ($options) option "servers" entry 1 has an invalid database number: it must be between 0 and 2147483646
 ValueError: RLock::__construct(): Argument #2 ($options) option "servers" entry 0 must name an absolute socket path, as unix:///path/to/redis.sock

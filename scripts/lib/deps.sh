@@ -52,6 +52,28 @@ rlock_build() {
 }
 
 # rlock_free_port: a TCP port on 127.0.0.1 that nothing listens on.
+# rlock_phpt_skips LOG: whether the phpt run of LOG skipped nothing it should have run. A
+# skipped test is not a passed one: every test has what it needs, but one build cannot run
+# both sides of TLS. Where hiredis_ssl is installed (Debian 13) the build has TLS and runs
+# tests/tls, and only phpt 305 (a build without TLS refuses rediss://) may skip; elsewhere
+# (Debian 12) 305 runs and only tests/tls may skip.
+rlock_phpt_skips() {
+	local log=$1 skipped allowed n
+	skipped=$(sed -nE 's/^Tests skipped *: *([0-9]+).*/\1/p' "$log")
+	allowed='tests/tls/[^]]+'
+	if pkg-config --exists hiredis_ssl; then
+		allowed='tests/305_tls_not_built\.phpt'
+	fi
+	n=$(grep -cE "SKIP .*\[($allowed)\]" "$log" || true)
+	if [ "${skipped:-0}" -ne "$n" ]; then
+		echo "phpt: tests were skipped" >&2
+		return 1
+	fi
+	if [ "$n" -gt 1 ]; then
+		echo "phpt: $n TLS tests need a build with TLS (hiredis_ssl): scripts/test.sh --debian13 runs them"
+	fi
+}
+
 rlock_free_port() {
 	php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'
 }

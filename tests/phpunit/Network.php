@@ -10,8 +10,8 @@
  *
  *   root ns: rlt-root 10.X.Y.1 --- [switch ns rlock-test-sw: bridge br0] --- rlt-NAME --- eth0 10.X.Y.N [ns rlock-test-NAME]
  *
- * Needs root, iproute2, nftables and iptables. One network at a time on a machine: a flock
- * is held from construction to close(), so every rlock-test-* namespace and rlt-* link seen
+ * Needs root, iproute2, nftables and iptables. One network at a time on a machine (roots
+ * made by scripts/lib/root.sh included): a flock is held from construction to close(), so every rlock-test-* namespace and rlt-* link seen
  * while it is held is the leftover of a run that died, and is removed first.
  */
 
@@ -43,8 +43,11 @@ final class Network
                 throw new RuntimeException("$tool is not installed (iproute2, nftables, iptables)");
             }
         }
-        // 'e': close-on-exec, or every process we start (servers, clients) would hold the lock too
-        $this->lock = fopen(sys_get_temp_dir() . '/' . self::PREFIX . 'network.lock', 'ce');
+        // 'e': close-on-exec, or every process we start (servers, clients) would hold the lock too;
+        // in /dev/shm, which scripts/lib/root.sh shares with its roots: a run in a Debian 13
+        // root and one on the host use the same links and nftables of the root namespace
+        $dir = is_dir('/dev/shm') && is_writable('/dev/shm') ? '/dev/shm' : sys_get_temp_dir();
+        $this->lock = fopen($dir . '/' . self::PREFIX . 'network.lock', 'ce');
         $deadline = microtime(true) + $waitForLock;
         while (!flock($this->lock, LOCK_EX | LOCK_NB)) {
             if (microtime(true) > $deadline) {

@@ -4,7 +4,8 @@
  * request whose session save handler takes locks in write(), which the session module
  * calls in its RSHUTDOWN, after rlock's. The locks must be released by the time the
  * response ends (FCGI_END_REQUEST), and the watchdog must renew nothing in the worker's
- * next request. php-fpm is spoken to directly, over FastCGI: no web server in between.
+ * next request. And a persistent rediss:// (TLS) connection serves every request of the
+ * worker. php-fpm is spoken to directly, over FastCGI: no web server in between.
  *
  *   php -d extension=modules/rlock.so /usr/bin/phpunit tests/phpunit/RequestEndFpmTest.php
  */
@@ -149,5 +150,36 @@ echo "pid ", getmypid(), "\n";');
         $this->assertStringContainsString("renewed now: 0\n", $look, 'the watchdog renews nothing past the request');
         // not renewed: it runs out with its ttl of 1 s
         $this->await(fn () => $this->client->exists('fpm:kept') === 0, 'the kept lock expires');
+    }
+
+    /**
+     * A persistent TLS connection outlives the request: the worker's requests share one. A
+     * build without TLS refuses the rediss:// DSN in every request and opens nothing.
+     */
+    public function testPersistentTlsConnectionServesEveryRequestOfTheWorker(): void
+    {
+        require_once __DIR__ . '/../tls/tls.inc';
+        ob_start();
+        phpinfo(INFO_MODULES);
+        $built = str_contains(ob_get_clean(), 'TLS (rediss://) => yes');
+        $r = rlock_tls_server();
+        $connections = fn (): int => (int) preg_replace('/.*total_connections_received:(\d+).*/s', '$1', ($r['cmd'])('INFO', 'stats'));
+        $script = "$this->dir/tls.php";
+        file_put_contents($script, '<?php
+try {
+    $l = new RLock("fpm-tls", ["server" => $_GET["dsn"], "tls_ca" => $_GET["ca"]]);
+    echo $l->lock() && $l->unlock() ? "locked" : "not locked";
+} catch (RLockException $e) {
+    echo get_class($e);
+}
+echo " pid ", getmypid(), "\n";');
+        $before = $connections();
+        $bodies = [];
+        for ($i = 0; $i < 3; $i++) {
+            $bodies[] = $this->get($script, http_build_query(['dsn' => $r['tls_dsn'], 'ca' => $r['ca']]));
+        }
+        $this->assertCount(1, array_unique($bodies), 'one worker, one outcome: ' . implode('', $bodies));
+        $this->assertMatchesRegularExpression($built ? '/^locked pid \d+$/' : '/^RLockException pid \d+$/', $bodies[0]);
+        $this->assertSame($built ? 1 : 0, $connections() - $before, 'connections the TLS server received');
     }
 }
