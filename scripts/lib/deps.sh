@@ -93,11 +93,29 @@ rlock_redis_start() {
 	return 1
 }
 
-# rlock_redis_stop DIR: stop every redis-server started in DIR.
+# rlock_alive PID: whether the process runs (a zombie does not: this machine's init can take
+# seconds to reap a daemon that ended).
+rlock_alive() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	[ "${stat:0:1}" != Z ]
+}
+
+# rlock_redis_stop DIR: stop every redis-server started in DIR, and await their end (10 s at
+# most each): a server that is still shutting down writes its log into DIR.
 rlock_redis_stop() {
-	local f
+	local f pid pids=()
 	for f in "$1"/redis-*.pid; do
-		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+		[ -f "$f" ] || continue
+		pid=$(cat "$f")
+		kill "$pid" 2>/dev/null && pids+=("$pid")
+	done
+	for pid in "${pids[@]}"; do
+		for _ in $(seq 200); do
+			rlock_alive "$pid" || break
+			sleep 0.05
+		done
 	done
 }
 
