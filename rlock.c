@@ -61,7 +61,22 @@ static ZEND_INI_MH(OnUpdateServer)
 		return FAILURE;
 	}
 	rlock_server_free(&s, false);
+	rlock_opts_forget();
 	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+/* The other settings: the stock handlers, and the options made from the old values
+ * forgotten. */
+static ZEND_INI_MH(OnUpdateOptString)
+{
+	rlock_opts_forget();
+	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+static ZEND_INI_MH(OnUpdateOptBool)
+{
+	rlock_opts_forget();
+	return OnUpdateBool(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
 }
 
 #ifndef ZEND_INI_GET_ADDR /* PHP 8.1 may lack it */
@@ -87,6 +102,7 @@ static ZEND_INI_MH(OnUpdateRange)
 		return FAILURE;
 	}
 	*(zend_long *) ZEND_INI_GET_ADDR() = v;
+	rlock_opts_forget();
 	return SUCCESS;
 }
 
@@ -116,28 +132,28 @@ static ZEND_INI_DISP(display_servers)
 
 PHP_INI_BEGIN()
 	STD_PHP_INI_ENTRY_EX("rlock.server", "redis://127.0.0.1:6379", PHP_INI_ALL, OnUpdateServer, server, zend_rlock_globals, rlock_globals, display_servers)
-	STD_PHP_INI_ENTRY_EX("rlock.servers", "", PHP_INI_ALL, OnUpdateString, servers, zend_rlock_globals, rlock_globals, display_servers)
-	STD_PHP_INI_ENTRY_EX("rlock.cluster", "", PHP_INI_ALL, OnUpdateString, cluster, zend_rlock_globals, rlock_globals, display_servers)
-	STD_PHP_INI_ENTRY_EX("rlock.sentinel", "", PHP_INI_ALL, OnUpdateString, sentinel, zend_rlock_globals, rlock_globals, display_servers)
-	STD_PHP_INI_ENTRY("rlock.service", "", PHP_INI_ALL, OnUpdateString, service, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY_EX("rlock.servers", "", PHP_INI_ALL, OnUpdateOptString, servers, zend_rlock_globals, rlock_globals, display_servers)
+	STD_PHP_INI_ENTRY_EX("rlock.cluster", "", PHP_INI_ALL, OnUpdateOptString, cluster, zend_rlock_globals, rlock_globals, display_servers)
+	STD_PHP_INI_ENTRY_EX("rlock.sentinel", "", PHP_INI_ALL, OnUpdateOptString, sentinel, zend_rlock_globals, rlock_globals, display_servers)
+	STD_PHP_INI_ENTRY("rlock.service", "", PHP_INI_ALL, OnUpdateOptString, service, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_ENTRY("rlock.sync_replicas", "0", PHP_INI_ALL, OnUpdateRange, sync_replicas, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.prefix", "rlock:", PHP_INI_ALL, OnUpdateString, prefix, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.prefix", "rlock:", PHP_INI_ALL, OnUpdateOptString, prefix, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_ENTRY("rlock.ttl", "30000", PHP_INI_ALL, OnUpdateRange, ttl, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_ENTRY("rlock.wait", "0", PHP_INI_ALL, OnUpdateRange, wait, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_ENTRY("rlock.retry_delay", "50", PHP_INI_ALL, OnUpdateRange, retry_delay, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_ENTRY("rlock.connect_timeout", "1000", PHP_INI_ALL, OnUpdateRange, connect_timeout, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_ENTRY("rlock.read_timeout", "1000", PHP_INI_ALL, OnUpdateRange, read_timeout, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.persistent", "1", PHP_INI_ALL, OnUpdateBool, persistent, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.reentrant", "1", PHP_INI_ALL, OnUpdateBool, reentrant, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.auto_release", "1", PHP_INI_ALL, OnUpdateBool, auto_release, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.fencing", "0", PHP_INI_ALL, OnUpdateBool, fencing, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.fair", "1", PHP_INI_ALL, OnUpdateBool, fair, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.watchdog", "0", PHP_INI_ALL, OnUpdateBool, watchdog, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.tls_ca", "", PHP_INI_ALL, OnUpdateString, tls_ca, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.tls_cert", "", PHP_INI_ALL, OnUpdateString, tls_cert, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.tls_key", "", PHP_INI_ALL, OnUpdateString, tls_key, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.tls_server_name", "", PHP_INI_ALL, OnUpdateString, tls_server_name, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.tls_verify_peer", "1", PHP_INI_ALL, OnUpdateBool, tls_verify_peer, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.persistent", "1", PHP_INI_ALL, OnUpdateOptBool, persistent, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.reentrant", "1", PHP_INI_ALL, OnUpdateOptBool, reentrant, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.auto_release", "1", PHP_INI_ALL, OnUpdateOptBool, auto_release, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.fencing", "0", PHP_INI_ALL, OnUpdateOptBool, fencing, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.fair", "1", PHP_INI_ALL, OnUpdateOptBool, fair, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.watchdog", "0", PHP_INI_ALL, OnUpdateOptBool, watchdog, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.tls_ca", "", PHP_INI_ALL, OnUpdateOptString, tls_ca, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.tls_cert", "", PHP_INI_ALL, OnUpdateOptString, tls_cert, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.tls_key", "", PHP_INI_ALL, OnUpdateOptString, tls_key, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.tls_server_name", "", PHP_INI_ALL, OnUpdateOptString, tls_server_name, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.tls_verify_peer", "1", PHP_INI_ALL, OnUpdateOptBool, tls_verify_peer, zend_rlock_globals, rlock_globals)
 PHP_INI_END()
 
 /* ---- the object ---- */
@@ -733,6 +749,7 @@ static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(rlock)
 {
 	rlock_registry_post_deactivate();
 	rlock_conn_post_deactivate();
+	rlock_opts_forget();
 	return SUCCESS;
 }
 

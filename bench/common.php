@@ -162,3 +162,44 @@ function bench_emit(array $row): void
 {
     echo json_encode($row, JSON_UNESCAPED_SLASHES), "\n";
 }
+
+/**
+ * The server time of the commands clients sent: INFO commandstats counts a command a
+ * script ran twice, in its own line and inside EVAL/EVALSHA's time. Each command's time
+ * counts only for the share of its calls that came from clients ($seen: what MONITOR saw
+ * in a watched pass of the same work, bench_monitor()). $usec: per command, as
+ * bench_usage_delta() gives it.
+ */
+function bench_client_usec(array $usec, array $seen): float
+{
+    unset($usec['info']);
+    $clientUsec = 0.0;
+    foreach ($usec as $cmd => $us) {
+        $fromClients = $seen['client'][$cmd] ?? 0;
+        $fromScripts = $seen['lua'][$cmd] ?? 0;
+        $share = $fromClients + $fromScripts > 0 ? $fromClients / ($fromClients + $fromScripts) : 1.0;
+        $clientUsec += $us * $share;
+    }
+    return $clientUsec;
+}
+
+/**
+ * The Redis-time floor of a lock that does not poll, per handed-over section: one BLPOP
+ * (rlock's, $rlock), one compare-and-delete script and one SET (the peer's with the least
+ * Redis time per section, $peer), each in usec per call from INFO commandstats of the
+ * timed pass. [floor, [blpop, release, set]]; the floor null when one is missing.
+ */
+function bench_no_poll_floor(?array $rlock, ?array $peer): array
+{
+    $perCall = function (?array $r, array $cmds): ?float {
+        $us = $calls = 0;
+        foreach ($cmds as $cmd) {
+            $us += $r['server_usec'][$cmd] ?? 0;
+            $calls += $r['server_calls'][$cmd] ?? 0;
+        }
+        return $calls ? $us / $calls : null;
+    };
+    $parts = ['blpop' => $perCall($rlock, ['blpop']), 'release' => $perCall($peer, ['eval', 'evalsha']),
+        'set' => $perCall($peer, ['set'])];
+    return [in_array(null, $parts, true) ? null : array_sum($parts), $parts];
+}

@@ -212,18 +212,10 @@ $watchedSections = count(array_filter($watched['stamps'], fn ($s) => $s['entered
 $clientCommands = array_sum($seen['client']);
 arsort($seen['client']);
 
-// Server time: INFO commandstats counts a command run by a script twice, in
-// its own line and inside EVAL/EVALSHA's time. Count each command's time only
-// for the share of its calls that came from clients (seen in the watched pass).
+// Server time of the commands clients sent (see bench_client_usec()).
 $usec = bench_usage_delta($timed['before'], $timed['after'], 'cmd_usec');
 unset($usec['info']);
-$clientUsec = 0.0;
-foreach ($usec as $cmd => $us) {
-    $fromClients = $seen['client'][$cmd] ?? 0;
-    $fromScripts = $seen['lua'][$cmd] ?? 0;
-    $share = $fromClients + $fromScripts > 0 ? $fromClients / ($fromClients + $fromScripts) : 1.0;
-    $clientUsec += $us * $share;
-}
+$clientUsec = bench_client_usec($usec, $seen);
 $cpuUsec = $timed['after']['cpu_usec'] - $timed['before']['cpu_usec'];
 $calls = bench_usage_delta($timed['before'], $timed['after'], 'cmd_calls');
 unset($calls['info']);

@@ -5,10 +5,11 @@
 // Usage: php medians.php results-1.jsonl results-2.jsonl ...   (markdown on stdout)
 
 declare(strict_types=1);
+require __DIR__ . '/common.php';
 
 $runs = [];
 foreach (array_slice($argv, 1) as $file) {
-    $run = ['contended' => [], 'cycles' => []];
+    $run = ['contended' => [], 'cycles' => [], 'cycle_usec' => []];
     foreach (file($file, FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $line) {
         $row = json_decode($line, true);
         if (($row['kind'] ?? '') === 'contended') {
@@ -16,6 +17,9 @@ foreach (array_slice($argv, 1) as $file) {
         } elseif (($row['kind'] ?? '') === 'uncontended') {
             // the best round of the run, as report.php takes it
             $run['cycles'][$row['lib']] = max($run['cycles'][$row['lib']] ?? 0, $row['cycles_per_s']);
+            if (isset($row['redis_usec_per_cycle'])) {
+                $run['cycle_usec'][$row['lib']] = min($run['cycle_usec'][$row['lib']] ?? INF, $row['redis_usec_per_cycle']);
+            }
         }
     }
     $runs[] = $run;
@@ -77,6 +81,25 @@ foreach ($procsList as $procs) {
 $row("uncontended cycle time / classic phpredis lock's", '<= 1.00', over_runs($runs, fn ($run) =>
     isset($run['cycles']['rlock'], $run['cycles']['phpredis']) ? $run['cycles']['phpredis'] / $run['cycles']['rlock'] : null),
     1.00, true);
+$row("uncontended Redis time per cycle / classic phpredis lock's", '<= 1.10', over_runs($runs, fn ($run) =>
+    isset($run['cycle_usec']['rlock'], $run['cycle_usec']['phpredis'])
+        ? $run['cycle_usec']['rlock'] / $run['cycle_usec']['phpredis'] : null), 1.10, true);
+// The no-poll floor as report.php takes it: rlock's BLPOP, the release script and SET of
+// the peer with the least Redis time per section, at P = BENCH_TARGET_PROCS.
+$targetProcs = (int) (getenv('BENCH_TARGET_PROCS') ?: 8);
+$row("Redis time per section / the no-poll floor, P=$targetProcs", '<= 2.0', over_runs($runs, function ($run) use ($targetProcs) {
+    $rlock = $run['contended']['rlock'][$targetProcs] ?? null;
+    $peer = null;
+    foreach ($run['contended'] as $lib => $byProcs) {
+        $r = $byProcs[$targetProcs] ?? null;
+        if ($r && !preg_match('/^(rlock(_|$)|baton$)/', $lib)
+                && ($peer === null || $r['redis_usec_per_section'] < $peer['redis_usec_per_section'])) {
+            $peer = $r;
+        }
+    }
+    $floor = bench_no_poll_floor($rlock, $peer)[0];
+    return $rlock && $floor ? $rlock['redis_usec_per_section'] / $floor : null;
+}), 2.0, true);
 
 foreach ([
     ['throughput', 'Sections/s', 0],

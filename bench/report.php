@@ -4,6 +4,7 @@
 // Environment: BENCH_LIBS (row order), BENCH_TARGET_PROCS (default 8).
 
 declare(strict_types=1);
+require __DIR__ . '/common.php';
 
 [$resultsFile, $outDir] = [$argv[1], $argv[2]];
 $libs = preg_split('/\s+/', trim(getenv('BENCH_LIBS') ?: 'phpredis predis symfony malkusch rlock'));
@@ -87,19 +88,28 @@ $cycles = [];
 foreach ($uncontended as $lib => $rounds) {
     $cycles[$lib] = max(array_column($rounds, 'cycles_per_s'));
 }
+// Redis time per cycle (INFO commandstats, commands clients sent): the least of the rounds.
+$cycleUsec = [];
+foreach ($uncontended as $lib => $rounds) {
+    $us = array_filter(array_column($rounds, 'redis_usec_per_cycle'), fn ($x) => $x !== null);
+    if ($us) {
+        $cycleUsec[$lib] = min($us);
+    }
+}
 $floor = $cycles['floor'] ?? null;
 $rows = [];
 foreach (array_merge(['floor'], $libs) as $lib) {
     if (!isset($cycles[$lib])) {
-        $rows[] = [$label($lib), why($lib, 'u'), '-', '-'];
+        $rows[] = [$label($lib), why($lib, 'u'), '-', '-', '-', '-'];
         continue;
     }
     $rows[] = [$label($lib), fmt($cycles[$lib]), fmt(1e6 / $cycles[$lib], 1),
-        $floor ? ratio($floor, $cycles[$lib]) : '-'];
+        $floor ? ratio($floor, $cycles[$lib]) : '-', isset($cycleUsec[$lib]) ? fmt($cycleUsec[$lib], 2) : '-',
+        isset($cycleUsec[$lib], $cycleUsec['phpredis']) ? ratio($cycleUsec[$lib], $cycleUsec['phpredis']) : '-'];
 }
 $md .= sprintf("## Uncontended: lock + unlock in one process, a fresh lock object per cycle (best of %d rounds)\n\n",
     count($uncontended['floor'] ?? []));
-$md .= table(['library', 'cycles/s', 'us/cycle', 'cycle time vs floor'], $rows) . "\n";
+$md .= table(['library', 'cycles/s', 'us/cycle', 'cycle time vs floor', 'Redis us/cycle', 'vs classic phpredis'], $rows) . "\n";
 
 // Contended: per P, ratios against the best peer at the same P.
 $procsList = [];
@@ -207,19 +217,9 @@ $t = $contended['rlock'][$targetProcs] ?? null;
 // The Redis-time floor of a lock that does not poll, per handed-over section:
 // rlock's BLPOP, and the best peer's (least Redis us/section) release script
 // and SET, each in usec per call from INFO commandstats of the timed pass.
-$perCall = function (?array $r, array $cmds): ?float {
-    $us = $calls = 0;
-    foreach ($cmds as $cmd) {
-        $us += $r['server_usec'][$cmd] ?? 0;
-        $calls += $r['server_calls'][$cmd] ?? 0;
-    }
-    return $calls ? $us / $calls : null;
-};
 $redisPeer = $bestPeerLib($targetProcs, 'redis_usec_per_section', false);
 $bp = $redisPeer === null ? null : $contended[$redisPeer][$targetProcs];
-$noPoll = ['blpop' => $perCall($t, ['blpop']), 'release' => $perCall($bp, ['eval', 'evalsha']),
-    'set' => $perCall($bp, ['set'])];
-$noPollFloor = in_array(null, $noPoll, true) ? null : array_sum($noPoll);
+[$noPollFloor, $noPoll] = bench_no_poll_floor($t, $bp);
 $check = fn (?float $value, float $limit, bool $atMost, int $decimals = 2, string $unit = '') => $value === null
     ? ['-', 'no result']
     : [number_format($value, $decimals, '.', '') . $unit, ($atMost ? $value <= $limit : $value >= $limit) ? 'yes' : 'NO'];
@@ -238,6 +238,8 @@ foreach ($procsList as $procs) {
 }
 $targets[] = ['uncontended cycle time / classic phpredis lock\'s', '<= 1.00',
     ...$check(isset($cycles['rlock'], $cycles['phpredis']) ? $cycles['phpredis'] / $cycles['rlock'] : null, 1.00, true)];
+$targets[] = ['uncontended Redis time per cycle / classic phpredis lock\'s', '<= 1.10',
+    ...$check(isset($cycleUsec['rlock'], $cycleUsec['phpredis']) ? $cycleUsec['rlock'] / $cycleUsec['phpredis'] : null, 1.10, true)];
 $targets[] = ["Redis time per section / the no-poll floor below (BLPOP + release EVAL + SET), P=$targetProcs", '<= 2.0',
     ...$check($t && $noPollFloor ? $t['redis_usec_per_section'] / $noPollFloor : null, 2.0, true)];
 $targets[] = ["handoff p50 / wake floor (RPUSH to a blocked BLPOP, no lock), P=$targetProcs", '-',

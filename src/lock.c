@@ -318,10 +318,10 @@ static void key_mark_hot(zend_string *key)
 /* SET key token NX PX ttl: 1 acquired, 0 taken, -1 err set. */
 static int attempt_plain(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
 {
-	char ttl[24];
-	rlock_cmd cmd = { .argc = 6, .argv = { "SET", ZSTR_VAL(key), ZSTR_VAL(token), "NX", "PX", ttl },
-		.lens = { 3, ZSTR_LEN(key), ZSTR_LEN(token), 2, 2, 0 } };
-	cmd.lens[5] = snprintf(ttl, sizeof(ttl), ZEND_LONG_FMT, o->ttl);
+	char ttl[RLOCK_LONG_STR];
+	const char *t = rlock_long_str(ttl, o->ttl);
+	rlock_cmd cmd = { .argc = 6, .argv = { "SET", ZSTR_VAL(key), ZSTR_VAL(token), "NX", "PX", t },
+		.lens = { 3, ZSTR_LEN(key), ZSTR_LEN(token), 2, 2, ttl + sizeof(ttl) - 1 - t } };
 
 	redisReply *r = rlock_route_call(o, key, &cmd, 0, err);
 	if (!r) {

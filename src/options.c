@@ -649,7 +649,7 @@ static bool tls_finish(rlock_opts *o, uint32_t arg_num, bool verify_given)
 	return true;
 }
 
-rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
+static rlock_opts *opts_parse(HashTable *options, uint32_t arg_num)
 {
 	rlock_opts *o = ecalloc(1, sizeof(*o));
 	o->refcount = 1;
@@ -758,6 +758,75 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 fail:
 	rlock_opts_release(o);
 	return NULL;
+}
+
+/* ---- the options last made, made once ----
+ * A request makes its locks from one options array again and again (a literal, a variable
+ * kept for them; a fresh RLock per lock): what that array made is kept, with a hold on the
+ * array, until php.ini changes or the request ends. The hold makes the array copy-on-write,
+ * so the same array is the same options; another array with the same options (built anew
+ * each time) is compared element by element. Arrays whose values can change without a copy
+ * (a reference in it, an object) are never kept. */
+ZEND_TLS struct {
+	bool made;            /* made holds the options of of */
+	HashTable *of;        /* NULL: no options array */
+	rlock_opts *opts;
+} last;
+
+/* Whether every value of options, and of the lists in it, is a plain value. */
+static bool keepable(HashTable *options, int depth)
+{
+	zval *v;
+	ZEND_HASH_FOREACH_VAL(options, v) {
+		if (Z_TYPE_P(v) == IS_ARRAY ? depth > 0 || !keepable(Z_ARRVAL_P(v), depth + 1) : Z_TYPE_P(v) > IS_STRING) {
+			return false;
+		}
+	} ZEND_HASH_FOREACH_END();
+	return true;
+}
+
+static int differ(const void *a, const void *b)
+{
+	return !zend_is_identical((zval *) a, (zval *) b);
+}
+
+static bool same_options(HashTable *a, HashTable *b)
+{
+	if (a == b) {
+		return true;
+	}
+	return a && b && zend_hash_num_elements(a) == zend_hash_num_elements(b) && keepable(b, 0)
+		&& zend_hash_compare(a, b, differ, true) == 0;
+}
+
+void rlock_opts_forget(void)
+{
+	if (!last.made) {
+		return;
+	}
+	if (last.of) {
+		zend_array_release(last.of);
+	}
+	rlock_opts_release(last.opts);
+	memset(&last, 0, sizeof(last));
+}
+
+rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
+{
+	if (last.made && same_options(last.of, options)) {
+		return rlock_opts_addref(last.opts);
+	}
+	rlock_opts *o = opts_parse(options, arg_num);
+	if (o && (!options || keepable(options, 0))) {
+		rlock_opts_forget();
+		if (options) {
+			GC_TRY_ADDREF(options);
+		}
+		last.of = options;
+		last.opts = rlock_opts_addref(o);
+		last.made = true;
+	}
+	return o;
 }
 
 zend_string *rlock_opts_lock_id(const rlock_opts *o, zend_string *key)

@@ -67,6 +67,9 @@ typedef struct {
  * NULL with a ValueError or TypeError thrown. */
 rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num);
 rlock_opts *rlock_opts_addref(rlock_opts *o);
+/* Drop the options kept for the array they were last made from (rlock_opts_create() makes
+ * them once per distinct array): php.ini changed, or the request ends. */
+void rlock_opts_forget(void);
 /* What tells one lock apart from every other: its server(s) and key. */
 zend_string *rlock_opts_lock_id(const rlock_opts *o, zend_string *key);
 void rlock_opts_release(rlock_opts *o);

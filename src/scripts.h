@@ -5,6 +5,12 @@
 #include "errors.h"
 #include "conn.h"
 
+/* Room for any zend_long in decimal, sign and NUL included. */
+#define RLOCK_LONG_STR 24
+/* n in decimal, written at the end of buf: its first digit (or sign), NUL-terminated; what
+ * snprintf() costs, less its parsing of a format (a lock cycle formats several). */
+const char *rlock_long_str(char buf[RLOCK_LONG_STR], zend_long n);
+
 typedef struct {
 	const char *source;
 	char sha[41];
@@ -40,7 +46,8 @@ void rlock_keys_free(rlock_keys *k);
 typedef struct {
 	rlock_cmd cmd;
 	const rlock_script *script;
-	char num[4][24];
+	char num[4][RLOCK_LONG_STR];
+	char packed[6 * RLOCK_LONG_STR];  /* several values in one argument: "token n n n" */
 } rlock_call;
 
 void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,
