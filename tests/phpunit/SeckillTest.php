@@ -228,6 +228,7 @@ final class SeckillTest extends TestCase
 	 *
 	 * @dataProvider peers
 	 */
+	#[DataProvider('peers')]
 	public function testEveryComparedLockSellsEachItemExactlyOnce(string $kind): void
 	{
 		$r = $this->sale([
