@@ -25,7 +25,7 @@ abstract class BridgeTestCase extends OneServerTestCase
             'require $argv[1]; $cfg = json_decode($argv[2], true); ' . $code,
             [__DIR__ . '/bridge.php', json_encode($cfg)],
         );
-        return count($this->children) - 1;
+        return array_key_last($this->children);
     }
 
     /** The child's next line, JSON-decoded. */
