@@ -1,0 +1,196 @@
+<?php
+/*
+ * RLock\Bridge\Symfony\RLockStore (bridge/): what symfony/lock's own store suite asks of a
+ * blocking, expiring store whose keys cannot be serialized, and a Lock from LockFactory over
+ * it keeping rlock's guarantees across processes.
+ *
+ *   php -d extension=modules/rlock.so /usr/bin/phpunit -c tests/phpunit/phpunit.xml --filter BridgeSymfonyTest
+ */
+
+declare(strict_types=1);
+
+use RLock\Bridge\Symfony\RLockStore;
+use Symfony\Component\Lock\Exception\LockConflictedException;
+use Symfony\Component\Lock\Exception\LockExpiredException;
+use Symfony\Component\Lock\Exception\UnserializableKeyException;
+use Symfony\Component\Lock\Key;
+use Symfony\Component\Lock\LockFactory;
+
+final class BridgeSymfonyTest extends BridgeTestCase
+{
+    /** A child: a Lock on 'k' from LockFactory, acquired blocking; reports when, then exits. */
+    private const WAITER = <<<'PHP'
+        $lock = (new Symfony\Component\Lock\LockFactory(new RLock\Bridge\Symfony\RLockStore($cfg['opts'])))->createLock('k');
+        $got = $lock->acquire(true);
+        echo json_encode(['got' => $got, 'at' => microtime(true), 'held' => $lock->isAcquired()]), "\n";
+        $lock->release();
+        PHP;
+
+    /** A child: acquires 'k' and reports; then exits without releasing, or is killed. */
+    private const HOLDER = <<<'PHP'
+        $lock = (new Symfony\Component\Lock\LockFactory(new RLock\Bridge\Symfony\RLockStore($cfg['opts'])))->createLock('k', null, false);
+        echo json_encode(['got' => $lock->acquire()]), "\n";
+        if ($cfg['stay']) {
+            sleep(60);
+        }
+        PHP;
+
+    private function store(array $more = []): RLockStore
+    {
+        return new RLockStore($this->options($more));
+    }
+
+    public function testSaveExistsDelete(): void
+    {
+        $store = $this->store();
+        $key = new Key('k');
+        $this->assertFalse($store->exists($key));
+        $store->save($key);
+        $this->assertTrue($store->exists($key));
+        $this->assertSame(['bridge:k'], $this->client->keys('*'));
+        $store->delete($key);
+        $this->assertFalse($store->exists($key));
+        $this->assertSame([], $this->client->keys('*'));
+    }
+
+    public function testResourcesAreIndependent(): void
+    {
+        $store = $this->store();
+        [$a, $b] = [new Key('a'), new Key('b')];
+        $store->save($a);
+        $this->assertFalse($store->exists($b));
+        $store->delete($b);
+        $this->assertTrue($store->exists($a));
+        $store->save($b);
+        $store->delete($a);
+        $this->assertFalse($store->exists($a));
+        $this->assertTrue($store->exists($b));
+    }
+
+    public function testTwoKeysOfOneResourceAreTwoOwners(): void
+    {
+        $store = $this->store();
+        [$k1, $k2] = [new Key('k'), new Key('k')];
+        $store->save($k1);
+        $this->assertFalse($store->exists($k2));
+        try {
+            $store->save($k2);
+            $this->fail('a second key of the resource was saved while the first holds it');
+        } catch (LockConflictedException) {
+        }
+        // neither the failed save nor a delete by the other key touches the holder
+        $store->delete($k2);
+        $this->assertTrue($store->exists($k1));
+        $this->assertFalse($store->exists($k2));
+        $store->delete($k1);
+        $store->save($k2);
+        $this->assertFalse($store->exists($k1));
+        $this->assertTrue($store->exists($k2));
+    }
+
+    public function testSavingTwiceRenewsTheLease(): void
+    {
+        $store = $this->store(['ttl' => 5000]);
+        $key = new Key('k');
+        $store->save($key);
+        $this->client->pExpire('bridge:k', 100);
+        $store->save($key);
+        $this->assertGreaterThan(1000, $this->client->pttl('bridge:k'));
+        $this->assertTrue($store->exists($key));
+    }
+
+    public function testPutOffExpirationSetsTheLease(): void
+    {
+        $store = $this->store();
+        $key = new Key('k');
+        $store->save($key);
+        $store->putOffExpiration($key, 0.2);
+        $this->assertTrue($store->exists($key));
+        $this->assertLessThanOrEqual(200, $this->client->pttl('bridge:k'));
+        $remaining = $key->getRemainingLifetime();
+        $this->assertTrue($remaining > 0 && $remaining <= 0.2, "remaining lifetime $remaining");
+        $this->await(fn() => !$store->exists($key), 'the lease ran out', 5);
+        // and another owner may have it then
+        $store->save(new Key('k'));
+    }
+
+    public function testPutOffExpirationPastTheLifetimeGivesTheLockBack(): void
+    {
+        $store = $this->store();
+        $key = new Key('k');
+        $store->save($key);
+        try {
+            $store->putOffExpiration($key, 0.000001);
+            $this->fail('no LockExpiredException');
+        } catch (LockExpiredException) {
+        }
+        $this->assertFalse($store->exists($key));
+        $this->assertSame([], $this->client->keys('*'));
+    }
+
+    public function testPutOffExpirationOfAKeyThatDoesNotHoldConflicts(): void
+    {
+        $store = $this->store();
+        $store->save(new Key('k'));
+        $this->expectException(LockConflictedException::class);
+        $store->putOffExpiration(new Key('k'), 10);
+    }
+
+    public function testASavedKeyCannotBeSerialized(): void
+    {
+        $store = $this->store();
+        $key = new Key('k');
+        $store->save($key);
+        $this->expectException(UnserializableKeyException::class);
+        serialize($key);
+    }
+
+    public function testLockReleaseIsOwnerOnly(): void
+    {
+        $factory = new LockFactory($this->store());
+        $mine = $factory->createLock('k');
+        $theirs = $factory->createLock('k');
+        $this->assertTrue($mine->acquire());
+        $this->assertFalse($theirs->acquire());
+        $theirs->release();
+        $this->assertTrue($mine->isAcquired());
+        $this->assertSame(['bridge:k'], $this->client->keys('*'));
+        $mine->release();
+        $this->assertTrue($theirs->acquire());
+    }
+
+    public function testBlockedWaiterInAnotherProcessIsWokenByTheRelease(): void
+    {
+        $lock = (new LockFactory($this->store()))->createLock('k');
+        $this->assertTrue($lock->acquire());
+        $w = $this->startChild(self::WAITER);
+        // waiting natively: blocked in Redis, not polling
+        $this->awaitBlocked(1);
+        $t0 = microtime(true);
+        $lock->release();
+        $r = $this->report($w);
+        $this->assertTrue($r['got'] && $r['held']);
+        $this->assertLessThan(self::HANDOVER_MS, ($r['at'] - $t0) * 1000, 'hand-over took too long');
+        $this->finishChild($w);
+        $this->assertFalse($lock->isAcquired());
+    }
+
+    public function testAProcessThatExitsHoldingReleasesAtOnce(): void
+    {
+        $h = $this->startChild(self::HOLDER, ['stay' => false, 'opts' => $this->options(['ttl' => 60000])]);
+        $this->assertTrue($this->report($h)['got']);
+        $this->finishChild($h);
+        $this->assertTrue((new LockFactory($this->store()))->createLock('k')->acquire());
+    }
+
+    public function testAKilledHolderBlocksAWaiterAtMostItsTtl(): void
+    {
+        $h = $this->startChild(self::HOLDER, ['stay' => true, 'opts' => $this->options(['ttl' => 300])]);
+        $this->assertTrue($this->report($h)['got']);
+        $this->killChild($h);
+        $t0 = microtime(true);
+        $lock = (new LockFactory($this->store()))->createLock('k');
+        $this->assertTrue($lock->acquire(true));
+        $this->assertLessThan(300 + self::HANDOVER_MS, (microtime(true) - $t0) * 1000);
+    }
+}
