@@ -348,7 +348,7 @@ static zend_string *token_for(const rlock_opts *o, zend_string *key, rlock_err *
 		RLOCK_G(lost_tokens_pid) = rlock_getpid();
 	}
 	if (zend_hash_num_elements(&RLOCK_G(lost_tokens)) > 0) {
-		zend_string *id = rlock_opts_lock_id(o, key);
+		zend_string *id = rlock_opts_lock_id(o, rlock_lock_algo.kind, key);
 		zend_string *lost = zend_hash_find_ptr(&RLOCK_G(lost_tokens), id);
 		zend_string *token = lost ? zend_string_init(ZSTR_VAL(lost), ZSTR_LEN(lost), 0) : NULL;
 		if (lost) {
@@ -364,7 +364,7 @@ static zend_string *token_for(const rlock_opts *o, zend_string *key, rlock_err *
 
 static void token_lost(const rlock_opts *o, zend_string *key, zend_string *token)
 {
-	zend_string *id = rlock_opts_lock_id(o, key);
+	zend_string *id = rlock_opts_lock_id(o, rlock_lock_algo.kind, key);
 	zval v;
 	ZVAL_PTR(&v, zend_string_init(ZSTR_VAL(token), ZSTR_LEN(token), 1));
 	track(&RLOCK_G(lost_tokens), id, &v);
@@ -527,6 +527,7 @@ static int lock_pttl(const rlock_opts *o, zend_string *key, zend_long *out, rloc
 }
 
 const rlock_algo rlock_lock_algo = {
+	.kind = "lock",
 	.acquire = lock_acquire,
 	.release = lock_release,
 	.extend = lock_extend,

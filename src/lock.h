@@ -14,6 +14,9 @@ typedef struct {
 /* A lock algorithm: on one server (lock.c) or over N masters (redlock.c). Results: 1 yes,
  * 0 no, -1 err set. */
 typedef struct {
+	/* What a hold of this algorithm is called in this process' registry: holds of
+	 * different kinds on one key are distinct (mutex, over one server or N: "lock"). */
+	const char *kind;
 	/* Acquire, waiting up to wait_ms; out filled on 1 (out->token is the caller's). */
 	int (*acquire)(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err);
 	/* Compare-and-delete; 0: it was not ours. */

@@ -829,9 +829,17 @@ rlock_opts *rlock_opts_create(HashTable *options, uint32_t arg_num)
 	return o;
 }
 
-zend_string *rlock_opts_lock_id(const rlock_opts *o, zend_string *key)
+zend_string *rlock_opts_lock_id(const rlock_opts *o, const char *kind, zend_string *key)
 {
-	return zend_string_concat3(ZSTR_VAL(o->id), ZSTR_LEN(o->id), "\0", 1, ZSTR_VAL(key), ZSTR_LEN(key));
+	size_t klen = strlen(kind) + 1;  /* with its NUL, which ends it */
+	zend_string *id = zend_string_alloc(ZSTR_LEN(o->id) + 1 + klen + ZSTR_LEN(key), 0);
+	char *p = ZSTR_VAL(id);
+	memcpy(p, ZSTR_VAL(o->id), ZSTR_LEN(o->id));
+	p += ZSTR_LEN(o->id);
+	*p++ = '\0';
+	memcpy(p, kind, klen);
+	memcpy(p + klen, ZSTR_VAL(key), ZSTR_LEN(key) + 1);
+	return id;
 }
 
 rlock_opts *rlock_opts_addref(rlock_opts *o)

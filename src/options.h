@@ -70,8 +70,9 @@ rlock_opts *rlock_opts_addref(rlock_opts *o);
 /* Drop the options kept for the array they were last made from (rlock_opts_create() makes
  * them once per distinct array): php.ini changed, or the request ends. */
 void rlock_opts_forget(void);
-/* What tells one lock apart from every other: its server(s) and key. */
-zend_string *rlock_opts_lock_id(const rlock_opts *o, zend_string *key);
+/* What tells one hold apart from every other in this process: its server(s), its kind (an
+ * algorithm's: rlock_algo.kind) and key. */
+zend_string *rlock_opts_lock_id(const rlock_opts *o, const char *kind, zend_string *key);
 void rlock_opts_release(rlock_opts *o);
 /* msg (a NUL-terminated message of at most size bytes) with every password of o shown as
  * "***": the last guard before a message leaves the extension, for text a server chose (a

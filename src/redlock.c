@@ -419,6 +419,7 @@ static int redlock_pttl(const rlock_opts *o, zend_string *key, zend_long *out, r
 }
 
 const rlock_algo rlock_redlock_algo = {
+	.kind = "lock",
 	.acquire = redlock_acquire,
 	.release = redlock_release,
 	.extend = redlock_extend,

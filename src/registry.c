@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 typedef struct {
+	const rlock_algo *algo;
 	rlock_opts *opts;
 	zend_string *key;
 	rlock_hold hold;
@@ -62,9 +63,9 @@ static void settle_lost(rlock_held *h, zend_string *id)
 	zend_hash_del(&RLOCK_G(held), id);
 }
 
-static int acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
+static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
 {
-	zend_string *id = rlock_opts_lock_id(o, key);
+	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
 	rlock_held *h = find(id);
 	rlock_watchdog_entry *wd = NULL;
 
@@ -81,7 +82,7 @@ static int acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hol
 	if (h && o->reentrant) {
 		/* one round trip: the hold is still ours in Redis (nobody deleted it, no restart
 		 * lost it), and its lease starts again, as Redisson's reentrant lock does */
-		int rc = rlock_algo_of(o)->extend(o, key, &h->hold, o->ttl, err);
+		int rc = a->extend(o, key, &h->hold, o->ttl, err);
 		if (rc == 1 && o->watchdog && !h->wd && !(h->wd = rlock_watchdog_watch(o, key, h->hold.token, o->ttl, err))) {
 			rc = -1;
 		}
@@ -96,7 +97,7 @@ static int acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hol
 		}
 		zend_hash_del(&RLOCK_G(held), id);
 	}
-	int rc = rlock_algo_of(o)->acquire(o, key, wait_ms, out, err);
+	int rc = a->acquire(o, key, wait_ms, out, err);
 	if (rc == 1) {
 		RLOCK_G(counters).acquired++;
 	} else if (rc == 0 && wait_ms > 0) {
@@ -106,13 +107,14 @@ static int acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hol
 			&& !(wd = rlock_watchdog_watch(o, key, out->token, o->ttl, err))) {
 		/* not renewed, not kept: give it back at once */
 		rlock_err ignored = {0};
-		rlock_algo_of(o)->release(o, key, out, &ignored);
+		a->release(o, key, out, &ignored);
 		zend_string_release(out->token);
 		zend_string_release(id);
 		return -1;
 	}
 	if (rc == 1 && RLOCK_G(request_active)) {
 		h = emalloc(sizeof(*h));
+		h->algo = a;
 		h->opts = rlock_opts_addref(o);
 		h->key = zend_string_copy(key);
 		h->hold = *out;
@@ -126,19 +128,19 @@ static int acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hol
 	return rc;
 }
 
-int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
+int rlock_registry_acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
 {
 	/* one deadline for all it does: the extend of a reentrant lock() and the acquire after
 	 * it, the release when the watchdog cannot start */
 	rlock_conn_enter(o, wait_ms);
-	int rc = acquire(o, key, wait_ms, out, err);
+	int rc = acquire(a, o, key, wait_ms, out, err);
 	rlock_conn_leave();
 	return rc;
 }
 
-int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
+int rlock_registry_release(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
 {
-	zend_string *id = rlock_opts_lock_id(o, key);
+	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
 	rlock_held *h = find(id);
 	rlock_hold hold = { .token = token };
 
@@ -157,12 +159,12 @@ int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *t
 		zend_hash_del(&RLOCK_G(held), id);
 	}
 	zend_string_release(id);
-	return rlock_algo_of(o)->release(o, key, &hold, err);
+	return a->release(o, key, &hold, err);
 }
 
-void rlock_registry_extended(const rlock_opts *o, zend_string *key, const rlock_hold *hold, zend_long ttl)
+void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_string *key, const rlock_hold *hold, zend_long ttl)
 {
-	zend_string *id = rlock_opts_lock_id(o, key);
+	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
 	rlock_held *h = find(id);
 	if (h && zend_string_equals(h->hold.token, hold->token)) {
 		h->hold.valid_until = hold->valid_until;
@@ -173,9 +175,9 @@ void rlock_registry_extended(const rlock_opts *o, zend_string *key, const rlock_
 	zend_string_release(id);
 }
 
-void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *token)
+void rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
-	zend_string *id = rlock_opts_lock_id(o, key);
+	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
 	rlock_held *h = find(id);
 	if (h && zend_string_equals(h->hold.token, token)) {
 		zend_hash_del(&RLOCK_G(held), id);
@@ -183,18 +185,18 @@ void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *t
 	zend_string_release(id);
 }
 
-bool rlock_registry_lost(const rlock_opts *o, zend_string *key, zend_string *token)
+bool rlock_registry_lost(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
-	zend_string *id = rlock_opts_lock_id(o, key);
+	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
 	rlock_held *h = find(id);
 	bool lost = h && zend_string_equals(h->hold.token, token) && held_lost(h);
 	zend_string_release(id);
 	return lost;
 }
 
-void rlock_registry_unwatch(const rlock_opts *o, zend_string *key, zend_string *token)
+void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
-	zend_string *id = rlock_opts_lock_id(o, key);
+	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
 	rlock_held *h = find(id);
 	if (h && zend_string_equals(h->hold.token, token)) {
 		held_unwatch(h);
@@ -232,7 +234,7 @@ void rlock_registry_post_deactivate(void)
 		held_unwatch(h);
 		if (h->pid == rlock_getpid() && h->opts->auto_release && !lost) {
 			memset(&err, 0, sizeof(err));
-			rlock_algo_of(h->opts)->release(h->opts, h->key, &h->hold, &err);
+			h->algo->release(h->opts, h->key, &h->hold, &err);
 		}
 	} ZEND_HASH_FOREACH_END();
 	RLOCK_G(request_active) = false;

@@ -4,27 +4,30 @@
 #include "options.h"
 #include "lock.h"
 
+/* Every function takes the algorithm a hold is kept by (rlock_algo_of(o) for RLock's
+ * mutex): holds of different kinds on one key (a read and a write side) are distinct. */
+
 /* Acquire through the registry of what this process holds: a reentrant acquire of a key we
  * hold counts one more hold and asks Redis nothing. With the watchdog option the lease is
  * renewed from then on, until the last hold is given back. Same results as rlock_lock_acquire();
  * out->token is the caller's. */
-int rlock_registry_acquire(rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err);
+int rlock_registry_acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err);
 
 /* Give back one hold of token; the last one releases the key in Redis. 1, 0 not ours, -1. */
-int rlock_registry_release(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err);
+int rlock_registry_release(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err);
 
 /* Our lease on key was extended to h->valid_until (ttl ms): the watchdog renews to ttl from
  * then on. */
-void rlock_registry_extended(const rlock_opts *o, zend_string *key, const rlock_hold *h, zend_long ttl);
+void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_string *key, const rlock_hold *h, zend_long ttl);
 
 /* Forget token's holds without asking Redis (it was lost, or released elsewhere). */
-void rlock_registry_forget(const rlock_opts *o, zend_string *key, zend_string *token);
+void rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);
 
 /* Whether the watchdog found token's lock on key no longer ours. No round trip. */
-bool rlock_registry_lost(const rlock_opts *o, zend_string *key, zend_string *token);
+bool rlock_registry_lost(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);
 
 /* Stop renewing token's lock without releasing it (an object let go with auto_release off). */
-void rlock_registry_unwatch(const rlock_opts *o, zend_string *key, zend_string *token);
+void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);
 
 /* Request life cycle. The end is the module's post_deactivate, which runs after every
  * extension's RSHUTDOWN and after the engine freed the request's objects: no PHP code runs

@@ -146,18 +146,26 @@ rlock_script rlock_script_extend = { .source =
 	"return 0\n"
 };
 
-/* The watchdog's batch renewal: the extend script over many keys at once. KEYS: n lock
- * keys. ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours (a key that
- * is not a string is not ours either). Run by the watchdog thread on its own connections. */
-rlock_script rlock_script_renew = { .source =
+/* The watchdog's batch renewal: the extend script over many keys at once. KEYS: n keys.
+ * ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours. A key is a
+ * mutex's (a string holding the token: its lease is the key's), or the holders of a lock
+ * shared by several (a sorted set of holder tokens, each scored with the ms its lease ends
+ * by the server's clock, the key living as long as its longest lease). Run by the watchdog
+ * thread on its own connections. */
+rlock_script rlock_script_renew = { .source = LUA_ATLEAST
 	"local n = #KEYS\n"
 	"local out = {}\n"
 	"for i = 1, n do\n"
-	"  if redis.pcall('get', KEYS[i]) == ARGV[i] then\n"
+	"  local v = redis.pcall('get', KEYS[i])\n"
+	"  out[i] = 0\n"
+	"  if v == ARGV[i] then\n"
 	"    redis.call('pexpire', KEYS[i], ARGV[n + i])\n"
 	"    out[i] = 1\n"
-	"  else\n"
-	"    out[i] = 0\n"
+	"  elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then\n"
+	"    local t = redis.call('time')\n"
+	"    redis.call('zadd', KEYS[i], 'XX', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[n + i]), ARGV[i])\n"
+	"    atleast(KEYS[i], ARGV[n + i])\n"
+	"    out[i] = 1\n"
 	"  end\n"
 	"end\n"
 	"return out\n"

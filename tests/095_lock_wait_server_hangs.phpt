@@ -10,17 +10,22 @@ require __DIR__ . '/config.inc';
 $slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
 ['port' => $port, 'pid' => $pid, 'dsn' => $dsn, 'cmd' => $cmd] = rlock_test_own_server();
 
-// a process of its own stops the server once our waiter is blocked in its BLPOP
+// a process of its own stops the server once our waiter is blocked in its BLPOP; it says
+// when it is watching, so that its start (seconds under valgrind) is not spent of the wait
 $stopper = proc_open([PHP_BINARY, '-n', '-r', '
     $c = stream_socket_client("tcp://127.0.0.1:" . $argv[1], $errno, $errstr, 2);
+    echo "watching\n";
     for ($deadline = microtime(true) + 60; microtime(true) < $deadline; usleep(5000)) {
         fwrite($c, "INFO clients\r\n");
         $len = (int) substr(fgets($c), 1);
         $info = fread($c, $len + 2);
         while (strlen($info) < $len + 2) { $info .= fread($c, $len + 2 - strlen($info)); }
-        if (preg_match("/blocked_clients:([1-9])/", $info)) { exec("kill -STOP " . $argv[2]); exit(0); }
+        if (preg_match("/blocked_clients:([1-9])/", $info)) { proc_close(proc_open(["kill", "-STOP", $argv[2]], [], $p)); exit(0); }
     }
-    exit(1);', (string) $port, (string) $pid], [], $pipes);
+    exit(1);', (string) $port, (string) $pid], [1 => ['pipe', 'w']], $pipes);
+if (fgets($pipes[1]) !== "watching\n") {
+    exit("the stopper did not start\n");
+}
 
 $wait = 2000;
 $l = new RLock('k', ['server' => $dsn, 'connect_timeout' => 300, 'read_timeout' => 300]);

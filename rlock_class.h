@@ -1,0 +1,30 @@
+#ifndef RLOCK_CLASS_H
+#define RLOCK_CLASS_H
+
+/* What the files of the PHP classes (class_*.c) share with the module entry (rlock.c). */
+
+#include "php.h"
+#include "src/options.h"
+#include "src/errors.h"
+#include "src/lock.h"
+
+/* Each class file's MINIT part: ce is the class its stub registered. */
+void rlock_class_rlock_minit(zend_class_entry *ce);
+
+/* A new RLock in out, on full (the Redis key, prefix included), whose holds are kept by the
+ * algorithm a: for the classes whose objects hand out RLocks of another kind (the sides of
+ * a read-write lock, a lock over several keys). o and full are shared, not taken. */
+void rlock_class_rlock_new(zval *out, rlock_opts *o, zend_string *full, const rlock_algo *a);
+
+/* err thrown, with every password of o masked: the one way a failure leaves the extension
+ * (a server's text, a host a MOVED names, may have echoed one). */
+void rlock_throw(const rlock_opts *o, rlock_err *err);
+
+/* A lock's Redis key: prefix and key (escaped should they begin like a companion key). */
+zend_string *rlock_full_key(const rlock_opts *o, zend_string *key);
+
+/* A ms argument: null means the option's value (def). -1 with a ValueError out of the
+ * range of that option. */
+zend_long rlock_ms_arg(const char *option, zend_long def, zend_long ms, bool is_null, uint32_t arg_num);
+
+#endif
