@@ -21,6 +21,7 @@
 #include "src/scripts.h"
 #include "src/route.h"
 #include "src/registry.h"
+#include "src/multi.h"
 #include "src/watchdog.h"
 #include "rlock_class.h"
 
@@ -515,6 +516,97 @@ PHP_METHOD(RLock, release)
 		RETURN_THROWS();
 	}
 	RETURN_BOOL(rc);
+}
+
+/* What RLock::multi() does not do with o: the option that asks for it, or NULL. */
+static const char *multi_refused(const rlock_opts *o)
+{
+	return o->nservers > 0 ? "servers" : o->fencing ? "fencing" : o->watchdog ? "watchdog"
+		: o->sync_replicas > 0 ? "sync_replicas" : NULL;
+}
+
+/* The Redis keys of keys (an array of RLock::multi()) into full: n of them, or 0 thrown. */
+static uint32_t multi_full_keys(HashTable *keys, const rlock_opts *o, zend_string **full)
+{
+	uint32_t n = 0;
+	zval *v;
+	const char *tag0 = NULL;
+	size_t tag0_len = 0;
+
+	ZEND_HASH_FOREACH_VAL(keys, v) {
+		const char *tag;
+		size_t tag_len;
+		if (Z_TYPE_P(v) != IS_STRING) {
+			zend_argument_type_error(1, "must contain only strings, %s given", zend_zval_type_name(v));
+			break;
+		}
+		if (Z_STRLEN_P(v) == 0) {
+			zend_argument_value_error(1, "must not contain an empty key");
+			break;
+		}
+		full[n] = rlock_full_key(o, Z_STR_P(v));
+		n++;
+		if (o->nnodes == 0) {
+			continue;
+		}
+		tag = rlock_route_hash_tag(ZSTR_VAL(full[n - 1]), ZSTR_LEN(full[n - 1]), &tag_len);
+		if (!tag || (tag0 && (tag_len != tag0_len || memcmp(tag, tag0, tag_len) != 0))) {
+			zend_argument_value_error(1, "must be keys sharing one {hash tag} with the \"cluster\" option, "
+				"or they could not be taken in one script");
+			break;
+		}
+		tag0 = tag;
+		tag0_len = tag_len;
+	} ZEND_HASH_FOREACH_END();
+	if (EG(exception)) {
+		while (n > 0) {
+			zend_string_release(full[--n]);
+		}
+	}
+	return n;
+}
+
+PHP_METHOD(RLock, multi)
+{
+	HashTable *keys, *options = NULL;
+	zend_string *full[RLOCK_MULTI_MAX_KEYS];
+	const char *refused;
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_ARRAY_HT(keys)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(options)
+	ZEND_PARSE_PARAMETERS_END();
+
+	uint32_t n = zend_hash_num_elements(keys);
+	if (n == 0 || n > RLOCK_MULTI_MAX_KEYS) {
+		zend_argument_value_error(1, "must hold 1 to %d keys", RLOCK_MULTI_MAX_KEYS);
+		RETURN_THROWS();
+	}
+	rlock_opts *o = rlock_opts_create(options, 2);
+	if (!o) {
+		RETURN_THROWS();
+	}
+	if ((refused = multi_refused(o))) {
+		zend_argument_value_error(2, "option \"%s\" is not supported by RLock::multi()", refused);
+		rlock_opts_release(o);
+		RETURN_THROWS();
+	}
+	if (multi_full_keys(keys, o, full) == 0) {
+		rlock_opts_release(o);
+		RETURN_THROWS();
+	}
+	zend_string *key = rlock_multi_key(full, n);
+	for (uint32_t i = 0; i < n; i++) {
+		zend_string_release(full[i]);
+	}
+	if (!key) {
+		zend_argument_value_error(1, "must not contain a key twice");
+	} else {
+		rlock_class_rlock_new(return_value, o, key, &rlock_multi_algo);
+		zend_string_release(key);
+	}
+	rlock_opts_release(o);
 }
 
 void rlock_class_rlock_minit(zend_class_entry *ce)

@@ -65,6 +65,13 @@ final class RLock
 
     /** Release a lock by key and owner token, from any process. */
     public static function release(string $key, #[\SensitiveParameter] string $token, #[\SensitiveParameter] array $options = []): bool {}
+
+    /**
+     * A lock over several keys: all of them or none, in one script, whatever order callers
+     * name them in (no deadlock). Every method acts on all the keys; a key is the same Redis
+     * key as new RLock($key) with the same options.
+     */
+    public static function multi(array $keys, #[\SensitiveParameter] array $options = []): RLock {}
 }
 
 class RLockException extends RuntimeException

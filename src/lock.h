@@ -3,6 +3,7 @@
 
 #include "options.h"
 #include "errors.h"
+#include "conn.h"
 
 /* One acquisition of a key. */
 typedef struct {
@@ -36,6 +37,29 @@ const rlock_algo *rlock_algo_of(const rlock_opts *o);
 
 struct rlock_keys_s;
 struct rlock_attempt_s;
+struct rlock_call_s;
+
+/* One script call about key: EVALSHA, and EVAL when the server does not know the script.
+ * The reply, or NULL with err set (error replies included). */
+redisReply *rlock_lock_run(const rlock_opts *o, zend_string *key, struct rlock_call_s *c, rlock_err *err);
+
+/* A waiter, as lock.c's wait sees it: the mutex's, or a lock's over several keys (multi.c). */
+typedef struct rlock_waiter_s {
+	struct rlock_keys_s *k;  /* the (first) key's names: route every command; the waiter's own list */
+	/* The acquire script of a round, answering as the mutex's does (rlock_reply_is_attempt). */
+	void (*call)(struct rlock_call_s *c, const struct rlock_waiter_s *w, zend_string *token, const rlock_opts *o,
+		zend_long wait_ms, bool queued, zend_string *self);
+	zend_string *const *lists;  /* what the BLPOP waits on beside the waiter's own list; NULL: k's grants */
+	int nlists;
+	bool grants;                /* a grant popped from them is ours (the mutex's hand-over) */
+	const void *arg;            /* the call's */
+} rlock_waiter;
+
+/* Acquire until deadline, waiting without polling: the script of w, and while it fails a
+ * BLPOP on w's lists in the same write. 1 acquired (res filled), 0 not by deadline, -1 err
+ * set. *waited: it joined the waiters; *sent: when the last attempt was sent. */
+int rlock_lock_wait(const rlock_opts *o, const rlock_waiter *w, zend_string *token, zend_long deadline,
+	struct rlock_attempt_s *res, bool *waited, zend_long *sent, rlock_err *err);
 /* Block on server s until a release hands key k over (1, res filled: res->block is the
  * lease it came with), wakes us, or block_ms pass (0: try again); -1 err set. */
 int rlock_lock_await(const rlock_opts *o, const rlock_server *s, struct rlock_keys_s *k, zend_long block_ms,

@@ -16,42 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Lua shared by the scripts below.
- * atleast(): key lives at least ms more (a key without expiry gets one); with more, a key
- * found short of ms is given ms + more, so that the calls that follow within more ms find it
- * long enough and leave it (one command each, PTTL, instead of two).
- * issue(): the next fencing token of a key: the server's clock in microseconds, or one more
- * than the last token when that is not below it. The counter outlives its last token by
- * keep ms (FENCE_KEEP_MS past the lease), then expires: nothing is kept for ever, and the
- * token after the expiry is the clock, past every earlier token. By induction, each token is
- * at most the clock when it was issued (a script takes more than a microsecond of a
- * single-threaded server, so the clock moves on between two tokens), so the clock at the
- * next acquire is past it, counter or not. The counter keeps the sequence increasing should
- * the clock step back while it lives (an NTP step, a failover to a replica whose clock is
- * behind): a step back by more than keep ms after the counter expired is the one case it
- * does not cover. With Redlock a master's counter may be raised to another master's clock:
- * the same holds while the masters' clocks agree within keep ms. Tokens fit a double exactly
- * until the year 2255. */
-#define LUA_ATLEAST \
-	"local function atleast(key, ms, more)\n" \
-	"  ms = tonumber(ms)\n" \
-	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
-	"end\n"
-#define LUA_ISSUE LUA_ATLEAST \
-	"local function issue(fence, keep)\n" \
-	"  local t = redis.call('time')\n" \
-	"  local f = tonumber(t[1]) * 1000000 + tonumber(t[2])\n" \
-	"  local last = tonumber(redis.call('get', fence))\n" \
-	"  if last and last >= f then f = last + 1 end\n" \
-	"  redis.call('set', fence, string.format('%.0f', f), 'KEEPTTL')\n" \
-	"  atleast(fence, keep)\n" \
-	"  return f\n" \
-	"end\n"
-
-/* How long a fencing counter outlives the lease of the last token it issued. */
 #define FENCE_KEEP_MS 10000
 
-static zend_long fence_keep(zend_long ttl)
+zend_long rlock_fence_keep(zend_long ttl)
 {
 	return ttl > ZEND_LONG_MAX - FENCE_KEEP_MS ? ZEND_LONG_MAX : ttl + FENCE_KEEP_MS;
 }
@@ -110,8 +77,8 @@ rlock_script rlock_script_acquire = { .source = LUA_ISSUE
  * 1,000 instructions each: parsed, made a Lua string, put in ARGV, collected), and a
  * release nobody waits for needs only the token: what a hand-over needs goes packed in one
  * argument, split (string.match, about as costly as the arguments it saves) only there.
- * 0 not ours; 1 released; 2 handed over to the longest waiter (who leaves the count), with
- * ttl as its lease, and a fencing token when a fencing waiter made the counter exist.
+ * 0 not ours; else what free() (scripts.h) answers: 2 handed over to the longest waiter, 1
+ * released (waking the waiters of locks over several keys, if any).
  * A release nobody waits for reads the key and the count, and deletes; the Lua functions
  * and the packed argument of a hand-over are made and read only past that point. (An MGET
  * of the key and the count costs Redis 7 more than two GETs: its reply becomes a Lua
@@ -121,23 +88,9 @@ rlock_script rlock_script_release = { .source =
 	"if redis.call('get', lock) ~= ARGV[1] then return 0 end\n"
 	"local n = tonumber(redis.call('get', waiters)) or 0\n"
 	"if n <= 0 then redis.call('del', lock) return 1 end\n"
-	LUA_ISSUE
+	LUA_FREE
 	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n"
-	"if fair == '1' then\n"
-	"  if n > 1 then redis.call('decr', waiters) else redis.call('del', waiters) end\n"
-	"  local f = 0\n"
-	"  if redis.call('exists', fence) == 1 then f = issue(fence, keep) end\n"
-	"  redis.call('set', lock, nexttoken, 'PX', ttl)\n"
-	"  redis.call('rpush', grants, nexttoken .. ' ' .. string.format('%.0f', f) .. ' ' .. ttl)\n"
-	"  redis.call('pexpire', grants, ttl)\n"
-	"  return 2\n"
-	"end\n"
-	"redis.call('del', lock)\n"
-	"if redis.call('llen', grants) == 0 then\n"
-	"  redis.call('rpush', grants, 'wake')\n"
-	"  redis.call('pexpire', grants, ttl)\n"
-	"end\n"
-	"return 1\n"
+	"return free(lock, grants, waiters, fence, n, nexttoken, fair, ttl, keep)\n"
 };
 
 /* KEYS: lock. ARGV: token, ttl. 1 extended, 0 not ours. */
@@ -182,7 +135,7 @@ rlock_script rlock_script_fence_floor = { .source = LUA_ATLEAST
 	"return 1\n"
 };
 
-static void script_init(rlock_script *s)
+void rlock_script_init(rlock_script *s)
 {
 	PHP_SHA1_CTX ctx;
 	unsigned char digest[20];
@@ -194,11 +147,11 @@ static void script_init(rlock_script *s)
 
 void rlock_scripts_minit(void)
 {
-	script_init(&rlock_script_acquire);
-	script_init(&rlock_script_release);
-	script_init(&rlock_script_extend);
-	script_init(&rlock_script_fence_floor);
-	script_init(&rlock_script_renew);
+	rlock_script_init(&rlock_script_acquire);
+	rlock_script_init(&rlock_script_release);
+	rlock_script_init(&rlock_script_extend);
+	rlock_script_init(&rlock_script_fence_floor);
+	rlock_script_init(&rlock_script_renew);
 }
 
 const char *rlock_long_str(char buf[RLOCK_LONG_STR], zend_long n)
@@ -340,7 +293,7 @@ void rlock_keys_free(rlock_keys *k)
 }
 
 /* EVALSHA sha numkeys keys... [extra key] */
-static void call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra)
+void rlock_call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra)
 {
 	rlock_cmd *cmd = &c->cmd;
 	c->script = s;
@@ -357,21 +310,21 @@ static void call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_str
 	}
 }
 
-static void call_arg(rlock_call *c, const char *arg, size_t len)
+void rlock_call_arg(rlock_call *c, const char *arg, size_t len)
 {
 	c->cmd.argv[c->cmd.argc] = arg;
 	c->cmd.lens[c->cmd.argc++] = len;
 }
 
-static void call_num(rlock_call *c, int slot, zend_long n)
+void rlock_call_num(rlock_call *c, int slot, zend_long n)
 {
 	const char *s = rlock_long_str(c->num[slot], n);
-	call_arg(c, s, c->num[slot] + sizeof(c->num[slot]) - 1 - s);
+	rlock_call_arg(c, s, c->num[slot] + sizeof(c->num[slot]) - 1 - s);
 }
 
-static void call_str(rlock_call *c, zend_string *s)
+void rlock_call_str(rlock_call *c, zend_string *s)
 {
-	call_arg(c, ZSTR_VAL(s), ZSTR_LEN(s));
+	rlock_call_arg(c, ZSTR_VAL(s), ZSTR_LEN(s));
 }
 
 /* The packed argument: a token, then the m numbers of nums, each after a space; the token is
@@ -389,48 +342,48 @@ static void call_packed(rlock_call *c, zend_string *token, const zend_long *nums
 		memcpy(p, n, len);
 		p += len;
 	}
-	call_arg(c, c->packed, p - c->packed);
+	rlock_call_arg(c, c->packed, p - c->packed);
 }
 
-static void call_flag(rlock_call *c, bool flag)
+void rlock_call_flag(rlock_call *c, bool flag)
 {
-	call_arg(c, flag ? "1" : "0", 1);
+	rlock_call_arg(c, flag ? "1" : "0", 1);
 }
 
 void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,
 	bool queued, zend_string *self)
 {
-	call_start(c, &rlock_script_acquire, 4, k->keys, self);
-	call_str(c, token);
-	call_num(c, 1, o->ttl);
-	call_flag(c, o->fencing);
-	call_num(c, 2, wait_ms);
-	call_flag(c, queued);
-	call_num(c, 3, fence_keep(o->ttl));
+	rlock_call_start(c, &rlock_script_acquire, 4, k->keys, self);
+	rlock_call_str(c, token);
+	rlock_call_num(c, 1, o->ttl);
+	rlock_call_flag(c, o->fencing);
+	rlock_call_num(c, 2, wait_ms);
+	rlock_call_flag(c, queued);
+	rlock_call_num(c, 3, rlock_fence_keep(o->ttl));
 }
 
 void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, const rlock_opts *o,
 	bool fair)
 {
-	zend_long nums[3] = { fair, o->ttl, fence_keep(o->ttl) };
-	call_start(c, &rlock_script_release, 4, k->keys, NULL);
-	call_str(c, token);
+	zend_long nums[3] = { fair, o->ttl, rlock_fence_keep(o->ttl) };
+	rlock_call_start(c, &rlock_script_release, 4, k->keys, NULL);
+	rlock_call_str(c, token);
 	call_packed(c, next, nums, 3);
 }
 
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl)
 {
-	call_start(c, &rlock_script_extend, 1, key, NULL);
-	call_str(c, token);
-	call_num(c, 1, ttl);
+	rlock_call_start(c, &rlock_script_extend, 1, key, NULL);
+	rlock_call_str(c, token);
+	rlock_call_num(c, 1, ttl);
 }
 
 void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_string *token, const rlock_opts *o)
 {
-	call_start(c, &rlock_script_fence_floor, 1, &k->keys[0], k->keys[3]);
-	call_num(c, 1, floor);
-	call_num(c, 2, fence_keep(o->ttl));
-	call_str(c, token);
+	rlock_call_start(c, &rlock_script_fence_floor, 1, &k->keys[0], k->keys[3]);
+	rlock_call_num(c, 1, floor);
+	rlock_call_num(c, 2, rlock_fence_keep(o->ttl));
+	rlock_call_str(c, token);
 }
 
 void rlock_call_use_eval(rlock_call *c)

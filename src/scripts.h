@@ -22,6 +22,77 @@ extern rlock_script rlock_script_extend;
 extern rlock_script rlock_script_fence_floor;
 extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed after MINIT */
 
+/* Lua shared by the scripts (scripts.c, multi.c).
+ * atleast(): key lives at least ms more (a key without expiry gets one); with more, a key
+ * found short of ms is given ms + more, so that the calls that follow within more ms find it
+ * long enough and leave it (one command each, PTTL, instead of two).
+ * issue(): the next fencing token of a key: the server's clock in microseconds, or one more
+ * than the last token when that is not below it. The counter outlives its last token by
+ * keep ms (FENCE_KEEP_MS past the lease), then expires: nothing is kept for ever, and the
+ * token after the expiry is the clock, past every earlier token. By induction, each token is
+ * at most the clock when it was issued (a script takes more than a microsecond of a
+ * single-threaded server, so the clock moves on between two tokens), so the clock at the
+ * next acquire is past it, counter or not. The counter keeps the sequence increasing should
+ * the clock step back while it lives (an NTP step, a failover to a replica whose clock is
+ * behind): a step back by more than keep ms after the counter expired is the one case it
+ * does not cover. With Redlock a master's counter may be raised to another master's clock:
+ * the same holds while the masters' clocks agree within keep ms. Tokens fit a double exactly
+ * until the year 2255. */
+#define LUA_ATLEAST \
+	"local function atleast(key, ms, more)\n" \
+	"  ms = tonumber(ms)\n" \
+	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
+	"end\n"
+#define LUA_ISSUE LUA_ATLEAST \
+	"local function issue(fence, keep)\n" \
+	"  local t = redis.call('time')\n" \
+	"  local f = tonumber(t[1]) * 1000000 + tonumber(t[2])\n" \
+	"  local last = tonumber(redis.call('get', fence))\n" \
+	"  if last and last >= f then f = last + 1 end\n" \
+	"  redis.call('set', fence, string.format('%.0f', f), 'KEEPTTL')\n" \
+	"  atleast(fence, keep)\n" \
+	"  return f\n" \
+	"end\n"
+
+/* free(): a release of a key with waiters, n their count (> 0). A waiter of the mutex counts
+ * 1 in it, a waiter of a lock over several keys (multi.c) MULTI_UNIT (2^32: exact in a Lua
+ * number up to 2^21 of them). With only the mutex's waiters and fair, the key goes straight
+ * to the longest of them: set to nexttoken (ttl its lease), its count uncounted, the grant
+ * "token fence ttl" pushed on grants (a fencing token issued when a fencing waiter made the
+ * counter exist): 2. Otherwise the key is freed, and a "wake" pushed for each waiter of a
+ * multi lock (each waits on every key's grants and takes all of its keys or none) and one for
+ * the mutex's, unless the list has them: the first to try again takes it: 1. A multi
+ * waiter is never handed one key. */
+#define LUA_FREE LUA_ISSUE \
+	"local function free(lock, grants, waiters, fence, n, nexttoken, fair, ttl, keep)\n" \
+	"  local multi = math.floor(n / 4294967296)\n" \
+	"  if fair == '1' and multi == 0 then\n" \
+	"    if n > 1 then redis.call('decr', waiters) else redis.call('del', waiters) end\n" \
+	"    local f = 0\n" \
+	"    if redis.call('exists', fence) == 1 then f = issue(fence, keep) end\n" \
+	"    redis.call('set', lock, nexttoken, 'PX', ttl)\n" \
+	"    redis.call('rpush', grants, nexttoken .. ' ' .. string.format('%.0f', f) .. ' ' .. ttl)\n" \
+	"    redis.call('pexpire', grants, ttl)\n" \
+	"    return 2\n" \
+	"  end\n" \
+	"  redis.call('del', lock)\n" \
+	"  local want = math.min(multi, 1000) + (n - multi * 4294967296 > 0 and 1 or 0)\n" \
+	"  local have = redis.call('llen', grants)\n" \
+	"  if have < want then\n" \
+	"    local w = {}\n" \
+	"    for i = 1, want - have do w[i] = 'wake' end\n" \
+	"    redis.call('rpush', grants, unpack(w))\n" \
+	"    redis.call('pexpire', grants, ttl)\n" \
+	"  end\n" \
+	"  return 1\n" \
+	"end\n"
+
+/* How long a fencing counter outlives the lease of the last token it issued. */
+zend_long rlock_fence_keep(zend_long ttl);
+
+/* A script's SHA, from its source (MINIT). */
+void rlock_script_init(rlock_script *s);
+
 void rlock_scripts_minit(void);
 
 /* The lock key and its companions, which share its hash slot: the key's own {hash tag} if
@@ -43,12 +114,20 @@ zend_string *rlock_keys_self(rlock_keys *k, zend_string *token);
 void rlock_keys_free(rlock_keys *k);
 
 /* One script call, as EVALSHA; switched to EVAL when the server answers NOSCRIPT. */
-typedef struct {
+typedef struct rlock_call_s {
 	rlock_cmd cmd;
 	const rlock_script *script;
 	char num[4][RLOCK_LONG_STR];
 	char packed[6 * RLOCK_LONG_STR];  /* several values in one argument: "token n n n" */
 } rlock_call;
+
+/* The pieces of a call: EVALSHA sha numkeys keys... [extra key], then its arguments (a
+ * number into c->num[slot]). */
+void rlock_call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra);
+void rlock_call_arg(rlock_call *c, const char *arg, size_t len);
+void rlock_call_num(rlock_call *c, int slot, zend_long n);
+void rlock_call_str(rlock_call *c, zend_string *s);
+void rlock_call_flag(rlock_call *c, bool flag);
 
 void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,
 	bool queued, zend_string *self);
