@@ -49,6 +49,8 @@ key(): string
 lost(): bool
 static release(string $key, string $token, array $options = array (
 )): bool
+static multi(array $keys, array $options = array (
+)): RLock
 RLockException extends RuntimeException
 RLockConnectionException extends RLockException
 RLockTimeoutException extends RLockException
