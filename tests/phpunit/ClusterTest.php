@@ -323,6 +323,42 @@ final class ClusterTest extends TestCase
         $this->assertTrue($tagged->unlock());
     }
 
+    public function testMultiLockOverKeysSharingAHashTag(): void
+    {
+        $slot = self::slot('acct');
+        $port = self::masterOf($slot);
+        // seeded by a master that does not serve the slot: every command is routed there
+        $seed = current(array_diff(array_keys(self::masters()), [$port]));
+        $o = $this->options(['cluster' => ["127.0.0.1:$seed"]]);
+        $m = RLock::multi(['{acct}:2', '{acct}:1'], $o);
+        $this->assertTrue($m->lock());
+        foreach (['{acct}:1', '{acct}:2'] as $k) {
+            $this->assertSame($m->token(), self::get($port, $this->prefix . $k));
+        }
+        $this->assertTrue($m->isAcquired());
+        $this->assertTrue($m->isLocked());
+        $this->assertGreaterThan(9000, $m->ttl());
+        $this->assertTrue($m->extend(20000));
+        $this->assertFalse((new RLock('{acct}:1', $o))->tryLock(), 'a plain lock on one of its keys');
+
+        // a waiter in another process, keys in the other order, woken by the release
+        $code = '$l = RLock::multi(["{acct}:1", "{acct}:2"], json_decode($argv[1], true)); $ok = $l->lock(8000);'
+            . ' echo json_encode(["ok" => $ok, "at" => microtime(true)]), "\n"; $l->unlock();';
+        [$proc, $pipes] = Processes::start($code, [json_encode($o)]);
+        $deadline = microtime(true) + 5;
+        while (!preg_match('/^blocked_clients:[1-9]/m', (string) self::$nodes[$port]->command('INFO', 'clients')) && microtime(true) < $deadline) {
+            usleep(5000);
+        }
+        $released = microtime(true);
+        $this->assertTrue($m->unlock());
+        [$status, $out, $err] = Processes::finish($proc, $pipes);
+        $this->assertSame(0, $status, $err);
+        $r = json_decode(trim($out), true);
+        $this->assertTrue($r['ok'], $out . $err);
+        $this->assertLessThan(1.0, $r['at'] - $released, 'the waiter was not woken by the release');
+        $this->assertSame(0, self::$nodes[$port]->command('EXISTS', $this->prefix . '{acct}:1', $this->prefix . '{acct}:2'));
+    }
+
     /**
      * The lock key's slot moves from master A to master B while the lock is held: once the
      * key went over, commands for it get ASK from A; the migration ends (SETSLOT NODE) half a
