@@ -386,10 +386,7 @@ static int attempt_plain(const rlock_opts *o, zend_string *key, zend_string *tok
 	return acquired;
 }
 
-/* Acquires whose reply never came (a timeout, a dropped connection) may have taken the key
- * all the same. The next acquire of that key in this process uses the same token, and the
- * script takes a key that holds it for ours: no orphan lock blocks the key for its ttl. */
-static zend_string *token_for(const rlock_opts *o, zend_string *key, rlock_err *err)
+zend_string *rlock_lock_token_for(const rlock_opts *o, const char *kind, zend_string *key, rlock_err *err)
 {
 	if (RLOCK_G(lost_tokens_pid) != rlock_getpid()) {
 		/* a forked child: the parent's lost acquires are the parent's to retry */
@@ -397,7 +394,7 @@ static zend_string *token_for(const rlock_opts *o, zend_string *key, rlock_err *
 		RLOCK_G(lost_tokens_pid) = rlock_getpid();
 	}
 	if (zend_hash_num_elements(&RLOCK_G(lost_tokens)) > 0) {
-		zend_string *id = rlock_opts_lock_id(o, rlock_lock_algo.kind, key);
+		zend_string *id = rlock_opts_lock_id(o, kind, key);
 		zend_string *lost = zend_hash_find_ptr(&RLOCK_G(lost_tokens), id);
 		zend_string *token = lost ? zend_string_init(ZSTR_VAL(lost), ZSTR_LEN(lost), 0) : NULL;
 		if (lost) {
@@ -411,9 +408,9 @@ static zend_string *token_for(const rlock_opts *o, zend_string *key, rlock_err *
 	return rlock_new_token(err);
 }
 
-static void token_lost(const rlock_opts *o, zend_string *key, zend_string *token)
+void rlock_lock_token_lost(const rlock_opts *o, const char *kind, zend_string *key, zend_string *token)
 {
-	zend_string *id = rlock_opts_lock_id(o, rlock_lock_algo.kind, key);
+	zend_string *id = rlock_opts_lock_id(o, kind, key);
 	zval v;
 	ZVAL_PTR(&v, zend_string_init(ZSTR_VAL(token), ZSTR_LEN(token), 1));
 	track(&RLOCK_G(lost_tokens), id, &v);
@@ -426,7 +423,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	rlock_attempt res = {0};
 	zend_long deadline = rlock_deadline(wait_ms);
 	int rc = 0;
-	zend_string *token = token_for(o, key, err);
+	zend_string *token = rlock_lock_token_for(o, rlock_lock_algo.kind, key, err);
 
 	rlock_conn_begin(o, wait_ms);
 	if (!token) {
@@ -442,7 +439,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 		}
 		if (rc < 0) {
 			if (err->kind == RLOCK_ERR_CONNECTION) {
-				token_lost(o, key, token);
+				rlock_lock_token_lost(o, rlock_lock_algo.kind, key, token);
 			}
 			zend_string_release(token);
 			return -1;
@@ -467,7 +464,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	}
 	rlock_keys_free(&k);
 	if (rc < 0 && err->kind == RLOCK_ERR_CONNECTION) {
-		token_lost(o, key, token);
+		rlock_lock_token_lost(o, rlock_lock_algo.kind, key, token);
 	}
 done:
 	zend_string_release(token);

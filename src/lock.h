@@ -43,6 +43,13 @@ struct rlock_call_s;
  * The reply, or NULL with err set (error replies included). */
 redisReply *rlock_lock_run(const rlock_opts *o, zend_string *key, struct rlock_call_s *c, rlock_err *err);
 
+/* Acquires whose reply never came (a timeout, a dropped connection) may have taken the key
+ * all the same: token_lost() remembers the token, and the next acquire of that key (of that
+ * kind of lock) in this process gets it from token_for() (else a fresh one), so that its
+ * script takes a key that holds it for ours: no orphan lock blocks the key for its ttl. */
+zend_string *rlock_lock_token_for(const rlock_opts *o, const char *kind, zend_string *key, rlock_err *err);
+void rlock_lock_token_lost(const rlock_opts *o, const char *kind, zend_string *key, zend_string *token);
+
 /* A waiter, as lock.c's wait sees it: the mutex's, or a lock's over several keys (multi.c). */
 typedef struct rlock_waiter_s {
 	struct rlock_keys_s *k;  /* the (first) key's names: route every command; the waiter's own list */

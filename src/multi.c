@@ -16,13 +16,16 @@
  * without polling; a key held past its lease wakes it as the mutex's waiter is woken, when
  * the shortest lease of the keys it waits on ends. A grant popped from a list (a hand-over
  * left for a mutex waiter that died) is not adopted: a multi waiter only ever takes keys
- * through its script. */
+ * through its script. Keys that hold our own token count as free: an acquire whose reply
+ * was lost is tried again with the same token (rlock_lock_token_for()). */
 
 #include "php.h"
 #include "php_rlock.h"
 #include "multi.h"
 #include "scripts.h"
 #include "route.h"
+
+#define MULTI_KIND "multi"
 
 /* KEYS: lock, grants, waiters of each of the n keys[, self]. ARGV: token, ttl, wait, queued,
  * n. As the mutex's acquire: {1, token, 0} all taken (and "1" pushed on self); {0, pttl,
@@ -224,13 +227,16 @@ static int multi_acquire(const rlock_opts *o, zend_string *key, zend_long wait_m
 	if (!keys_of(&m, key, err)) {
 		return -1;
 	}
-	zend_string *token = rlock_new_token(err);
+	zend_string *token = rlock_lock_token_for(o, MULTI_KIND, key, err);
 	if (!token) {
 		keys_free(&m);
 		return -1;
 	}
 	rlock_waiter w = { .k = &m.k[0], .call = call_acquire, .lists = m.grants, .nlists = m.n, .arg = &m };
 	int rc = rlock_lock_wait(o, &w, token, deadline, &res, &waited, &sent, err);
+	if (rc < 0 && err->kind == RLOCK_ERR_CONNECTION) {
+		rlock_lock_token_lost(o, MULTI_KIND, key, token);
+	}
 	zend_string_release(token);
 	keys_free(&m);
 	if (rc == 1) {
@@ -385,7 +391,7 @@ static int multi_pttl(const rlock_opts *o, zend_string *key, zend_long *out, rlo
 }
 
 const rlock_algo rlock_multi_algo = {
-	.kind = "multi",
+	.kind = MULTI_KIND,
 	.acquire = multi_acquire,
 	.release = multi_release,
 	.extend = multi_extend,

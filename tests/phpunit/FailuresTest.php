@@ -8,6 +8,8 @@
 
 declare(strict_types=1);
 
+use PHPUnit\Framework\Attributes\DataProvider;
+
 final class FailuresTest extends OneServerTestCase
 {
     /** Generous: these bound what should take a round trip or a timer tick. */
@@ -168,12 +170,22 @@ final class FailuresTest extends OneServerTestCase
         $this->assertFalse($l->isLocked());
     }
 
-    public function testAcquireLostInAStoppedRedisLeavesNoOrphanLock(): void
+    /** @return array<string, array{0: list<string>}> the keys of a plain lock (one) or of RLock::multi() */
+    public static function lockKeys(): array
     {
-        $l = new RLock('k', $this->options(['read_timeout' => 300, 'ttl' => 60000]));
+        return ['plain' => [['k']], 'multi' => [['k', 'k2']]];
+    }
+
+    /** @dataProvider lockKeys */
+    #[DataProvider('lockKeys')]
+    public function testAcquireLostInAStoppedRedisLeavesNoOrphanLock(array $keys): void
+    {
+        $o = $this->options(['read_timeout' => 300, 'ttl' => 60000]);
+        $make = fn (array $keys) => count($keys) === 1 ? new RLock($keys[0], $o) : RLock::multi($keys, $o);
+        $l = $make($keys);
         // Redis knows the scripts and rlock has its connection, as in any process that ran a while
         // (an acquire is a SET NX PX or a script, so both are counted)
-        $warm = new RLock('warm', $this->options());
+        $warm = $make(array_map(fn ($k) => "warm-$k", $keys));
         $this->assertTrue($warm->tryLock());
         $this->assertTrue($warm->unlock());
         $scripts = fn() => array_sum(array_map(
