@@ -521,8 +521,7 @@ PHP_METHOD(RLock, release)
 /* What RLock::multi() does not do with o: the option that asks for it, or NULL. */
 static const char *multi_refused(const rlock_opts *o)
 {
-	return o->nservers > 0 ? "servers" : o->fencing ? "fencing" : o->watchdog ? "watchdog"
-		: o->sync_replicas > 0 ? "sync_replicas" : NULL;
+	return o->nservers > 0 ? "servers" : o->fencing ? "fencing" : o->sync_replicas > 0 ? "sync_replicas" : NULL;
 }
 
 /* The Redis keys of keys (an array of RLock::multi()) into full: n of them, or 0 thrown. */

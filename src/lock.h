@@ -28,7 +28,13 @@ typedef struct {
 	int (*exists)(const rlock_opts *o, zend_string *key, rlock_err *err);
 	/* The key's remaining lease into *out (-2 no key, -1 no expiry); 0 or -1. */
 	int (*pttl)(const rlock_opts *o, zend_string *key, zend_long *out, rlock_err *err);
+	/* The Redis keys a hold of key keeps its token in, which the watchdog renews: at most
+	 * max into out (the caller releases them), how many. NULL: key itself. */
+	uint32_t (*renewed)(zend_string *key, zend_string **out, uint32_t max);
 } rlock_algo;
+
+/* The most Redis keys one hold keeps its token in (rlock_algo.renewed). */
+#define RLOCK_ALGO_MAX_KEYS 10
 
 extern const rlock_algo rlock_lock_algo;
 

@@ -390,6 +390,21 @@ static int multi_pttl(const rlock_opts *o, zend_string *key, zend_long *out, rlo
 	return rc;
 }
 
+/* Every key holds the token: the watchdog renews each. */
+static uint32_t multi_renewed(zend_string *key, zend_string **out, uint32_t max)
+{
+	multi_keys m;
+	uint32_t n = 0;
+	if (!keys_init(&m, key)) {
+		return 0;
+	}
+	for (; n < m.n && n < max; n++) {
+		out[n] = zend_string_copy(m.locks[n]);
+	}
+	keys_free(&m);
+	return n;
+}
+
 const rlock_algo rlock_multi_algo = {
 	.kind = MULTI_KIND,
 	.acquire = multi_acquire,
@@ -398,4 +413,5 @@ const rlock_algo rlock_multi_algo = {
 	.is_owner = multi_is_owner,
 	.exists = multi_exists,
 	.pttl = multi_pttl,
+	.renewed = multi_renewed,
 };

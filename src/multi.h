@@ -6,7 +6,7 @@
 
 /* The most keys one lock over several keys takes (its release passes 4 Redis keys of each
  * to one script: RLOCK_MAX_ARGS). */
-#define RLOCK_MULTI_MAX_KEYS 10
+#define RLOCK_MULTI_MAX_KEYS RLOCK_ALGO_MAX_KEYS
 
 /* A lock over several keys on one server: all of them or none (multi.c). The key it is
  * given is rlock_multi_key()'s. */

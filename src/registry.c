@@ -16,28 +16,74 @@ typedef struct {
 	rlock_hold hold;
 	uint32_t count;
 	pid_t pid;  /* a forked child holds nothing of its parent's */
-	rlock_watchdog_entry *wd;  /* renewed by the watchdog while held; NULL without it */
+	/* renewed by the watchdog while held, one entry per Redis key the hold keeps its token
+	 * in (a lock over several keys: each); NULL without it */
+	rlock_watchdog_entry **wd;
+	uint32_t nwd;
 } rlock_held;
+
+/* The watchdog renewing token's hold of key from now on: nwd entries, or NULL with err set. */
+static rlock_watchdog_entry **watch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token,
+	uint32_t *nwd, rlock_err *err)
+{
+	zend_string *keys[RLOCK_ALGO_MAX_KEYS];
+	uint32_t n = a->renewed ? a->renewed(key, keys, RLOCK_ALGO_MAX_KEYS) : 0;
+	if (!a->renewed) {
+		keys[n++] = zend_string_copy(key);
+	}
+	rlock_watchdog_entry **wd = n ? ecalloc(n, sizeof(*wd)) : NULL;
+	for (uint32_t i = 0; i < n && wd; i++) {
+		if (!(wd[i] = rlock_watchdog_watch(o, keys[i], token, o->ttl, err))) {
+			while (i-- > 0) {
+				rlock_watchdog_unwatch(wd[i]);
+			}
+			efree(wd);
+			wd = NULL;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		zend_string_release(keys[i]);
+	}
+	if (!wd && n == 0) {
+		rlock_err_set(err, RLOCK_ERR_REPLY, "-", "no key to renew");
+	}
+	*nwd = wd ? n : 0;
+	return wd;
+}
 
 /* Stop renewing h's lease. */
 static void held_unwatch(rlock_held *h)
 {
+	for (uint32_t i = 0; i < h->nwd; i++) {
+		rlock_watchdog_unwatch(h->wd[i]);
+	}
 	if (h->wd) {
-		rlock_watchdog_unwatch(h->wd);
+		efree(h->wd);
 		h->wd = NULL;
 	}
+	h->nwd = 0;
 }
 
-/* Whether the watchdog found h no longer ours. */
+/* Whether the watchdog found h no longer ours (one of its keys, for a lock over several). */
 static bool held_lost(const rlock_held *h)
 {
-	return h->wd && rlock_watchdog_lost(h->wd);
+	for (uint32_t i = 0; i < h->nwd; i++) {
+		if (rlock_watchdog_lost(h->wd[i])) {
+			return true;
+		}
+	}
+	return false;
 }
 
-/* When h's lease ends by our clock: as acquired or extended, or as the watchdog last renewed it. */
+/* When h's lease ends by our clock: as acquired or extended, or as the watchdog last renewed
+ * it (its keys: the earliest). */
 static zend_long held_valid_until(const rlock_held *h)
 {
-	return h->wd ? MAX(h->hold.valid_until, rlock_watchdog_valid_until(h->wd)) : h->hold.valid_until;
+	zend_long renewed = h->nwd ? ZEND_LONG_MAX : 0;
+	for (uint32_t i = 0; i < h->nwd; i++) {
+		renewed = MIN(renewed, rlock_watchdog_valid_until(h->wd[i]));
+	}
+	return MAX(h->hold.valid_until, renewed);
 }
 
 static void held_dtor(zval *zv)
@@ -56,10 +102,16 @@ static rlock_held *find(zend_string *id)
 	return h && h->pid == rlock_getpid() ? h : NULL;
 }
 
-/* A lock the watchdog found gone: forget it. */
+/* A lock the watchdog found gone: forget it. A lock over several keys found one gone gives
+ * the others back now, not at the end of their lease. */
 static void settle_lost(rlock_held *h, zend_string *id)
 {
+	bool others = h->nwd > 1;
 	held_unwatch(h);
+	if (others) {
+		rlock_err ignored = {0};
+		h->algo->release(h->opts, h->key, &h->hold, &ignored);
+	}
 	zend_hash_del(&RLOCK_G(held), id);
 }
 
@@ -67,7 +119,8 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 {
 	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
 	rlock_held *h = find(id);
-	rlock_watchdog_entry *wd = NULL;
+	rlock_watchdog_entry **wd = NULL;
+	uint32_t nwd = 0;
 
 	if (h && held_lost(h)) {
 		/* not ours any more: nothing to re-enter */
@@ -83,7 +136,7 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		/* one round trip: the hold is still ours in Redis (nobody deleted it, no restart
 		 * lost it), and its lease starts again, as Redisson's reentrant lock does */
 		int rc = a->extend(o, key, &h->hold, o->ttl, err);
-		if (rc == 1 && o->watchdog && !h->wd && !(h->wd = rlock_watchdog_watch(o, key, h->hold.token, o->ttl, err))) {
+		if (rc == 1 && o->watchdog && !h->wd && !(h->wd = watch(a, o, key, h->hold.token, &h->nwd, err))) {
 			rc = -1;
 		}
 		if (rc != 0) {
@@ -104,7 +157,7 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		RLOCK_G(counters).timeouts++;
 	}
 	if (rc == 1 && o->watchdog && RLOCK_G(request_active)
-			&& !(wd = rlock_watchdog_watch(o, key, out->token, o->ttl, err))) {
+			&& !(wd = watch(a, o, key, out->token, &nwd, err))) {
 		/* not renewed, not kept: give it back at once */
 		rlock_err ignored = {0};
 		a->release(o, key, out, &ignored);
@@ -122,6 +175,7 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		h->count = 1;
 		h->pid = rlock_getpid();
 		h->wd = wd;
+		h->nwd = nwd;
 		zend_hash_update_ptr(&RLOCK_G(held), id, h);
 	}
 	zend_string_release(id);
@@ -168,8 +222,8 @@ void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_stri
 	rlock_held *h = find(id);
 	if (h && zend_string_equals(h->hold.token, hold->token)) {
 		h->hold.valid_until = hold->valid_until;
-		if (h->wd) {
-			rlock_watchdog_set_ttl(h->wd, ttl);
+		for (uint32_t i = 0; i < h->nwd; i++) {
+			rlock_watchdog_set_ttl(h->wd[i], ttl);
 		}
 	}
 	zend_string_release(id);
@@ -230,9 +284,9 @@ void rlock_registry_post_deactivate(void)
 	ZEND_HASH_FOREACH_PTR(&RLOCK_G(held), h) {
 		/* Renewal stops at request end, before the release. A lock the watchdog found gone
 		 * needs no release. */
-		bool lost = held_lost(h);
+		bool lost = held_lost(h), others = h->nwd > 1;
 		held_unwatch(h);
-		if (h->pid == rlock_getpid() && h->opts->auto_release && !lost) {
+		if (h->pid == rlock_getpid() && h->opts->auto_release && (!lost || others)) {
 			memset(&err, 0, sizeof(err));
 			h->algo->release(h->opts, h->key, &h->hold, &err);
 		}

@@ -1,5 +1,5 @@
 --TEST--
-RLock::multi refuses the options it does not do with a ValueError naming the option: servers (Redlock), fencing, watchdog, sync_replicas
+RLock::multi refuses the options it does not do with a ValueError naming the option: servers (Redlock), fencing, sync_replicas
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -9,7 +9,7 @@ pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
-foreach ([['servers' => [RLOCK_TEST_DSN, RLOCK_TEST_DSN . '/1', RLOCK_TEST_DSN . '/2']], ['fencing' => true], ['watchdog' => true], ['sync_replicas' => 1]] as $more) {
+foreach ([['servers' => [RLOCK_TEST_DSN, RLOCK_TEST_DSN . '/1', RLOCK_TEST_DSN . '/2']], ['fencing' => true], ['sync_replicas' => 1]] as $more) {
     try {
         RLock::multi(['a', 'b'], $more + (isset($more['servers']) ? [] : rlock_test_options()));
         echo "no error\n";
@@ -21,5 +21,4 @@ foreach ([['servers' => [RLOCK_TEST_DSN, RLOCK_TEST_DSN . '/1', RLOCK_TEST_DSN .
 --EXPECT--
 RLock::multi(): Argument #2 ($options) option "servers" is not supported by RLock::multi()
 RLock::multi(): Argument #2 ($options) option "fencing" is not supported by RLock::multi()
-RLock::multi(): Argument #2 ($options) option "watchdog" is not supported by RLock::multi()
 RLock::multi(): Argument #2 ($options) option "sync_replicas" is not supported by RLock::multi()
