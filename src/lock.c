@@ -9,7 +9,9 @@
  * the moment BLPOP returns. FIFO hand-over in one round trip, no newcomer can barge in
  * between, and as the script and the BLPOP run back to back there is no moment in which a
  * counted waiter is not blocked. A waiter that died is no longer blocked; the grant meant
- * for it stays on the list, and the next acquire takes it over.
+ * for it stays on the list, and the next acquire takes it over. A key that a lock over
+ * several keys waits for is not handed over but freed, and its waiters woken (multi.c, which
+ * waits through rlock_lock_wait() too).
  *
  * A holder that expires without a release wakes nobody: the waiter ends its BLPOP itself
  * when the holder's PTTL has passed (a "0" pushed on its own list from a second connection)
