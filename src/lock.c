@@ -32,9 +32,7 @@ const rlock_algo *rlock_algo_of(const rlock_opts *o)
 	return o->nservers > 0 ? &rlock_redlock_algo : &rlock_lock_algo;
 }
 
-/* One script call about key: EVALSHA, and EVAL when the server does not know the script.
- * The reply, or NULL with err set (error replies included). */
-static redisReply *run(const rlock_opts *o, zend_string *key, rlock_call *c, rlock_err *err)
+redisReply *rlock_lock_run(const rlock_opts *o, zend_string *key, rlock_call *c, rlock_err *err)
 {
 	redisReply *r = rlock_route_call(o, key, &c->cmd, 0, err);
 	if (rlock_call_noscript(c, r)) {
@@ -54,19 +52,21 @@ static int attempt(const rlock_opts *o, rlock_keys *k, zend_string *token, zend_
 {
 	rlock_call c;
 	rlock_call_acquire(&c, k, token, o, wait_ms, queued, NULL);
-	redisReply *r = run(o, k->keys[0], &c, err);
+	redisReply *r = rlock_lock_run(o, k->keys[0], &c, err);
 	return r && rlock_reply_attempt(rlock_route_answered(o), r, res, err) ? 0 : -1;
 }
 
-/* BLPOP [self] grants timeout */
-static void blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, rlock_keys *k, zend_long block_ms)
+void rlock_lock_blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *list,
+	zend_long block_ms)
 {
 	cmd->argc = 0;
 	cmd->argv[cmd->argc] = "BLPOP"; cmd->lens[cmd->argc++] = 5;
 	if (self) {
 		cmd->argv[cmd->argc] = ZSTR_VAL(self); cmd->lens[cmd->argc++] = ZSTR_LEN(self);
 	}
-	cmd->argv[cmd->argc] = ZSTR_VAL(k->keys[1]); cmd->lens[cmd->argc++] = ZSTR_LEN(k->keys[1]);
+	if (list) {
+		cmd->argv[cmd->argc] = ZSTR_VAL(list); cmd->lens[cmd->argc++] = ZSTR_LEN(list);
+	}
 	cmd->argv[cmd->argc] = timeout;
 	cmd->lens[cmd->argc++] = snprintf(timeout, size, "%.3f", MAX(block_ms, 1) / 1000.0);
 }
@@ -114,7 +114,7 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	rlock_cmd cmd;
 	redisReply *none, *r;
 
-	blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, k, block_ms);
+	rlock_lock_blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, k->keys[1], block_ms);
 	rlock_block b = { .blocking = &cmd, .block_ms = block_ms, .wake_at = past_timeout, .arg = &block_ms };
 	if (rlock_conn_call_block(o, s, &b, &none, &r, err) < 0
 			|| rlock_reply_error(s, r, err)) {
@@ -125,12 +125,7 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	return g;
 }
 
-/* How long a waiter's BLPOP may block, from its acquire's reply: not at all after an error
- * (the round is over, and is done again without the BLPOP), not past our own "1" when the
- * script won, until the holder's lease ends when that comes before the caller's deadline
- * (then our own "0" wakes it), else a little past the deadline (the BLPOP's own timeout,
- * which an idle Redis may be late with). */
-static zend_long wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
+zend_long rlock_lock_wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
 {
 	if (!rlock_reply_is_attempt(r1)) {
 		*how = RLOCK_WAKE_CLOSE;
@@ -147,6 +142,14 @@ static zend_long wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
 	return left + DEADLINE_GRACE_MS;
 }
 
+void rlock_lock_wake_cmds(rlock_cmd wake[2], zend_string *self)
+{
+	/* "0" on our own list (gone with the list's 10 s should the BLPOP have returned
+	 * something else first) */
+	wake[0] = (rlock_cmd) { .argc = 3, .argv = { "RPUSH", ZSTR_VAL(self), "0" }, .lens = { 5, ZSTR_LEN(self), 1 } };
+	wake[1] = (rlock_cmd) { .argc = 3, .argv = { "PEXPIRE", ZSTR_VAL(self), "10000" }, .lens = { 7, ZSTR_LEN(self), 5 } };
+}
+
 /* One round of waiting: the acquire and the BLPOP in one write. 1 acquired (res filled),
  * 0 not yet (counted among the waiters: *queued), -1 err set. *reached: the server
  * answered the acquire. */
@@ -161,15 +164,11 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 	rlock_call_acquire(&c, k, token, o, remaining, *queued, self);
 	rlock_call eval = c;
 	rlock_call_use_eval(&eval);
-	blpop_cmd(&blpop, timeout, sizeof(timeout), self, k, remaining);
-	/* the wake: "0" on our own list (gone with the list's 10 s should the BLPOP have
-	 * returned something else first) */
-	rlock_cmd wake[2] = {
-		{ .argc = 3, .argv = { "RPUSH", ZSTR_VAL(self), "0" }, .lens = { 5, ZSTR_LEN(self), 1 } },
-		{ .argc = 3, .argv = { "PEXPIRE", ZSTR_VAL(self), "10000" }, .lens = { 7, ZSTR_LEN(self), 5 } },
-	};
+	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), self, k->keys[1], remaining);
+	rlock_cmd wake[2];
+	rlock_lock_wake_cmds(wake, self);
 	rlock_block b = { .first = &c.cmd, .first_new = &eval.cmd, .blocking = &blpop, .block_ms = remaining,
-		.wake_at = wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
+		.wake_at = rlock_lock_wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
 	if (rlock_route_call_block(o, k->keys[0], &b, &r1, &r2, err) < 0) {
 		if (r1) {
 			/* the server answered, then went away while we waited */
@@ -231,7 +230,7 @@ static int key_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend
 	rlock_call c;
 	zend_long n, sent = rlock_now_ms();
 	rlock_call_extend(&c, &key, h->token, ttl);
-	redisReply *r = run(o, key, &c, err);
+	redisReply *r = rlock_lock_run(o, key, &c, err);
 	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, 0, 1, &n, err)) {
 		return -1;
 	}
@@ -472,7 +471,7 @@ static int key_release(const rlock_opts *o, zend_string *key, const rlock_hold *
 	}
 	rlock_keys_init(&k, key);
 	rlock_call_release(&c, &k, h->token, next, o, o->fair);
-	redisReply *r = run(o, key, &c, err);
+	redisReply *r = rlock_lock_run(o, key, &c, err);
 	rlock_keys_free(&k);
 	zend_string_release(next);
 	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, 0, 2, &n, err)) {

@@ -16,10 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Lua shared by the scripts below.
- * atleast(): key lives at least ms more (a key without expiry gets one); with more, a key
- * found short of ms is given ms + more, so that the calls that follow within more ms find it
- * long enough and leave it (one command each, PTTL, instead of two).
+/* Lua shared by the scripts below (atleast(), clock_ms(): scripts.h).
  * issue(): the next fencing token of a key: the server's clock in microseconds, or one more
  * than the last token when that is not below it. The counter outlives its last token by
  * keep ms (FENCE_KEEP_MS past the lease), then expires: nothing is kept for ever, and the
@@ -32,12 +29,7 @@
  * does not cover. With Redlock a master's counter may be raised to another master's clock:
  * the same holds while the masters' clocks agree within keep ms. Tokens fit a double exactly
  * until the year 2255. */
-#define LUA_ATLEAST \
-	"local function atleast(key, ms, more)\n" \
-	"  ms = tonumber(ms)\n" \
-	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
-	"end\n"
-#define LUA_ISSUE LUA_ATLEAST \
+#define LUA_ISSUE RLOCK_LUA_ATLEAST \
 	"local function issue(fence, keep)\n" \
 	"  local t = redis.call('time')\n" \
 	"  local f = tonumber(t[1]) * 1000000 + tonumber(t[2])\n" \
@@ -152,7 +144,7 @@ rlock_script rlock_script_extend = { .source =
  * shared by several (a sorted set of holder tokens, each scored with the ms its lease ends
  * by the server's clock, the key living as long as its longest lease). Run by the watchdog
  * thread on its own connections. */
-rlock_script rlock_script_renew = { .source = LUA_ATLEAST
+rlock_script rlock_script_renew = { .source = RLOCK_LUA_ATLEAST RLOCK_LUA_CLOCK_MS
 	"local n = #KEYS\n"
 	"local out = {}\n"
 	"for i = 1, n do\n"
@@ -162,8 +154,7 @@ rlock_script rlock_script_renew = { .source = LUA_ATLEAST
 	"    redis.call('pexpire', KEYS[i], ARGV[n + i])\n"
 	"    out[i] = 1\n"
 	"  elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then\n"
-	"    local t = redis.call('time')\n"
-	"    redis.call('zadd', KEYS[i], 'XX', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[n + i]), ARGV[i])\n"
+	"    redis.call('zadd', KEYS[i], 'XX', clock_ms() + tonumber(ARGV[n + i]), ARGV[i])\n"
 	"    atleast(KEYS[i], ARGV[n + i])\n"
 	"    out[i] = 1\n"
 	"  end\n"
@@ -175,14 +166,14 @@ rlock_script rlock_script_renew = { .source = LUA_ATLEAST
  * counter to at least floor (Redlock), keep it keep ms at least, and return 1; otherwise
  * (the lease ran out before the raise came) 0, and nothing changed: a raise that counts
  * came while the holder still had this master, so whoever takes it next comes after it. */
-rlock_script rlock_script_fence_floor = { .source = LUA_ATLEAST
+rlock_script rlock_script_fence_floor = { .source = RLOCK_LUA_ATLEAST
 	"if redis.call('get', KEYS[1]) ~= ARGV[3] then return 0 end\n"
 	"if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[1]) then redis.call('set', KEYS[2], ARGV[1], 'KEEPTTL') end\n"
 	"atleast(KEYS[2], ARGV[2])\n"
 	"return 1\n"
 };
 
-static void script_init(rlock_script *s)
+void rlock_script_init(rlock_script *s)
 {
 	PHP_SHA1_CTX ctx;
 	unsigned char digest[20];
@@ -194,11 +185,11 @@ static void script_init(rlock_script *s)
 
 void rlock_scripts_minit(void)
 {
-	script_init(&rlock_script_acquire);
-	script_init(&rlock_script_release);
-	script_init(&rlock_script_extend);
-	script_init(&rlock_script_fence_floor);
-	script_init(&rlock_script_renew);
+	rlock_script_init(&rlock_script_acquire);
+	rlock_script_init(&rlock_script_release);
+	rlock_script_init(&rlock_script_extend);
+	rlock_script_init(&rlock_script_fence_floor);
+	rlock_script_init(&rlock_script_renew);
 }
 
 const char *rlock_long_str(char buf[RLOCK_LONG_STR], zend_long n)
@@ -266,7 +257,9 @@ bool rlock_keys_cluster_safe(zend_string *key)
  * - The lock of the full key K (prefix and key, any bytes) is the Redis key L = K, or
  *   "}" K when K begins with "}" (which keys hardly ever do).
  * - L's companions are "}{" L "}:" role when L has no {hash tag}, else "}=" L ":" role;
- *   role is "grants", "waiters", "fence", or "self-" and a waiter's token (hex): never a
+ *   role is "grants", "waiters", "fence", or "self-" and a waiter's token (hex); a
+ *   semaphore's (semaphore.c) "semaphore", "semaphore-queue", "semaphore-waiters" and
+ *   "semaphore-self-" and a ticket (hex): never a
  *   ':'. (An ACL pattern "~}?PREFIX*" covers them.)
  *
  * Lock keys: K -> L is one-to-one (the identity on keys not beginning with "}"; a "}" put
@@ -292,18 +285,17 @@ zend_string *rlock_keys_lock_key(zend_string *full)
 	return l;
 }
 
-static zend_string *companion(rlock_keys *k, const char *role, zend_string *extra)
+static zend_string *companion_of(zend_string *l, bool tagged, const char *role, zend_string *extra)
 {
 	/* "}{" L "}:" role extra, or "}=" L ":" role extra: one allocation of its exact size */
-	zend_string *l = k->keys[0];
 	size_t role_len = strlen(role), extra_len = extra ? ZSTR_LEN(extra) : 0;
-	zend_string *c = zend_string_alloc(2 + ZSTR_LEN(l) + !k->tagged + 1 + role_len + extra_len, 0);
+	zend_string *c = zend_string_alloc(2 + ZSTR_LEN(l) + !tagged + 1 + role_len + extra_len, 0);
 	char *p = ZSTR_VAL(c);
 	*p++ = KEY_MARK;
-	*p++ = k->tagged ? '=' : '{';
+	*p++ = tagged ? '=' : '{';
 	memcpy(p, ZSTR_VAL(l), ZSTR_LEN(l));
 	p += ZSTR_LEN(l);
-	if (!k->tagged) {
+	if (!tagged) {
 		*p++ = '}';
 	}
 	*p++ = ':';
@@ -315,6 +307,16 @@ static zend_string *companion(rlock_keys *k, const char *role, zend_string *extr
 	}
 	*p = '\0';
 	return c;
+}
+
+static zend_string *companion(rlock_keys *k, const char *role, zend_string *extra)
+{
+	return companion_of(k->keys[0], k->tagged, role, extra);
+}
+
+zend_string *rlock_keys_companion(zend_string *lock_key, const char *role)
+{
+	return companion_of(lock_key, has_hash_tag(lock_key), role, NULL);
 }
 
 void rlock_keys_init(rlock_keys *k, zend_string *key)
@@ -340,7 +342,7 @@ void rlock_keys_free(rlock_keys *k)
 }
 
 /* EVALSHA sha numkeys keys... [extra key] */
-static void call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra)
+void rlock_call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra)
 {
 	rlock_cmd *cmd = &c->cmd;
 	c->script = s;
@@ -363,13 +365,13 @@ static void call_arg(rlock_call *c, const char *arg, size_t len)
 	c->cmd.lens[c->cmd.argc++] = len;
 }
 
-static void call_num(rlock_call *c, int slot, zend_long n)
+void rlock_call_num(rlock_call *c, int slot, zend_long n)
 {
 	const char *s = rlock_long_str(c->num[slot], n);
 	call_arg(c, s, c->num[slot] + sizeof(c->num[slot]) - 1 - s);
 }
 
-static void call_str(rlock_call *c, zend_string *s)
+void rlock_call_str(rlock_call *c, zend_string *s)
 {
 	call_arg(c, ZSTR_VAL(s), ZSTR_LEN(s));
 }
@@ -392,7 +394,7 @@ static void call_packed(rlock_call *c, zend_string *token, const zend_long *nums
 	call_arg(c, c->packed, p - c->packed);
 }
 
-static void call_flag(rlock_call *c, bool flag)
+void rlock_call_flag(rlock_call *c, bool flag)
 {
 	call_arg(c, flag ? "1" : "0", 1);
 }
@@ -400,37 +402,37 @@ static void call_flag(rlock_call *c, bool flag)
 void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,
 	bool queued, zend_string *self)
 {
-	call_start(c, &rlock_script_acquire, 4, k->keys, self);
-	call_str(c, token);
-	call_num(c, 1, o->ttl);
-	call_flag(c, o->fencing);
-	call_num(c, 2, wait_ms);
-	call_flag(c, queued);
-	call_num(c, 3, fence_keep(o->ttl));
+	rlock_call_start(c, &rlock_script_acquire, 4, k->keys, self);
+	rlock_call_str(c, token);
+	rlock_call_num(c, 1, o->ttl);
+	rlock_call_flag(c, o->fencing);
+	rlock_call_num(c, 2, wait_ms);
+	rlock_call_flag(c, queued);
+	rlock_call_num(c, 3, fence_keep(o->ttl));
 }
 
 void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, const rlock_opts *o,
 	bool fair)
 {
 	zend_long nums[3] = { fair, o->ttl, fence_keep(o->ttl) };
-	call_start(c, &rlock_script_release, 4, k->keys, NULL);
-	call_str(c, token);
+	rlock_call_start(c, &rlock_script_release, 4, k->keys, NULL);
+	rlock_call_str(c, token);
 	call_packed(c, next, nums, 3);
 }
 
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl)
 {
-	call_start(c, &rlock_script_extend, 1, key, NULL);
-	call_str(c, token);
-	call_num(c, 1, ttl);
+	rlock_call_start(c, &rlock_script_extend, 1, key, NULL);
+	rlock_call_str(c, token);
+	rlock_call_num(c, 1, ttl);
 }
 
 void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_string *token, const rlock_opts *o)
 {
-	call_start(c, &rlock_script_fence_floor, 1, &k->keys[0], k->keys[3]);
-	call_num(c, 1, floor);
-	call_num(c, 2, fence_keep(o->ttl));
-	call_str(c, token);
+	rlock_call_start(c, &rlock_script_fence_floor, 1, &k->keys[0], k->keys[3]);
+	rlock_call_num(c, 1, floor);
+	rlock_call_num(c, 2, fence_keep(o->ttl));
+	rlock_call_str(c, token);
 }
 
 void rlock_call_use_eval(rlock_call *c)
