@@ -99,8 +99,7 @@ static int grant(redisReply *r, rlock_attempt *res)
  * timeouts when its event loop turns, on an idle server every 1000/hz ms (100 at hz 10). */
 #define DEADLINE_GRACE_MS 10
 
-/* A BLPOP with nothing sent before it: wait for it a little past its own timeout. */
-static zend_long past_timeout(redisReply *none, void *block_ms, rlock_wake_how *how)
+zend_long rlock_lock_past_timeout(redisReply *none, void *block_ms, rlock_wake_how *how)
 {
 	(void) none;
 	*how = RLOCK_WAKE_PING;
@@ -115,7 +114,7 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	redisReply *none, *r;
 
 	rlock_lock_blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, k->keys[1], block_ms);
-	rlock_block b = { .blocking = &cmd, .block_ms = block_ms, .wake_at = past_timeout, .arg = &block_ms };
+	rlock_block b = { .blocking = &cmd, .block_ms = block_ms, .wake_at = rlock_lock_past_timeout, .arg = &block_ms };
 	if (rlock_conn_call_block(o, s, &b, &none, &r, err) < 0
 			|| rlock_reply_error(s, r, err)) {
 		return -1;

@@ -63,6 +63,9 @@ void rlock_lock_blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_strin
  * a little past the deadline (the BLPOP's own timeout, which an idle Redis may be late
  * with). */
 zend_long rlock_lock_wake_at(redisReply *r1, void *remaining, rlock_wake_how *how);
+/* rlock_block.wake_at for a BLPOP with nothing sent before it (arg: its block ms): wait for
+ * it a little past its own timeout, and PING then (an idle Redis looks at timeouts late). */
+zend_long rlock_lock_past_timeout(redisReply *none, void *block_ms, rlock_wake_how *how);
 /* The wake of such a waiter: "0" pushed on its own list self (and the list expiring). */
 void rlock_lock_wake_cmds(rlock_cmd wake[2], zend_string *self);
 

@@ -7,7 +7,7 @@
  *   server's clock (the convention the watchdog's renew script keeps, so it renews a
  *   semaphore's holders unchanged), and, scored negative so that a range of leases (0, now]
  *   never meets them: "#" token -> -(permits the holder has), "#used" -> -(permits held in
- *   all), "#limit" -> -N (as the last acquire said it). The key lives at least as long as
+ *   all), "#limit" -> -N (as the last waiter to queue said it: what a release serves the queue by). The key lives at least as long as
  *   the longest lease: when it expires every lease has ended, and nothing else is left.
  * - holders "-queue", a list of tickets (one per waiting acquire() call) in order of arrival,
  *   and holders "-waiters", a hash: ticket -> "n ttl deadline token" (how many permits, the
@@ -45,8 +45,8 @@
 	"  redis.call('zincrby', H, -n, '#used')\n" \
 	"  atleast(H, ttl)\n" \
 	"end\n" \
-	"local function serve(now, me)\n" \
-	"  local free = -(tonumber(redis.call('zscore', H, '#limit')) or 0) - used()\n" \
+	"local function serve(now, limit, me)\n" \
+	"  local free = limit - used()\n" \
 	"  local mine = false\n" \
 	"  local w = redis.call('lindex', Q, 0)\n" \
 	"  while w do\n" \
@@ -82,17 +82,18 @@ static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"  if ARGV[7] == '1' then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end\n"
 	"  return {1, token, 0}\n"
 	"end\n"
-	"local granted = false\n"
-	"for _, v in ipairs(redis.call('lrange', self, 0, -1)) do if v == 'g' then granted = true end end\n"
-	"redis.call('del', self)\n"
-	"if granted then return won() end\n"
+	"if redis.call('exists', self) == 1 then\n"
+	"  local granted = false\n"
+	"  for _, v in ipairs(redis.call('lrange', self, 0, -1)) do if v == 'g' then granted = true end end\n"
+	"  redis.call('del', self)\n"
+	"  if granted then return won() end\n"
+	"end\n"
 	"local now = clock_ms()\n"
-	"redis.call('zadd', H, -limit, '#limit')\n"
-	"atleast(H, 1, ttl)\n"
 	"purge(now)\n"
-	"local queued = redis.call('hexists', W, ticket) == 1\n"
-	"if serve(now, ticket) then return won() end\n"
-	"if not queued and redis.call('exists', Q) == 0 and limit - used() >= n then\n"
+	"local queue = redis.call('exists', Q) == 1\n"
+	"local queued = queue and redis.call('hexists', W, ticket) == 1\n"
+	"if queue and serve(now, limit, ticket) then return won() end\n"
+	"if not queued and (not queue or redis.call('exists', Q) == 0) and limit - used() >= n then\n"
 	"  take(token, n, ttl, now)\n"
 	"  return won()\n"
 	"end\n"
@@ -103,7 +104,7 @@ static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"  if queued then\n"
 	"    redis.call('lrem', Q, 1, ticket)\n"
 	"    redis.call('hdel', W, ticket)\n"
-	"    serve(now, nil)\n"
+	"    serve(now, limit, nil)\n"
 	"  end\n"
 	"  return {0, pttl, 0}\n"
 	"end\n"
@@ -119,6 +120,8 @@ static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"local keep = math.max(redis.call('pttl', Q), block + 2000)\n"
 	"redis.call('pexpire', Q, keep)\n"
 	"redis.call('pexpire', W, keep)\n"
+	"redis.call('zadd', H, -limit, '#limit')\n"
+	"atleast(H, keep)\n"
 	"return {0, pttl, block}\n"
 };
 
@@ -131,7 +134,7 @@ static rlock_script script_release = { .source = LUA_SEMAPHORE
 	"redis.call('zincrby', H, -(tonumber(redis.call('zscore', H, '#' .. ARGV[1])) or 0), '#used')\n"
 	"redis.call('zrem', H, ARGV[1], '#' .. ARGV[1])\n"
 	"purge(now)\n"
-	"serve(now, nil)\n"
+	"if redis.call('exists', Q) == 1 then serve(now, -(tonumber(redis.call('zscore', H, '#limit')) or 0), nil) end\n"
 	"if used() <= 0 and redis.call('exists', Q) == 0 then redis.call('del', H) end\n"
 	"if lease < now then return 0 end\n"
 	"return 1\n"
@@ -223,6 +226,30 @@ static bool granted(const redisReply *r)
 		&& r->element[1]->len == 1 && r->element[1]->str[0] == 'g';
 }
 
+/* Right after an attempt that queued us: only the BLPOP on our own list, for block ms (the
+ * ticket lives that long and more). 1 granted, 0 not (yet), -1 err set. */
+static int await_grant(const rlock_opts *o, sem_request *q, zend_long block, rlock_err *err)
+{
+	char timeout[32];
+	rlock_cmd blpop;
+	redisReply *none, *r;
+
+	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), q->k.keys[3], NULL, block);
+	rlock_block b = { .blocking = &blpop, .block_ms = block, .wake_at = rlock_lock_past_timeout, .arg = &block };
+	if (rlock_route_call_block(o, q->k.keys[0], &b, &none, &r, err) < 0) {
+		return -1;
+	}
+	if (!r) {
+		return 0;
+	}
+	if (rlock_reply_error(rlock_route_answered(o), r, err)) {
+		return -1;
+	}
+	int g = granted(r);
+	freeReplyObject(r);
+	return g;
+}
+
 /* One round of waiting: the acquire script and the BLPOP on our own list in one write.
  * 1 taken, 0 not yet (queued), -1 err set. */
 static int wait_round(const rlock_opts *o, sem_request *q, zend_long remaining, rlock_attempt *res, rlock_err *err)
@@ -300,10 +327,13 @@ int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long lim
 	}
 	q.token = h->token;
 	keys_init(&q.k, key, q.ticket);
-	/* free: one round trip; taken: queued already, the rounds of waiting follow */
+	/* free: one round trip; taken: queued already, and a BLPOP alone waits for the grant,
+	 * then rounds of the script and the BLPOP (the first lease ended, or the ticket needs
+	 * its deadline moved) */
 	rc = attempt(o, &q, wait_ms, &res, err);
 	if (rc == 0 && wait_ms > 0) {
 		RLOCK_G(counters).contended++;
+		rc = await_grant(o, &q, MIN(res.block, MAX(deadline - rlock_now_ms(), 1)), err);
 	}
 	while (rc == 0 && wait_ms > 0) {
 		zend_long remaining = MAX(deadline - rlock_now_ms(), 0);
