@@ -7,19 +7,20 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
-$o = rlock_test_options(['ttl' => 150]);
+$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$o = rlock_test_options(['ttl' => 150 * $slow]);
 $s = new RSemaphore('wd', 2, $o + ['watchdog' => true]);
 $other = new RSemaphore('wd', 2, $o);
 var_dump($s->acquire(2));
 $h = rlock_test_companion($o['prefix'] . 'wd', 'semaphore');
 // three ttls pass (the time is what is tested: no condition to await)
-usleep(450000);
+usleep(450000 * $slow);
 var_dump($other->tryAcquire(1), $s->held(), $other->available());
 var_dump($s->release(), $other->available());
 // without the watchdog the lease ends
 $t = new RSemaphore('wd', 2, $o);
 var_dump($t->acquire(2));
-usleep(200000);
+usleep(200000 * $slow);
 var_dump($other->available(), $t->release());
 ?>
 --EXPECT--
