@@ -6,13 +6,4 @@ declare(strict_types=1);
 
 require_once '/usr/share/php/Symfony/Component/Lock/autoload.php';
 require_once '/usr/share/php/Illuminate/Cache/autoload.php';
-
-spl_autoload_register(static function (string $class): void {
-    $prefix = 'RLock\\Bridge\\';
-    if (strncmp($class, $prefix, strlen($prefix)) === 0) {
-        $file = dirname(__DIR__, 2) . '/bridge/src/' . strtr(substr($class, strlen($prefix)), '\\', '/') . '.php';
-        if (is_file($file)) {
-            require $file;
-        }
-    }
-});
+require_once dirname(__DIR__, 2) . '/bridge/autoload.php';

@@ -22,6 +22,8 @@ final class RLockStore implements BlockingStoreInterface
 {
     /** The longest wait rlock takes (2^31 - 1 ms), waitAndSave()'s when no `wait` is given. */
     private const WAIT_MAX_MS = 2147483647;
+    /** The Key's state: [token, hrtime ns its lease ends] of its last save. */
+    private const LEASE = self::class . '::lease';
 
     private array $options;
     private int $ttlMs;
@@ -56,7 +58,14 @@ final class RLockStore implements BlockingStoreInterface
     {
         $key->reduceLifetime($ttl);
         $lock = $this->lockOf($key);
-        if ($lock === null || !$lock->extend(max(1, (int) ceil($ttl * 1000)))) {
+        $ttlMs = max(1, (int) ceil($ttl * 1000));
+        if ($lock !== null && $this->leaseCovers($key, $lock, $ttlMs)) {
+            // Lock::acquire() refreshes right after the save: the lease just taken already
+            // ends when this one would, and asking Redis again would hold the lock longer
+            $this->checkNotExpired($key);
+            return;
+        }
+        if ($lock === null || !$lock->extend($ttlMs)) {
             throw new LockConflictedException(sprintf('The "%s" lock is not held by this key.', $key));
         }
         $this->checkNotExpired($key);
@@ -68,6 +77,9 @@ final class RLockStore implements BlockingStoreInterface
         if ($lock !== null) {
             $lock->unlock();
             $key->removeState(self::class);
+            if ($key->hasState(self::LEASE)) {
+                $key->removeState(self::LEASE);
+            }
         }
     }
 
@@ -94,7 +106,23 @@ final class RLockStore implements BlockingStoreInterface
         if (!($waitMs > 0 ? $lock->lock($waitMs) : $lock->tryLock())) {
             throw new LockConflictedException(sprintf('The "%s" lock is held by another owner.', $key));
         }
+        $key->setState(self::LEASE, [$lock->token(), hrtime(true) + $this->ttlMs * 1000000]);
         $this->checkNotExpired($key);
+    }
+
+    /**
+     * Whether the lease $lock took for $key at its save, by our clock, ends when a lease of
+     * $ttlMs from now would, within 1% of it: the same lease, no round trip needed. Only for
+     * the save's own token, and never for a shorter lease (asked of Redis, which shortens it).
+     */
+    private function leaseCovers(Key $key, RLock $lock, int $ttlMs): bool
+    {
+        if (!$key->hasState(self::LEASE)) {
+            return false;
+        }
+        [$token, $until] = $key->getState(self::LEASE);
+        $gap = hrtime(true) + $ttlMs * 1000000 - $until;  // how much later the asked lease ends
+        return $token === $lock->token() && !$lock->lost() && $gap >= -$ttlMs * 10000 && $gap <= $ttlMs * 10000;
     }
 
     private function lockOf(Key $key): ?RLock
