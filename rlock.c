@@ -20,6 +20,7 @@
 #include "src/route.h"
 #include "src/registry.h"
 #include "src/multi.h"
+#include "src/semaphore.h"
 #include "src/watchdog.h"
 #include "rlock_class.h"
 #include "rlock_arginfo.h"
@@ -221,6 +222,7 @@ PHP_MINIT_FUNCTION(rlock)
 	REGISTER_INI_ENTRIES();
 
 	rlock_class_rlock_minit(register_class_RLock());
+	rlock_class_rsemaphore_minit(register_class_RSemaphore());
 
 	rlock_ce_exception = register_class_RLockException(spl_ce_RuntimeException);
 	rlock_ce_connection_exception = register_class_RLockConnectionException(rlock_ce_exception);
@@ -229,6 +231,7 @@ PHP_MINIT_FUNCTION(rlock)
 
 	rlock_scripts_minit();
 	rlock_multi_minit();
+	rlock_semaphore_minit();
 	rlock_conn_minit();
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();

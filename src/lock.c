@@ -58,17 +58,15 @@ static int attempt(const rlock_opts *o, const rlock_waiter *w, zend_string *toke
 	return r && rlock_reply_attempt(rlock_route_answered(o), r, res, err) ? 0 : -1;
 }
 
-/* BLPOP [self] lists timeout: the grants of the key, or w's lists */
-static void blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, const rlock_waiter *w,
-	zend_long block_ms)
+void rlock_lock_blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *const *lists,
+	int nlists, zend_long block_ms)
 {
-	zend_string *const *lists = w->lists ? w->lists : &w->k->keys[1];
 	cmd->argc = 0;
 	cmd->argv[cmd->argc] = "BLPOP"; cmd->lens[cmd->argc++] = 5;
 	if (self) {
 		cmd->argv[cmd->argc] = ZSTR_VAL(self); cmd->lens[cmd->argc++] = ZSTR_LEN(self);
 	}
-	for (int i = 0; i < (w->lists ? w->nlists : 1); i++) {
+	for (int i = 0; i < nlists; i++) {
 		cmd->argv[cmd->argc] = ZSTR_VAL(lists[i]); cmd->lens[cmd->argc++] = ZSTR_LEN(lists[i]);
 	}
 	cmd->argv[cmd->argc] = timeout;
@@ -103,8 +101,7 @@ static int grant(redisReply *r, rlock_attempt *res)
  * timeouts when its event loop turns, on an idle server every 1000/hz ms (100 at hz 10). */
 #define DEADLINE_GRACE_MS 10
 
-/* A BLPOP with nothing sent before it: wait for it a little past its own timeout. */
-static zend_long past_timeout(redisReply *none, void *block_ms, rlock_wake_how *how)
+zend_long rlock_lock_past_timeout(redisReply *none, void *block_ms, rlock_wake_how *how)
 {
 	(void) none;
 	*how = RLOCK_WAKE_PING;
@@ -118,9 +115,8 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	rlock_cmd cmd;
 	redisReply *none, *r;
 
-	rlock_waiter w = { .k = k };
-	blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, &w, block_ms);
-	rlock_block b = { .blocking = &cmd, .block_ms = block_ms, .wake_at = past_timeout, .arg = &block_ms };
+	rlock_lock_blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, &k->keys[1], 1, block_ms);
+	rlock_block b = { .blocking = &cmd, .block_ms = block_ms, .wake_at = rlock_lock_past_timeout, .arg = &block_ms };
 	if (rlock_conn_call_block(o, s, &b, &none, &r, err) < 0
 			|| rlock_reply_error(s, r, err)) {
 		return -1;
@@ -130,12 +126,7 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	return g;
 }
 
-/* How long a waiter's BLPOP may block, from its acquire's reply: not at all after an error
- * (the round is over, and is done again without the BLPOP), not past our own "1" when the
- * script won, until the holder's lease ends when that comes before the caller's deadline
- * (then our own "0" wakes it), else a little past the deadline (the BLPOP's own timeout,
- * which an idle Redis may be late with). */
-static zend_long wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
+zend_long rlock_lock_wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
 {
 	if (!rlock_reply_is_attempt(r1)) {
 		*how = RLOCK_WAKE_CLOSE;
@@ -152,6 +143,14 @@ static zend_long wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
 	return left + DEADLINE_GRACE_MS;
 }
 
+void rlock_lock_wake_cmds(rlock_cmd wake[2], zend_string *self)
+{
+	/* "0" on our own list (gone with the list's 10 s should the BLPOP have returned
+	 * something else first) */
+	wake[0] = (rlock_cmd) { .argc = 3, .argv = { "RPUSH", ZSTR_VAL(self), "0" }, .lens = { 5, ZSTR_LEN(self), 1 } };
+	wake[1] = (rlock_cmd) { .argc = 3, .argv = { "PEXPIRE", ZSTR_VAL(self), "10000" }, .lens = { 7, ZSTR_LEN(self), 5 } };
+}
+
 /* One round of waiting: the acquire and the BLPOP in one write. 1 acquired (res filled),
  * 0 not yet (counted among the waiters: *queued), -1 err set. *reached: the server
  * answered the acquire. */
@@ -166,15 +165,12 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_string *t
 	w->call(&c, w, token, o, remaining, *queued, self);
 	rlock_call eval = c;
 	rlock_call_use_eval(&eval);
-	blpop_cmd(&blpop, timeout, sizeof(timeout), self, w, remaining);
-	/* the wake: "0" on our own list (gone with the list's 10 s should the BLPOP have
-	 * returned something else first) */
-	rlock_cmd wake[2] = {
-		{ .argc = 3, .argv = { "RPUSH", ZSTR_VAL(self), "0" }, .lens = { 5, ZSTR_LEN(self), 1 } },
-		{ .argc = 3, .argv = { "PEXPIRE", ZSTR_VAL(self), "10000" }, .lens = { 7, ZSTR_LEN(self), 5 } },
-	};
+	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), self, w->lists ? w->lists : &w->k->keys[1],
+		w->lists ? w->nlists : 1, remaining);
+	rlock_cmd wake[2];
+	rlock_lock_wake_cmds(wake, self);
 	rlock_block b = { .first = &c.cmd, .first_new = &eval.cmd, .blocking = &blpop, .block_ms = remaining,
-		.wake_at = wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
+		.wake_at = rlock_lock_wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
 	if (rlock_route_call_block(o, w->k->keys[0], &b, &r1, &r2, err) < 0) {
 		if (r1) {
 			/* the server answered, then went away while we waited */

@@ -18,6 +18,10 @@ typedef struct {
 	/* What a hold of this algorithm is called in this process' registry: holds of
 	 * different kinds on one key are distinct (mutex, over one server or N: "lock"). */
 	const char *kind;
+	/* Held by several at once, each acquire a hold of its own (a semaphore's permits): never
+	 * reentrant, kept in the registry under its token too, and taken outside the registry
+	 * (acquire NULL; rlock_registry_add). */
+	bool shared;
 	/* Acquire, waiting up to wait_ms; out filled on 1 (out->token is the caller's). */
 	int (*acquire)(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err);
 	/* Compare-and-delete; 0: it was not ours. */
@@ -45,10 +49,6 @@ struct rlock_keys_s;
 struct rlock_attempt_s;
 struct rlock_call_s;
 
-/* One script call about key: EVALSHA, and EVAL when the server does not know the script.
- * The reply, or NULL with err set (error replies included). */
-redisReply *rlock_lock_run(const rlock_opts *o, zend_string *key, struct rlock_call_s *c, rlock_err *err);
-
 /* Acquires whose reply never came (a timeout, a dropped connection) may have taken the key
  * all the same: token_lost() remembers the token, and the next acquire of that key (of that
  * kind of lock) in this process gets it from token_for() (else a fresh one), so that its
@@ -73,9 +73,32 @@ typedef struct rlock_waiter_s {
  * set. *waited: it joined the waiters; *sent: when the last attempt was sent. */
 int rlock_lock_wait(const rlock_opts *o, const rlock_waiter *w, zend_string *token, zend_long deadline,
 	struct rlock_attempt_s *res, bool *waited, zend_long *sent, rlock_err *err);
+
 /* Block on server s until a release hands key k over (1, res filled: res->block is the
  * lease it came with), wakes us, or block_ms pass (0: try again); -1 err set. */
 int rlock_lock_await(const rlock_opts *o, const rlock_server *s, struct rlock_keys_s *k, zend_long block_ms,
 	struct rlock_attempt_s *res, rlock_err *err);
+
+/* One script call about key, within the call under way: EVALSHA, and EVAL when the server
+ * does not know the script. The reply, or NULL with err set (error replies included). */
+redisReply *rlock_lock_run(const rlock_opts *o, zend_string *key, struct rlock_call_s *c, rlock_err *err);
+
+/* The waiting pieces other primitives share with the lock (a semaphore's waiter). */
+/* BLPOP [self] lists... timeout: block_ms (1 at least) as seconds. */
+void rlock_lock_blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *const *lists,
+	int nlists, zend_long block_ms);
+/* rlock_block.wake_at for a waiter whose first command is an acquire script answering as the
+ * lock's does ({1, token, fence} or {0, pttl, block ms}; arg: the ms left to its deadline):
+ * how long its BLPOP may block. Not at all after an error (the round is over, and is done
+ * again without the BLPOP), not past our own "1" when the script won, until the holder's
+ * lease ends when that comes before the caller's deadline (then our own "0" wakes it), else
+ * a little past the deadline (the BLPOP's own timeout, which an idle Redis may be late
+ * with). */
+zend_long rlock_lock_wake_at(redisReply *r1, void *remaining, rlock_wake_how *how);
+/* rlock_block.wake_at for a BLPOP with nothing sent before it (arg: its block ms): wait for
+ * it a little past its own timeout, and PING then (an idle Redis looks at timeouts late). */
+zend_long rlock_lock_past_timeout(redisReply *none, void *block_ms, rlock_wake_how *how);
+/* The wake of such a waiter: "0" pushed on its own list self (and the list expiring). */
+void rlock_lock_wake_cmds(rlock_cmd wake[2], zend_string *self);
 
 #endif

@@ -31,7 +31,7 @@
  * n. As the mutex's acquire: {1, token, 0} all taken (and "1" pushed on self); {0, pttl,
  * block} none, pttl the shortest lease of the keys held by others, and with wait > 0 the
  * caller counted (queued: already) in every key's waiters. */
-static rlock_script script_acquire = { .source = LUA_ATLEAST
+static rlock_script script_acquire = { .source = RLOCK_LUA_ATLEAST
 	"local token, ttl, wait, queued, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1', tonumber(ARGV[5])\n"
 	"local self = KEYS[3 * n + 1]\n"
 	"local function leave()\n"
@@ -68,7 +68,7 @@ static rlock_script script_acquire = { .source = LUA_ATLEAST
  * token for each key (space-separated), what a hand-over of that key sets it to. Each key
  * still ours is released as the mutex's release does (free()). 1: all were ours; 0: some
  * were not (those that were are released all the same). */
-static rlock_script script_release = { .source = LUA_FREE
+static rlock_script script_release = { .source = RLOCK_LUA_FREE
 	"local token = ARGV[1]\n"
 	"local fair, ttl, keep = string.match(ARGV[2], '^([01]) (%d+) (%d+)$')\n"
 	"local ours, i = 0, 0\n"

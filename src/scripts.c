@@ -37,7 +37,7 @@ zend_long rlock_fence_keep(zend_long ttl)
  * grants are looked at with LLEN before any LPOP: on a Redis out of memory, the first write
  * of an acquire that takes a free key or joins the waiters is one Redis refuses (SET, INCR),
  * and the script fails at once with OOM, having changed nothing. */
-rlock_script rlock_script_acquire = { .source = LUA_ISSUE
+rlock_script rlock_script_acquire = { .source = RLOCK_LUA_ISSUE
 	"local lock, grants, waiters, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n"
 	"local token, ttl, fencing, wait, queued, keep = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1', ARGV[6]\n"
 	"local function leave()\n"
@@ -88,7 +88,7 @@ rlock_script rlock_script_release = { .source =
 	"if redis.call('get', lock) ~= ARGV[1] then return 0 end\n"
 	"local n = tonumber(redis.call('get', waiters)) or 0\n"
 	"if n <= 0 then redis.call('del', lock) return 1 end\n"
-	LUA_FREE
+	RLOCK_LUA_FREE
 	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n"
 	"return free(lock, grants, waiters, fence, n, nexttoken, fair, ttl, keep)\n"
 };
@@ -105,7 +105,7 @@ rlock_script rlock_script_extend = { .source =
  * shared by several (a sorted set of holder tokens, each scored with the ms its lease ends
  * by the server's clock, the key living as long as its longest lease). Run by the watchdog
  * thread on its own connections. */
-rlock_script rlock_script_renew = { .source = LUA_ATLEAST
+rlock_script rlock_script_renew = { .source = RLOCK_LUA_ATLEAST RLOCK_LUA_CLOCK_MS
 	"local n = #KEYS\n"
 	"local out = {}\n"
 	"for i = 1, n do\n"
@@ -115,8 +115,7 @@ rlock_script rlock_script_renew = { .source = LUA_ATLEAST
 	"    redis.call('pexpire', KEYS[i], ARGV[n + i])\n"
 	"    out[i] = 1\n"
 	"  elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then\n"
-	"    local t = redis.call('time')\n"
-	"    redis.call('zadd', KEYS[i], 'XX', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[n + i]), ARGV[i])\n"
+	"    redis.call('zadd', KEYS[i], 'XX', clock_ms() + tonumber(ARGV[n + i]), ARGV[i])\n"
 	"    atleast(KEYS[i], ARGV[n + i])\n"
 	"    out[i] = 1\n"
 	"  end\n"
@@ -128,7 +127,7 @@ rlock_script rlock_script_renew = { .source = LUA_ATLEAST
  * counter to at least floor (Redlock), keep it keep ms at least, and return 1; otherwise
  * (the lease ran out before the raise came) 0, and nothing changed: a raise that counts
  * came while the holder still had this master, so whoever takes it next comes after it. */
-rlock_script rlock_script_fence_floor = { .source = LUA_ATLEAST
+rlock_script rlock_script_fence_floor = { .source = RLOCK_LUA_ATLEAST
 	"if redis.call('get', KEYS[1]) ~= ARGV[3] then return 0 end\n"
 	"if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[1]) then redis.call('set', KEYS[2], ARGV[1], 'KEEPTTL') end\n"
 	"atleast(KEYS[2], ARGV[2])\n"
@@ -219,7 +218,9 @@ bool rlock_keys_cluster_safe(zend_string *key)
  * - The lock of the full key K (prefix and key, any bytes) is the Redis key L = K, or
  *   "}" K when K begins with "}" (which keys hardly ever do).
  * - L's companions are "}{" L "}:" role when L has no {hash tag}, else "}=" L ":" role;
- *   role is "grants", "waiters", "fence", or "self-" and a waiter's token (hex): never a
+ *   role is "grants", "waiters", "fence", or "self-" and a waiter's token (hex); a
+ *   semaphore's (semaphore.c) "semaphore", "semaphore-queue", "semaphore-waiters" and
+ *   "semaphore-self-" and a ticket (hex): never a
  *   ':'. (An ACL pattern "~}?PREFIX*" covers them.)
  *
  * Lock keys: K -> L is one-to-one (the identity on keys not beginning with "}"; a "}" put
@@ -245,18 +246,17 @@ zend_string *rlock_keys_lock_key(zend_string *full)
 	return l;
 }
 
-static zend_string *companion(rlock_keys *k, const char *role, zend_string *extra)
+static zend_string *companion_of(zend_string *l, bool tagged, const char *role, zend_string *extra)
 {
 	/* "}{" L "}:" role extra, or "}=" L ":" role extra: one allocation of its exact size */
-	zend_string *l = k->keys[0];
 	size_t role_len = strlen(role), extra_len = extra ? ZSTR_LEN(extra) : 0;
-	zend_string *c = zend_string_alloc(2 + ZSTR_LEN(l) + !k->tagged + 1 + role_len + extra_len, 0);
+	zend_string *c = zend_string_alloc(2 + ZSTR_LEN(l) + !tagged + 1 + role_len + extra_len, 0);
 	char *p = ZSTR_VAL(c);
 	*p++ = KEY_MARK;
-	*p++ = k->tagged ? '=' : '{';
+	*p++ = tagged ? '=' : '{';
 	memcpy(p, ZSTR_VAL(l), ZSTR_LEN(l));
 	p += ZSTR_LEN(l);
-	if (!k->tagged) {
+	if (!tagged) {
 		*p++ = '}';
 	}
 	*p++ = ':';
@@ -268,6 +268,16 @@ static zend_string *companion(rlock_keys *k, const char *role, zend_string *extr
 	}
 	*p = '\0';
 	return c;
+}
+
+static zend_string *companion(rlock_keys *k, const char *role, zend_string *extra)
+{
+	return companion_of(k->keys[0], k->tagged, role, extra);
+}
+
+zend_string *rlock_keys_companion(zend_string *lock_key, const char *role)
+{
+	return companion_of(lock_key, has_hash_tag(lock_key), role, NULL);
 }
 
 void rlock_keys_init(rlock_keys *k, zend_string *key)

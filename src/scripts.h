@@ -11,6 +11,22 @@
  * snprintf() costs, less its parsing of a format (a lock cycle formats several). */
 const char *rlock_long_str(char buf[RLOCK_LONG_STR], zend_long n);
 
+/* Lua the scripts share.
+ * atleast(): key lives at least ms more (a key without expiry gets one); with more, a key
+ * found short of ms is given ms + more, so that the calls that follow within more ms find it
+ * long enough and leave it (one command each, PTTL, instead of two).
+ * clock_ms(): the server's clock in ms, what the leases in sorted sets of holders count in. */
+#define RLOCK_LUA_ATLEAST \
+	"local function atleast(key, ms, more)\n" \
+	"  ms = tonumber(ms)\n" \
+	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
+	"end\n"
+#define RLOCK_LUA_CLOCK_MS \
+	"local function clock_ms()\n" \
+	"  local t = redis.call('time')\n" \
+	"  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n" \
+	"end\n"
+
 typedef struct {
 	const char *source;
 	char sha[41];
@@ -22,10 +38,7 @@ extern rlock_script rlock_script_extend;
 extern rlock_script rlock_script_fence_floor;
 extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed after MINIT */
 
-/* Lua shared by the scripts (scripts.c, multi.c).
- * atleast(): key lives at least ms more (a key without expiry gets one); with more, a key
- * found short of ms is given ms + more, so that the calls that follow within more ms find it
- * long enough and leave it (one command each, PTTL, instead of two).
+/* Lua the lock's scripts share (scripts.c, multi.c).
  * issue(): the next fencing token of a key: the server's clock in microseconds, or one more
  * than the last token when that is not below it. The counter outlives its last token by
  * keep ms (FENCE_KEEP_MS past the lease), then expires: nothing is kept for ever, and the
@@ -38,12 +51,7 @@ extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed
  * does not cover. With Redlock a master's counter may be raised to another master's clock:
  * the same holds while the masters' clocks agree within keep ms. Tokens fit a double exactly
  * until the year 2255. */
-#define LUA_ATLEAST \
-	"local function atleast(key, ms, more)\n" \
-	"  ms = tonumber(ms)\n" \
-	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
-	"end\n"
-#define LUA_ISSUE LUA_ATLEAST \
+#define RLOCK_LUA_ISSUE RLOCK_LUA_ATLEAST \
 	"local function issue(fence, keep)\n" \
 	"  local t = redis.call('time')\n" \
 	"  local f = tonumber(t[1]) * 1000000 + tonumber(t[2])\n" \
@@ -55,15 +63,15 @@ extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed
 	"end\n"
 
 /* free(): a release of a key with waiters, n their count (> 0). A waiter of the mutex counts
- * 1 in it, a waiter of a lock over several keys (multi.c) MULTI_UNIT (2^32: exact in a Lua
- * number up to 2^21 of them). With only the mutex's waiters and fair, the key goes straight
+ * 1 in it, a waiter of a lock over several keys (multi.c) 2^32 (exact in a Lua number up to
+ * 2^21 of them). With only the mutex's waiters and fair, the key goes straight
  * to the longest of them: set to nexttoken (ttl its lease), its count uncounted, the grant
  * "token fence ttl" pushed on grants (a fencing token issued when a fencing waiter made the
  * counter exist): 2. Otherwise the key is freed, and a "wake" pushed for each waiter of a
  * multi lock (each waits on every key's grants and takes all of its keys or none) and one for
  * the mutex's, unless the list has them: the first to try again takes it: 1. A multi
  * waiter is never handed one key. */
-#define LUA_FREE LUA_ISSUE \
+#define RLOCK_LUA_FREE RLOCK_LUA_ISSUE \
 	"local function free(lock, grants, waiters, fence, n, nexttoken, fair, ttl, keep)\n" \
 	"  local multi = math.floor(n / 4294967296)\n" \
 	"  if fair == '1' and multi == 0 then\n" \
@@ -90,10 +98,9 @@ extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed
 /* How long a fencing counter outlives the lease of the last token it issued. */
 zend_long rlock_fence_keep(zend_long ttl);
 
-/* A script's SHA, from its source (MINIT). */
-void rlock_script_init(rlock_script *s);
-
 void rlock_scripts_minit(void);
+/* s->sha from s->source (MINIT; for the scripts of every primitive). */
+void rlock_script_init(rlock_script *s);
 
 /* The lock key and its companions, which share its hash slot: the key's own {hash tag} if
  * it has one, else the whole key as the tag. How the names are made, and why no two locks
@@ -111,23 +118,18 @@ void rlock_keys_init(rlock_keys *k, zend_string *key);
 bool rlock_keys_cluster_safe(zend_string *key);
 /* The list where a successful acquire tells its own BLPOP so (one per lock() call). */
 zend_string *rlock_keys_self(rlock_keys *k, zend_string *token);
+/* The companion of the lock key lock_key named role (no ':' in it; the roles each primitive
+ * uses are listed in scripts.c). */
+zend_string *rlock_keys_companion(zend_string *lock_key, const char *role);
 void rlock_keys_free(rlock_keys *k);
 
 /* One script call, as EVALSHA; switched to EVAL when the server answers NOSCRIPT. */
 typedef struct rlock_call_s {
 	rlock_cmd cmd;
 	const rlock_script *script;
-	char num[4][RLOCK_LONG_STR];
+	char num[5][RLOCK_LONG_STR];
 	char packed[6 * RLOCK_LONG_STR];  /* several values in one argument: "token n n n" */
 } rlock_call;
-
-/* The pieces of a call: EVALSHA sha numkeys keys... [extra key], then its arguments (a
- * number into c->num[slot]). */
-void rlock_call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra);
-void rlock_call_arg(rlock_call *c, const char *arg, size_t len);
-void rlock_call_num(rlock_call *c, int slot, zend_long n);
-void rlock_call_str(rlock_call *c, zend_string *s);
-void rlock_call_flag(rlock_call *c, bool flag);
 
 void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,
 	bool queued, zend_string *self);
@@ -135,6 +137,13 @@ void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_s
 	bool fair);
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl);
 void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_string *token, const rlock_opts *o);
+/* The pieces of a call, for the scripts of other primitives: EVALSHA s numkeys keys...
+ * [extra], then arguments; a number is written into c->num[slot] (0 is taken by numkeys). */
+void rlock_call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra);
+void rlock_call_arg(rlock_call *c, const char *arg, size_t len);
+void rlock_call_num(rlock_call *c, int slot, zend_long n);
+void rlock_call_str(rlock_call *c, zend_string *s);
+void rlock_call_flag(rlock_call *c, bool flag);
 /* Send the script itself (EVAL), not its SHA. */
 void rlock_call_use_eval(rlock_call *c);
 /* True (and c switched to EVAL) when r says the server does not know the script. */
