@@ -32,41 +32,26 @@ const rlock_algo *rlock_algo_of(const rlock_opts *o)
 	return o->nservers > 0 ? &rlock_redlock_algo : &rlock_lock_algo;
 }
 
-/* One script call about key: EVALSHA, and EVAL when the server does not know the script.
- * The reply, or NULL with err set (error replies included). */
-static redisReply *run(const rlock_opts *o, zend_string *key, rlock_call *c, rlock_err *err)
-{
-	redisReply *r = rlock_route_call(o, key, &c->cmd, 0, err);
-	if (rlock_call_noscript(c, r)) {
-		freeReplyObject(r);
-		r = rlock_route_call(o, key, &c->cmd, 0, err);
-	}
-	if (r && rlock_reply_error(rlock_route_answered(o), r, err)) {
-		return NULL;
-	}
-	return r;
-}
-
 /* One round trip: take the key (or a grant left for nobody), else join the waiters when
  * wait_ms > 0. 0, or -1 with err set. */
-static int attempt(const rlock_opts *o, rlock_keys *k, zend_string *token, zend_long wait_ms, bool queued,
-	rlock_attempt *res, rlock_err *err)
+static int attempt(const rlock_opts *o, const rlock_waiter *w, zend_long wait_ms, bool queued, rlock_attempt *res,
+	rlock_err *err)
 {
 	rlock_call c;
-	rlock_call_acquire(&c, k, token, o, wait_ms, queued, NULL);
-	redisReply *r = run(o, k->keys[0], &c, err);
+	w->call(&c, w, o, wait_ms, queued, NULL);
+	redisReply *r = rlock_call_run(o, w->k->keys[0], &c, err);
 	return r && rlock_reply_attempt(rlock_route_answered(o), r, res, err) ? 0 : -1;
 }
 
-/* BLPOP [self] grants timeout */
-static void blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, rlock_keys *k, zend_long block_ms)
+/* BLPOP [self] list timeout */
+static void blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *list, zend_long block_ms)
 {
 	cmd->argc = 0;
 	cmd->argv[cmd->argc] = "BLPOP"; cmd->lens[cmd->argc++] = 5;
 	if (self) {
 		cmd->argv[cmd->argc] = ZSTR_VAL(self); cmd->lens[cmd->argc++] = ZSTR_LEN(self);
 	}
-	cmd->argv[cmd->argc] = ZSTR_VAL(k->keys[1]); cmd->lens[cmd->argc++] = ZSTR_LEN(k->keys[1]);
+	cmd->argv[cmd->argc] = ZSTR_VAL(list); cmd->lens[cmd->argc++] = ZSTR_LEN(list);
 	cmd->argv[cmd->argc] = timeout;
 	cmd->lens[cmd->argc++] = snprintf(timeout, size, "%.3f", MAX(block_ms, 1) / 1000.0);
 }
@@ -114,7 +99,7 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	rlock_cmd cmd;
 	redisReply *none, *r;
 
-	blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, k, block_ms);
+	blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, k->keys[1], block_ms);
 	rlock_block b = { .blocking = &cmd, .block_ms = block_ms, .wake_at = past_timeout, .arg = &block_ms };
 	if (rlock_conn_call_block(o, s, &b, &none, &r, err) < 0
 			|| rlock_reply_error(s, r, err)) {
@@ -150,18 +135,19 @@ static zend_long wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
 /* One round of waiting: the acquire and the BLPOP in one write. 1 acquired (res filled),
  * 0 not yet (counted among the waiters: *queued), -1 err set. *reached: the server
  * answered the acquire. */
-static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, zend_string *self, zend_long remaining,
-	bool *queued, bool *reached, rlock_attempt *res, rlock_err *err)
+static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long remaining, bool *queued, bool *reached,
+	rlock_attempt *res, rlock_err *err)
 {
+	zend_string *self = w->self;
 	rlock_call c;
 	char timeout[32];
 	rlock_cmd blpop;
 	redisReply *r1, *r2;
 
-	rlock_call_acquire(&c, k, token, o, remaining, *queued, self);
+	w->call(&c, w, o, remaining, *queued, self);
 	rlock_call eval = c;
 	rlock_call_use_eval(&eval);
-	blpop_cmd(&blpop, timeout, sizeof(timeout), self, k, remaining);
+	blpop_cmd(&blpop, timeout, sizeof(timeout), self, w->list, remaining);
 	/* the wake: "0" on our own list (gone with the list's 10 s should the BLPOP have
 	 * returned something else first) */
 	rlock_cmd wake[2] = {
@@ -170,7 +156,7 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 	};
 	rlock_block b = { .first = &c.cmd, .first_new = &eval.cmd, .blocking = &blpop, .block_ms = remaining,
 		.wake_at = wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
-	if (rlock_route_call_block(o, k->keys[0], &b, &r1, &r2, err) < 0) {
+	if (rlock_route_call_block(o, w->k->keys[0], &b, &r1, &r2, err) < 0) {
 		if (r1) {
 			/* the server answered, then went away while we waited */
 			*queued = false;
@@ -193,7 +179,7 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 			*queued = false;
 			return 1;
 		}
-		if (attempt(o, k, token, remaining, *queued, res, err) < 0) {
+		if (attempt(o, w, remaining, *queued, res, err) < 0) {
 			return -1;
 		}
 		*queued = !res->acquired;
@@ -225,13 +211,54 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 	return res->acquired;
 }
 
+int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rlock_attempt *res, rlock_err *err)
+{
+	bool queued = false, reached = false;
+	int rc;
+
+	for (;;) {
+		zend_long remaining = MAX(deadline - rlock_now_ms(), 0);
+		w->sent = rlock_now_ms();
+		if (remaining == 0) {
+			/* the last attempt, which also leaves the waiters */
+			rc = attempt(o, w, 0, queued, res, err) < 0 ? -1 : res->acquired;
+			break;
+		}
+		if (!w->self) {
+			w->self = rlock_keys_self(w->k, w->token);
+			RLOCK_G(counters).contended++;
+		}
+		/* a round blocks a day at most: the longest wait, 24.8 days, is rounds */
+		rc = wait_round(o, w, MIN(remaining, 86400000), &queued, &reached, res, err);
+		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
+			/* the server went away while we waited (a restart): wait for it too; an error
+			 * Redis answered (WRONGTYPE, ...) ends the wait */
+			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
+			queued = false;
+			memset(err, 0, sizeof(*err));
+			continue;
+		}
+		if (rc != 0) {
+			break;
+		}
+	}
+	return rc;
+}
+
+/* The mutex's acquire round. */
+static void mutex_call(rlock_call *c, const rlock_waiter *w, const rlock_opts *o, zend_long wait_ms, bool queued,
+	zend_string *self)
+{
+	rlock_call_acquire(c, w->k, w->token, o, wait_ms, queued, self);
+}
+
 /* Compare-and-pexpire, within the call under way. */
 static int key_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
 {
 	rlock_call c;
 	zend_long n, sent = rlock_now_ms();
 	rlock_call_extend(&c, &key, h->token, ttl);
-	redisReply *r = run(o, key, &c, err);
+	redisReply *r = rlock_call_run(o, key, &c, err);
 	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, 0, 1, &n, err)) {
 		return -1;
 	}
@@ -376,9 +403,8 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	rlock_keys k;
 	rlock_attempt res = {0};
 	zend_long deadline = rlock_deadline(wait_ms);
-	bool queued = false, reached = false;
 	int rc = 0;
-	zend_string *token = token_for(o, key, err), *self = NULL;
+	zend_string *token = token_for(o, key, err);
 
 	rlock_conn_begin(o, wait_ms);
 	if (!token) {
@@ -403,33 +429,12 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 		key_mark_hot(key);
 	}
 	rlock_keys_init(&k, key);
-	for (;;) {
-		zend_long remaining = MAX(deadline - rlock_now_ms(), 0);
-		sent = rlock_now_ms();
-		if (remaining == 0) {
-			/* the last attempt, which also leaves the waiters */
-			rc = attempt(o, &k, token, 0, queued, &res, err) < 0 ? -1 : res.acquired;
-			break;
-		}
-		if (!self) {
-			self = rlock_keys_self(&k, token);
-			RLOCK_G(counters).contended++;
-			key_mark_hot(key);
-		}
-		/* a round blocks a day at most: the longest wait, 24.8 days, is rounds */
-		rc = wait_round(o, &k, token, self, MIN(remaining, 86400000), &queued, &reached, &res, err);
-		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
-			/* the server went away while we waited (a restart): wait for it too; an error
-			 * Redis answered (WRONGTYPE, ...) ends the wait */
-			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
-			queued = false;
-			memset(err, 0, sizeof(*err));
-			continue;
-		}
-		if (rc != 0) {
-			break;
-		}
+	rlock_waiter w = { .k = &k, .token = token, .list = k.keys[1], .call = mutex_call };
+	if (deadline > rlock_now_ms()) {
+		key_mark_hot(key);
 	}
+	rc = rlock_lock_wait(o, &w, deadline, &res, err);
+	sent = w.sent;
 	if (rc == 1 && res.block != 0 && res.block != o->ttl) {
 		/* handed over with another holder's ttl: take our own */
 		rlock_hold h = { .token = res.token };
@@ -439,8 +444,8 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 		}
 	}
 	rlock_keys_free(&k);
-	if (self) {
-		zend_string_release(self);
+	if (w.self) {
+		zend_string_release(w.self);
 	}
 	if (rc < 0 && err->kind == RLOCK_ERR_CONNECTION) {
 		token_lost(o, key, token);
@@ -472,7 +477,7 @@ static int key_release(const rlock_opts *o, zend_string *key, const rlock_hold *
 	}
 	rlock_keys_init(&k, key);
 	rlock_call_release(&c, &k, h->token, next, o, o->fair);
-	redisReply *r = run(o, key, &c, err);
+	redisReply *r = rlock_call_run(o, key, &c, err);
 	rlock_keys_free(&k);
 	zend_string_release(next);
 	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, 0, 2, &n, err)) {

@@ -16,42 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Lua shared by the scripts below.
- * atleast(): key lives at least ms more (a key without expiry gets one); with more, a key
- * found short of ms is given ms + more, so that the calls that follow within more ms find it
- * long enough and leave it (one command each, PTTL, instead of two).
- * issue(): the next fencing token of a key: the server's clock in microseconds, or one more
- * than the last token when that is not below it. The counter outlives its last token by
- * keep ms (FENCE_KEEP_MS past the lease), then expires: nothing is kept for ever, and the
- * token after the expiry is the clock, past every earlier token. By induction, each token is
- * at most the clock when it was issued (a script takes more than a microsecond of a
- * single-threaded server, so the clock moves on between two tokens), so the clock at the
- * next acquire is past it, counter or not. The counter keeps the sequence increasing should
- * the clock step back while it lives (an NTP step, a failover to a replica whose clock is
- * behind): a step back by more than keep ms after the counter expired is the one case it
- * does not cover. With Redlock a master's counter may be raised to another master's clock:
- * the same holds while the masters' clocks agree within keep ms. Tokens fit a double exactly
- * until the year 2255. */
-#define LUA_ATLEAST \
-	"local function atleast(key, ms, more)\n" \
-	"  ms = tonumber(ms)\n" \
-	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
-	"end\n"
-#define LUA_ISSUE LUA_ATLEAST \
-	"local function issue(fence, keep)\n" \
-	"  local t = redis.call('time')\n" \
-	"  local f = tonumber(t[1]) * 1000000 + tonumber(t[2])\n" \
-	"  local last = tonumber(redis.call('get', fence))\n" \
-	"  if last and last >= f then f = last + 1 end\n" \
-	"  redis.call('set', fence, string.format('%.0f', f), 'KEEPTTL')\n" \
-	"  atleast(fence, keep)\n" \
-	"  return f\n" \
-	"end\n"
-
 /* How long a fencing counter outlives the lease of the last token it issued. */
 #define FENCE_KEEP_MS 10000
 
-static zend_long fence_keep(zend_long ttl)
+zend_long rlock_fence_keep(zend_long ttl)
 {
 	return ttl > ZEND_LONG_MAX - FENCE_KEEP_MS ? ZEND_LONG_MAX : ttl + FENCE_KEEP_MS;
 }
@@ -182,7 +150,7 @@ rlock_script rlock_script_fence_floor = { .source = LUA_ATLEAST
 	"return 1\n"
 };
 
-static void script_init(rlock_script *s)
+void rlock_script_init(rlock_script *s)
 {
 	PHP_SHA1_CTX ctx;
 	unsigned char digest[20];
@@ -194,11 +162,11 @@ static void script_init(rlock_script *s)
 
 void rlock_scripts_minit(void)
 {
-	script_init(&rlock_script_acquire);
-	script_init(&rlock_script_release);
-	script_init(&rlock_script_extend);
-	script_init(&rlock_script_fence_floor);
-	script_init(&rlock_script_renew);
+	rlock_script_init(&rlock_script_acquire);
+	rlock_script_init(&rlock_script_release);
+	rlock_script_init(&rlock_script_extend);
+	rlock_script_init(&rlock_script_fence_floor);
+	rlock_script_init(&rlock_script_renew);
 }
 
 const char *rlock_long_str(char buf[RLOCK_LONG_STR], zend_long n)
@@ -327,6 +295,28 @@ void rlock_keys_init(rlock_keys *k, zend_string *key)
 	}
 }
 
+zend_string *rlock_keys_companion(zend_string *key, const char *role)
+{
+	rlock_keys k = { .keys = { key }, .tagged = has_hash_tag(key) };
+	return companion(&k, role, NULL);
+}
+
+zend_string *rlock_keys_companion_base(zend_string *c, const char *role)
+{
+	/* "}{" L "}:" role or "}=" L ":" role, as companion() makes them */
+	size_t role_len = strlen(role), len = ZSTR_LEN(c);
+	if (len < 3 + role_len || ZSTR_VAL(c)[0] != KEY_MARK) {
+		return NULL;
+	}
+	bool braced = ZSTR_VAL(c)[1] == '{';
+	size_t tail = 1 + role_len + braced;
+	if ((!braced && ZSTR_VAL(c)[1] != '=') || len < 2 + tail
+			|| memcmp(ZSTR_VAL(c) + len - role_len, role, role_len) != 0) {
+		return NULL;
+	}
+	return zend_string_init(ZSTR_VAL(c) + 2, len - 2 - tail, 0);
+}
+
 zend_string *rlock_keys_self(rlock_keys *k, zend_string *token)
 {
 	return companion(k, "self-", token);
@@ -340,7 +330,7 @@ void rlock_keys_free(rlock_keys *k)
 }
 
 /* EVALSHA sha numkeys keys... [extra key] */
-static void call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra)
+void rlock_call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra)
 {
 	rlock_cmd *cmd = &c->cmd;
 	c->script = s;
@@ -363,20 +353,20 @@ static void call_arg(rlock_call *c, const char *arg, size_t len)
 	c->cmd.lens[c->cmd.argc++] = len;
 }
 
-static void call_num(rlock_call *c, int slot, zend_long n)
+void rlock_call_num(rlock_call *c, int slot, zend_long n)
 {
 	const char *s = rlock_long_str(c->num[slot], n);
 	call_arg(c, s, c->num[slot] + sizeof(c->num[slot]) - 1 - s);
 }
 
-static void call_str(rlock_call *c, zend_string *s)
+void rlock_call_str(rlock_call *c, zend_string *s)
 {
 	call_arg(c, ZSTR_VAL(s), ZSTR_LEN(s));
 }
 
 /* The packed argument: a token, then the m numbers of nums, each after a space; the token is
  * cut should it not leave room for them (a token never is: 32 bytes). */
-static void call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m)
+void rlock_call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m)
 {
 	char *p = c->packed, num[RLOCK_LONG_STR];
 	size_t len = MIN(ZSTR_LEN(token), sizeof(c->packed) - (size_t) m * RLOCK_LONG_STR);
@@ -392,7 +382,7 @@ static void call_packed(rlock_call *c, zend_string *token, const zend_long *nums
 	call_arg(c, c->packed, p - c->packed);
 }
 
-static void call_flag(rlock_call *c, bool flag)
+void rlock_call_flag(rlock_call *c, bool flag)
 {
 	call_arg(c, flag ? "1" : "0", 1);
 }
@@ -400,37 +390,50 @@ static void call_flag(rlock_call *c, bool flag)
 void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,
 	bool queued, zend_string *self)
 {
-	call_start(c, &rlock_script_acquire, 4, k->keys, self);
-	call_str(c, token);
-	call_num(c, 1, o->ttl);
-	call_flag(c, o->fencing);
-	call_num(c, 2, wait_ms);
-	call_flag(c, queued);
-	call_num(c, 3, fence_keep(o->ttl));
+	rlock_call_start(c, &rlock_script_acquire, 4, k->keys, self);
+	rlock_call_str(c, token);
+	rlock_call_num(c, 1, o->ttl);
+	rlock_call_flag(c, o->fencing);
+	rlock_call_num(c, 2, wait_ms);
+	rlock_call_flag(c, queued);
+	rlock_call_num(c, 3, rlock_fence_keep(o->ttl));
 }
 
 void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, const rlock_opts *o,
 	bool fair)
 {
-	zend_long nums[3] = { fair, o->ttl, fence_keep(o->ttl) };
-	call_start(c, &rlock_script_release, 4, k->keys, NULL);
-	call_str(c, token);
-	call_packed(c, next, nums, 3);
+	zend_long nums[3] = { fair, o->ttl, rlock_fence_keep(o->ttl) };
+	rlock_call_start(c, &rlock_script_release, 4, k->keys, NULL);
+	rlock_call_str(c, token);
+	rlock_call_packed(c, next, nums, 3);
 }
 
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl)
 {
-	call_start(c, &rlock_script_extend, 1, key, NULL);
-	call_str(c, token);
-	call_num(c, 1, ttl);
+	rlock_call_start(c, &rlock_script_extend, 1, key, NULL);
+	rlock_call_str(c, token);
+	rlock_call_num(c, 1, ttl);
 }
 
 void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_string *token, const rlock_opts *o)
 {
-	call_start(c, &rlock_script_fence_floor, 1, &k->keys[0], k->keys[3]);
-	call_num(c, 1, floor);
-	call_num(c, 2, fence_keep(o->ttl));
-	call_str(c, token);
+	rlock_call_start(c, &rlock_script_fence_floor, 1, &k->keys[0], k->keys[3]);
+	rlock_call_num(c, 1, floor);
+	rlock_call_num(c, 2, rlock_fence_keep(o->ttl));
+	rlock_call_str(c, token);
+}
+
+redisReply *rlock_call_run(const rlock_opts *o, zend_string *key, rlock_call *c, rlock_err *err)
+{
+	redisReply *r = rlock_route_call(o, key, &c->cmd, 0, err);
+	if (rlock_call_noscript(c, r)) {
+		freeReplyObject(r);
+		r = rlock_route_call(o, key, &c->cmd, 0, err);
+	}
+	if (r && rlock_reply_error(rlock_route_answered(o), r, err)) {
+		return NULL;
+	}
+	return r;
 }
 
 void rlock_call_use_eval(rlock_call *c)
