@@ -20,6 +20,7 @@
 #include "src/route.h"
 #include "src/registry.h"
 #include "src/watchdog.h"
+#include "src/rwlock.h"
 #include "rlock_class.h"
 #include "rlock_arginfo.h"
 
@@ -220,6 +221,7 @@ PHP_MINIT_FUNCTION(rlock)
 	REGISTER_INI_ENTRIES();
 
 	rlock_class_rlock_minit(register_class_RLock());
+	rlock_class_rreadwritelock_minit(register_class_RReadWriteLock());
 
 	rlock_ce_exception = register_class_RLockException(spl_ce_RuntimeException);
 	rlock_ce_connection_exception = register_class_RLockConnectionException(rlock_ce_exception);
@@ -227,6 +229,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_ce_lost_exception = register_class_RLockLostException(rlock_ce_exception);
 
 	rlock_scripts_minit();
+	rlock_rwlock_minit();
 	rlock_conn_minit();
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 0522ff358a24adeb03d152eeb39670fe108334b4 */
+ * Stub hash: daacefadecae569d3d99aa287eef7d5d606c49b4 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -48,6 +48,13 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_release, 0, 2, _IS_B
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
 
+#define arginfo_class_RReadWriteLock___construct arginfo_class_RLock___construct
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_RReadWriteLock_readLock, 0, 0, RLock, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RReadWriteLock_writeLock arginfo_class_RReadWriteLock_readLock
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLockLostException_getResult, 0, 0, IS_MIXED, 0)
 ZEND_END_ARG_INFO()
 
@@ -66,6 +73,9 @@ ZEND_METHOD(RLock, fencingToken);
 ZEND_METHOD(RLock, key);
 ZEND_METHOD(RLock, lost);
 ZEND_METHOD(RLock, release);
+ZEND_METHOD(RReadWriteLock, __construct);
+ZEND_METHOD(RReadWriteLock, readLock);
+ZEND_METHOD(RReadWriteLock, writeLock);
 ZEND_METHOD(RLockLostException, getResult);
 
 
@@ -84,6 +94,14 @@ static const zend_function_entry class_RLock_methods[] = {
 	ZEND_ME(RLock, key, arginfo_class_RLock_key, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, lost, arginfo_class_RLock_lost, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, release, arginfo_class_RLock_release, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_RReadWriteLock_methods[] = {
+	ZEND_ME(RReadWriteLock, __construct, arginfo_class_RReadWriteLock___construct, ZEND_ACC_PUBLIC)
+	ZEND_ME(RReadWriteLock, readLock, arginfo_class_RReadWriteLock_readLock, ZEND_ACC_PUBLIC)
+	ZEND_ME(RReadWriteLock, writeLock, arginfo_class_RReadWriteLock_writeLock, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 
@@ -123,6 +141,22 @@ static zend_class_entry *register_class_RLock(void)
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "release", sizeof("release") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "release", sizeof("release") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+#endif
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RReadWriteLock(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_CLASS_ENTRY(ce, "RReadWriteLock", class_RReadWriteLock_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+#if (PHP_VERSION_ID >= 80200)
+
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 #endif
 
 	return class_entry;

@@ -213,7 +213,7 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long rema
 
 int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rlock_attempt *res, rlock_err *err)
 {
-	bool queued = false, reached = false;
+	bool queued = false, reached = false, waited = false;
 	int rc;
 
 	for (;;) {
@@ -226,10 +226,14 @@ int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rl
 		}
 		if (!w->self) {
 			w->self = rlock_keys_self(w->k, w->token);
-			RLOCK_G(counters).contended++;
 		}
 		/* a round blocks a day at most: the longest wait, 24.8 days, is rounds */
 		rc = wait_round(o, w, MIN(remaining, 86400000), &queued, &reached, res, err);
+		if (!waited && (rc == 0 || (rc == 1 && res->block != 0))) {
+			/* not taken at once: queued, or handed a grant */
+			waited = true;
+			RLOCK_G(counters).contended++;
+		}
 		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
 			/* the server went away while we waited (a restart): wait for it too; an error
 			 * Redis answered (WRONGTYPE, ...) ends the wait */
@@ -276,8 +280,8 @@ static int key_release(const rlock_opts *o, zend_string *key, const rlock_hold *
 /* WAIT until sync_replicas replicas have our writes (the lock among them), the whole within
  * read_timeout and Redis' timer: WAIT's own timeout is read_timeout less up to a quarter,
  * and its reply is awaited REDIS_TIMER_MS past read_timeout, the lateness of an idle
- * Redis. Short of that, give the lock back. 1, 0, or -1 (the lock given back). */
-static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, rlock_err *err)
+ * Redis. */
+int rlock_lock_await_replicas(const rlock_opts *o, zend_string *key, rlock_err *err)
 {
 	char n[24], timeout[24];
 	zend_long acked = 0;
@@ -294,13 +298,7 @@ static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 		size_t len = strlen(err->msg);
 		snprintf(err->msg + len, sizeof(err->msg) - len, " (WAIT, sent for sync_replicas)");
 	}
-	int rc = r && rlock_reply_integer(rlock_route_answered(o), r, 0, ZEND_LONG_MAX, &acked, err) ? acked >= o->sync_replicas : -1;
-	if (rc != 1) {
-		rlock_err ignored = {0};
-		key_release(o, key, h, &ignored);
-		zend_string_release(h->token);
-	}
-	return rc;
+	return r && rlock_reply_integer(rlock_route_answered(o), r, 0, ZEND_LONG_MAX, &acked, err) ? acked >= o->sync_replicas : -1;
 }
 
 /* Keys this process found taken in the last HOT_MS: their first attempt is the script,
@@ -452,9 +450,12 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	}
 done:
 	zend_string_release(token);
-	if (rc == 1 && o->sync_replicas > 0) {
+	if (rc == 1 && o->sync_replicas > 0 && (rc = rlock_lock_await_replicas(o, key, err)) != 1) {
+		/* short of the replicas: give the lock back */
 		rlock_hold h = { .token = res.token };
-		rc = await_replicas(o, key, &h, err);
+		rlock_err ignored = {0};
+		key_release(o, key, &h, &ignored);
+		zend_string_release(res.token);
 	}
 	if (rc == 1) {
 		out->token = res.token;

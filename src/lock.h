@@ -34,6 +34,11 @@ extern const rlock_algo rlock_lock_algo;
 /* The algorithm o asks for. */
 const rlock_algo *rlock_algo_of(const rlock_opts *o);
 
+/* WAIT until sync_replicas replicas have our writes, within read_timeout: 1 they have, 0
+ * too few did in time, -1 err set. After any acquire, the caller giving the lock back short
+ * of 1. */
+int rlock_lock_await_replicas(const rlock_opts *o, zend_string *key, rlock_err *err);
+
 struct rlock_keys_s;
 struct rlock_attempt_s;
 struct rlock_call_s;
