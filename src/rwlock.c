@@ -296,7 +296,10 @@ static int rw_acquire(bool write, const rlock_opts *o, zend_string *key, zend_lo
 		rw_keys_free(&rk);
 		return -1;
 	}
-	zend_string *other = write ? token : rlock_registry_token(&rlock_rwlock_write_algo, o, rk.keys[RW_WRITE]);
+	/* a reader in a process that holds the write side (reentrant, as a process' holds are)
+	 * gets in past its own writer */
+	zend_string *other = write ? token
+		: o->reentrant ? rlock_registry_token(&rlock_rwlock_write_algo, o, rk.keys[RW_WRITE]) : NULL;
 	rw_round round = { .rk = &rk, .write = write, .other = other ? other : ZSTR_EMPTY_ALLOC() };
 	rlock_waiter w = { .k = &rk.k, .token = token, .list = rk.keys[write ? RW_WGRANTS : RW_RWAKE],
 		.call = rw_round_call, .arg = &round };
