@@ -25,8 +25,9 @@
  * never starve it: it gets in when the readers already in leave (the last one out hands it
  * the lock). Readers are not starved either: a writer's release lets every waiting reader
  * in at once, before the next writer; with readers and writers both waiting the lock
- * alternates between all the waiting readers and one writer. A writer that also takes the
- * read side (the same process) gets it at once; a reader that asks for the write side waits
+ * alternates between all the waiting readers and one writer. A process that holds the write
+ * side takes the read side at once (with reentrant on: the reader's script is given the
+ * process' writer token from the registry); a reader that asks for the write side waits
  * for every reader to leave, itself included (release the read side first).
  *
  * Every wait is lock.c's: the acquire script and a BLPOP in one write, woken by the release
