@@ -8,7 +8,6 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "src/rwlock.h"
-#include "src/scripts.h"
 #include "rlock_class.h"
 
 static zend_object_handlers rrwlock_object_handlers;
@@ -68,11 +67,8 @@ PHP_METHOD(RReadWriteLock, __construct)
 		zend_throw_error(NULL, "Cannot call RReadWriteLock::__construct() twice");
 		RETURN_THROWS();
 	}
-	if (ZSTR_LEN(key) == 0) {
-		zend_argument_value_error(1, "must not be empty");
-		RETURN_THROWS();
-	}
-	rlock_opts *o = rlock_opts_create(options, 2);
+	zend_string *full;
+	rlock_opts *o = rlock_construct_args(key, options, &full);
 	if (!o) {
 		RETURN_THROWS();
 	}
@@ -80,13 +76,6 @@ PHP_METHOD(RReadWriteLock, __construct)
 		/* the sides' scripts keep readers, writers and their queues together on one server */
 		zend_argument_value_error(2, "option \"servers\" (Redlock) is not supported by RReadWriteLock: "
 			"use \"server\", \"cluster\" or \"sentinel\"");
-		rlock_opts_release(o);
-		RETURN_THROWS();
-	}
-	zend_string *full = rlock_full_key(o, key);
-	if (o->nnodes && !rlock_keys_cluster_safe(full)) {
-		zend_argument_value_error(1, "must not contain \"}\" outside a {hash tag} with the \"cluster\" option, "
-			"or its companion keys could not share its slot");
 		zend_string_release(full);
 		rlock_opts_release(o);
 		RETURN_THROWS();

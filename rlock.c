@@ -154,6 +154,27 @@ zend_string *rlock_full_key(const rlock_opts *o, zend_string *key)
 	return rlock_keys_lock_key(zend_string_concat2(ZSTR_VAL(o->prefix), ZSTR_LEN(o->prefix), ZSTR_VAL(key), ZSTR_LEN(key)));
 }
 
+rlock_opts *rlock_construct_args(zend_string *key, HashTable *options, zend_string **full)
+{
+	if (ZSTR_LEN(key) == 0) {
+		zend_argument_value_error(1, "must not be empty");
+		return NULL;
+	}
+	rlock_opts *o = rlock_opts_create(options, 2);
+	if (!o) {
+		return NULL;
+	}
+	*full = rlock_full_key(o, key);
+	if (o->nnodes && !rlock_keys_cluster_safe(*full)) {
+		zend_argument_value_error(1, "must not contain \"}\" outside a {hash tag} with the \"cluster\" option, "
+			"or its companion keys could not share its slot");
+		zend_string_release(*full);
+		rlock_opts_release(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* A ms argument: null means the option's value (def). -1 with a ValueError out of the
  * range of that option. */
 zend_long rlock_ms_arg(const char *option, zend_long def, zend_long ms, bool is_null, uint32_t arg_num)
