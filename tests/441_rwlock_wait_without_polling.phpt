@@ -1,5 +1,5 @@
 --TEST--
-RReadWriteLock: a blocked reader and a blocked writer do not poll: a 600 ms wait costs Redis a handful of commands
+RReadWriteLock: a blocked reader and a blocked writer do not poll: a 300 ms wait costs Redis a handful of commands
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -19,7 +19,7 @@ $rw = new RReadWriteLock('stock', $o);
 foreach (['a reader behind a writer' => [$holder->writeLock(), $rw->readLock()], 'a writer behind a reader' => [$holder->readLock(), $rw->writeLock()]] as $what => [$held, $waiter]) {
     $held->lock();
     $before = commands();
-    $r = $waiter->lock(600);
+    $r = $waiter->lock(300);
     $n = commands() - $before;
     echo "$what: ", json_encode($r), ", few commands: ", json_encode($n <= 6), $n > 6 ? " ($n)" : '', "\n";
     $held->unlock();
