@@ -19,6 +19,7 @@
 #include "src/scripts.h"
 #include "src/route.h"
 #include "src/registry.h"
+#include "src/semaphore.h"
 #include "src/watchdog.h"
 #include "src/rwlock.h"
 #include "rlock_class.h"
@@ -243,6 +244,7 @@ PHP_MINIT_FUNCTION(rlock)
 
 	rlock_class_rlock_minit(register_class_RLock());
 	rlock_class_rreadwritelock_minit(register_class_RReadWriteLock());
+	rlock_class_rsemaphore_minit(register_class_RSemaphore());
 
 	rlock_ce_exception = register_class_RLockException(spl_ce_RuntimeException);
 	rlock_ce_connection_exception = register_class_RLockConnectionException(rlock_ce_exception);
@@ -251,6 +253,7 @@ PHP_MINIT_FUNCTION(rlock)
 
 	rlock_scripts_minit();
 	rlock_rwlock_minit();
+	rlock_semaphore_minit();
 	rlock_conn_minit();
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();

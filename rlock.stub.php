@@ -68,6 +68,47 @@ final class RLock
 }
 
 /**
+ * A counting semaphore on Redis: $permits permits shared by every process that names it,
+ * each holder's with a lease (option "ttl"); waiters are served first come, first served.
+ *
+ * @strict-properties
+ * @not-serializable
+ */
+final class RSemaphore
+{
+    /**
+     * Describe the semaphore $name of $permits permits. Nothing is sent to Redis until it is used.
+     *
+     * @param array $options the options of RLock, but "servers" and "fencing"
+     */
+    public function __construct(string $name, int $permits, #[\SensitiveParameter] array $options = []) {}
+
+    /** Take $permits permits (all or none), blocking up to $waitMs (default: option "wait"). */
+    public function acquire(int $permits = 1, ?int $waitMs = null): bool {}
+
+    /** Take $permits permits without blocking: one round trip. */
+    public function tryAcquire(int $permits = 1): bool {}
+
+    /** Give back every permit this object holds; false when they were no longer ours. */
+    public function release(): bool {}
+
+    /** Reset the lease of our permits to $ttlMs (default: option "ttl"); false when they were lost. */
+    public function extend(?int $ttlMs = null): bool {}
+
+    /** The permits this object holds. */
+    public function held(): int {}
+
+    /** The permits free now, asked of Redis. */
+    public function available(): int {}
+
+    /**
+     * Acquire $permits (or throw RLockTimeoutException), call $fn($this), release, and return
+     * what $fn returned; throws RLockLostException when the permits expired before the release.
+     */
+    public function synchronized(callable $fn, int $permits = 1, ?int $waitMs = null): mixed {}
+}
+
+/**
  * A read-write lock on Redis: many readers or one writer. A waiting writer keeps new
  * readers out; a writer's release lets every waiting reader in, the last reader out the
  * first waiting writer.

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: daacefadecae569d3d99aa287eef7d5d606c49b4 */
+ * Stub hash: 5366e7e298c49e2295eab2abd8e91f0c1011e9f9 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -48,6 +48,35 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_release, 0, 2, _IS_B
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RSemaphore___construct, 0, 0, 2)
+	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, permits, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RSemaphore_acquire, 0, 0, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RSemaphore_tryAcquire, 0, 0, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RSemaphore_release arginfo_class_RLock_tryLock
+
+#define arginfo_class_RSemaphore_extend arginfo_class_RLock_extend
+
+#define arginfo_class_RSemaphore_held arginfo_class_RLock_ttl
+
+#define arginfo_class_RSemaphore_available arginfo_class_RLock_ttl
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RSemaphore_synchronized, 0, 1, IS_MIXED, 0)
+	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
+ZEND_END_ARG_INFO()
+
 #define arginfo_class_RReadWriteLock___construct arginfo_class_RLock___construct
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_RReadWriteLock_readLock, 0, 0, RLock, 0)
@@ -73,6 +102,14 @@ ZEND_METHOD(RLock, fencingToken);
 ZEND_METHOD(RLock, key);
 ZEND_METHOD(RLock, lost);
 ZEND_METHOD(RLock, release);
+ZEND_METHOD(RSemaphore, __construct);
+ZEND_METHOD(RSemaphore, acquire);
+ZEND_METHOD(RSemaphore, tryAcquire);
+ZEND_METHOD(RSemaphore, release);
+ZEND_METHOD(RSemaphore, extend);
+ZEND_METHOD(RSemaphore, held);
+ZEND_METHOD(RSemaphore, available);
+ZEND_METHOD(RSemaphore, synchronized);
 ZEND_METHOD(RReadWriteLock, __construct);
 ZEND_METHOD(RReadWriteLock, readLock);
 ZEND_METHOD(RReadWriteLock, writeLock);
@@ -94,6 +131,19 @@ static const zend_function_entry class_RLock_methods[] = {
 	ZEND_ME(RLock, key, arginfo_class_RLock_key, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, lost, arginfo_class_RLock_lost, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, release, arginfo_class_RLock_release, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_RSemaphore_methods[] = {
+	ZEND_ME(RSemaphore, __construct, arginfo_class_RSemaphore___construct, ZEND_ACC_PUBLIC)
+	ZEND_ME(RSemaphore, acquire, arginfo_class_RSemaphore_acquire, ZEND_ACC_PUBLIC)
+	ZEND_ME(RSemaphore, tryAcquire, arginfo_class_RSemaphore_tryAcquire, ZEND_ACC_PUBLIC)
+	ZEND_ME(RSemaphore, release, arginfo_class_RSemaphore_release, ZEND_ACC_PUBLIC)
+	ZEND_ME(RSemaphore, extend, arginfo_class_RSemaphore_extend, ZEND_ACC_PUBLIC)
+	ZEND_ME(RSemaphore, held, arginfo_class_RSemaphore_held, ZEND_ACC_PUBLIC)
+	ZEND_ME(RSemaphore, available, arginfo_class_RSemaphore_available, ZEND_ACC_PUBLIC)
+	ZEND_ME(RSemaphore, synchronized, arginfo_class_RSemaphore_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 
@@ -141,6 +191,22 @@ static zend_class_entry *register_class_RLock(void)
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "release", sizeof("release") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "release", sizeof("release") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+#endif
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RSemaphore(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_CLASS_ENTRY(ce, "RSemaphore", class_RSemaphore_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+#if (PHP_VERSION_ID >= 80200)
+
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 #endif
 
 	return class_entry;

@@ -101,6 +101,25 @@ function bench_lock_redis(array $cfg): Redis
 }
 
 /**
+ * The RLock options of the adapters that lock with rlock (itself or through a framework
+ * bridge): the key as the peers name theirs (no prefix), persistent connections unless
+ * $cfg says otherwise.
+ */
+function bench_rlock_options(array $cfg): array
+{
+    if (!class_exists('RLock')) {
+        throw new RuntimeException('the rlock extension is not loaded');
+    }
+    return [
+        'server' => "redis://{$cfg['host']}:{$cfg['port']}",
+        'prefix' => '',
+        'ttl' => $cfg['ttl_ms'],
+        'wait' => $cfg['wait_ms'],
+        'persistent' => $cfg['persistent'] ?? true,
+    ];
+}
+
+/**
  * What the server has spent so far: per command, microseconds and calls from
  * INFO commandstats, and its CPU time (user + system) in microseconds.
  */

@@ -5,7 +5,7 @@
 #
 #   scripts/demo.sh [--quick] [--stock=100] [--requests=5000] [--concurrency=200]
 #                   [--skip-deaths] [--workers="16 64"] [--rounds=3] [--compare-requests=3000]
-#                   [--locks=rlock,baton,phpredis,symfony,laravel,none] [--out=DIR]
+#                   [--locks=rlock,baton,phpredis,symfony,laravel,symfony_rlock,laravel_rlock,none] [--out=DIR]
 #
 # Installs what is missing (apt-get), builds the extension if modules/rlock.so is missing,
 # starts redis-server (two: locks and shop data), php-fpm and nginx on free 127.0.0.1 ports
@@ -18,7 +18,8 @@
 #   5. one more locked sale on the workers that lived through it all
 #   6. at each worker count: 100 items, 3,000 buyers, 1 ms of work in the sale, under
 #      rlock, the baton (the floor of a hand-over lock, unsafe), the classic SET NX +
-#      usleep + EVAL lock, symfony/lock, Laravel's lock and no lock; one watched run per
+#      usleep + EVAL lock, symfony/lock, Laravel's lock, the same two over rlock's
+#      framework bridge (bridge/), and no lock; one watched run per
 #      lock (MONITOR counts its commands), then --rounds rounds; the medians, issue 13's
 #      targets, and a chart: DIR/demo.md, DIR/demo.png (default DIR: examples/seckill/out)
 # --quick: about a minute (one round of 1,000 buyers, smaller sales before it).
@@ -27,7 +28,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 stock=100 requests=5000 concurrency=200 deaths=1
-workers="16 64" rounds=3 compare_requests=3000 locks=rlock,baton,phpredis,symfony,laravel,none
+workers="16 64" rounds=3 compare_requests=3000 locks=rlock,baton,phpredis,symfony,laravel,symfony_rlock,laravel_rlock,none
 out=$repo/examples/seckill/out
 for arg in "$@"; do
 	case $arg in
@@ -46,7 +47,7 @@ for arg in "$@"; do
 	--compare-requests=*) compare_requests=${arg#*=} ;;
 	--locks=*) locks=${arg#*=} ;;
 	--out=*) out=${arg#*=} ;;
-	-h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "demo: unknown argument: $arg" >&2; exit 2 ;;
 	esac
 done

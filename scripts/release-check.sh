@@ -201,32 +201,38 @@ fi
 # --- 6. what users see: php --re, phpversion(), phpinfo(), the README API reference -------
 re=$(php "${php_ini[@]}" --re rlock 2>&1) || true
 missing=()
-for c in RLock RLockException RLockConnectionException RLockTimeoutException RLockLostException; do
+for c in RLock RSemaphore RLockException RLockConnectionException RLockTimeoutException RLockLostException; do
 	grep -qE "Class \[ <internal:rlock> .*class $c( |$)" <<<"$re" || missing+=("class $c")
 done
 for m in __construct lock tryLock unlock extend synchronized isLocked isAcquired ttl token fencingToken key lost release; do
 	grep -qE "Method \[ <internal:rlock.*method $m \]" <<<"$re" || missing+=("RLock::$m")
 done
 grep -qE "Method \[ <internal:rlock.*method getResult \]" <<<"$re" || missing+=("RLockLostException::getResult")
+for m in acquire tryAcquire held available; do
+	grep -qE "Method \[ <internal:rlock.*method $m \]" <<<"$re" || missing+=("RSemaphore::$m")
+done
+grep -qE 'Class \[ <internal:rlock> final class RSemaphore ' <<<"$re" || missing+=("RSemaphore is not final")
 grep -qE 'static public method release|public static method release' <<<"$re" || missing+=("RLock::release is not static")
 grep -qE 'Class \[ <internal:rlock> final class RLock ' <<<"$re" || missing+=("RLock is not final")
 # every method but the constructor declares its return type
 untyped=$(php "${php_ini[@]}" -r '
-	foreach (["RLock", "RLockLostException"] as $c) foreach ((new ReflectionClass($c))->getMethods() as $m)
+	foreach (["RLock", "RSemaphore", "RLockLostException"] as $c) foreach ((new ReflectionClass($c))->getMethods() as $m)
 		if ($m->getDeclaringClass()->getName() === $c && $m->getName() !== "__construct" && !$m->hasReturnType()) echo "$c::", $m->getName(), " ";
 ')
 [ -z "$untyped" ] || missing+=("no return type: $untyped")
 if [ ${#missing[@]} -eq 0 ]; then
-	ok "php --re rlock shows the contract's 5 classes and 15 methods, typed"
+	ok "php --re rlock shows the contract's 6 classes and 23 methods, typed"
 else
 	fail "php --re rlock: ${missing[*]}"
 fi
-# the README's API reference (### The class) names every public method
+# the README's API reference (### The class, ### RSemaphore) names every public method
 readme_missing=$(php "${php_ini[@]}" -r '
 	$r = file_get_contents($argv[1]);
-	preg_match("/^### The class\n(.*?)^#/ms", $r, $m) or exit(print("no \"### The class\" section"));
-	foreach (["RLock", "RLockLostException"] as $c) foreach ((new ReflectionClass($c))->getMethods(ReflectionMethod::IS_PUBLIC) as $f)
-		if ($f->getDeclaringClass()->getName() === $c && !preg_match("/function " . $f->getName() . "\(/", $m[1])) echo "$c::", $f->getName(), " ";
+	foreach (["RLock" => "The class", "RLockLostException" => "The class", "RSemaphore" => "RSemaphore"] as $c => $h) {
+		preg_match("/^### $h\\b[^\n]*\n(.*?)^#/ms", $r, $m) or exit(print("no \"### $h\" section"));
+		foreach ((new ReflectionClass($c))->getMethods(ReflectionMethod::IS_PUBLIC) as $f)
+			if ($f->getDeclaringClass()->getName() === $c && !preg_match("/function " . $f->getName() . "\(/", $m[1])) echo "$c::", $f->getName(), " ";
+	}
 ' README.md || true)
 [ -z "$readme_missing" ] && ok "README.md's API reference names every method" || fail "README.md's API reference lacks: $readme_missing"
 loaded=$(php "${php_ini[@]}" -r 'echo phpversion("rlock");' 2>&1 || true)

@@ -609,17 +609,11 @@ fail:
 
 SSL_CTX *rlock_tls_ctx(const rlock_opts *o, char *why, size_t why_size)
 {
-	zend_string *const parts[] = { o->tls_ca, o->tls_cert, o->tls_key };
 	smart_str key = {0};
 	SSL_CTX *c;
 
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		if (parts[i]) {
-			smart_str_append(&key, parts[i]);
-		}
-		smart_str_appendc(&key, '\0');
-	}
-	smart_str_appendc(&key, o->tls_verify_peer ? '1' : '0');
+	/* the name is checked per connection, not by the context */
+	rlock_opts_tls_id(o, false, &key);
 	smart_str_0(&key);
 	if (!(c = zend_hash_find_ptr(&RLOCK_G(tls_ctxs), key.s)) && (c = tls_ctx_new(o, why, why_size))) {
 		zend_hash_str_update_ptr(&RLOCK_G(tls_ctxs), ZSTR_VAL(key.s), ZSTR_LEN(key.s), c);

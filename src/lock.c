@@ -32,6 +32,19 @@ const rlock_algo *rlock_algo_of(const rlock_opts *o)
 	return o->nservers > 0 ? &rlock_redlock_algo : &rlock_lock_algo;
 }
 
+redisReply *rlock_lock_run(const rlock_opts *o, zend_string *key, rlock_call *c, rlock_err *err)
+{
+	redisReply *r = rlock_route_call(o, key, &c->cmd, 0, err);
+	if (rlock_call_noscript(c, r)) {
+		freeReplyObject(r);
+		r = rlock_route_call(o, key, &c->cmd, 0, err);
+	}
+	if (r && rlock_reply_error(rlock_route_answered(o), r, err)) {
+		return NULL;
+	}
+	return r;
+}
+
 /* One round trip: take the key (or a grant left for nobody), else join the waiters when
  * wait_ms > 0. 0, or -1 with err set. */
 static int attempt(const rlock_opts *o, const rlock_waiter *w, zend_long wait_ms, bool queued, rlock_attempt *res,
@@ -39,19 +52,21 @@ static int attempt(const rlock_opts *o, const rlock_waiter *w, zend_long wait_ms
 {
 	rlock_call c;
 	w->call(&c, w, o, wait_ms, queued, NULL);
-	redisReply *r = rlock_call_run(o, w->k->keys[0], &c, err);
+	redisReply *r = rlock_lock_run(o, w->k->keys[0], &c, err);
 	return r && rlock_reply_attempt(rlock_route_answered(o), r, res, err) ? 0 : -1;
 }
 
-/* BLPOP [self] list timeout */
-static void blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *list, zend_long block_ms)
+void rlock_lock_blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *list,
+	zend_long block_ms)
 {
 	cmd->argc = 0;
 	cmd->argv[cmd->argc] = "BLPOP"; cmd->lens[cmd->argc++] = 5;
 	if (self) {
 		cmd->argv[cmd->argc] = ZSTR_VAL(self); cmd->lens[cmd->argc++] = ZSTR_LEN(self);
 	}
-	cmd->argv[cmd->argc] = ZSTR_VAL(list); cmd->lens[cmd->argc++] = ZSTR_LEN(list);
+	if (list) {
+		cmd->argv[cmd->argc] = ZSTR_VAL(list); cmd->lens[cmd->argc++] = ZSTR_LEN(list);
+	}
 	cmd->argv[cmd->argc] = timeout;
 	cmd->lens[cmd->argc++] = snprintf(timeout, size, "%.3f", MAX(block_ms, 1) / 1000.0);
 }
@@ -84,8 +99,7 @@ static int grant(redisReply *r, rlock_attempt *res)
  * timeouts when its event loop turns, on an idle server every 1000/hz ms (100 at hz 10). */
 #define DEADLINE_GRACE_MS 10
 
-/* A BLPOP with nothing sent before it: wait for it a little past its own timeout. */
-static zend_long past_timeout(redisReply *none, void *block_ms, rlock_wake_how *how)
+zend_long rlock_lock_past_timeout(redisReply *none, void *block_ms, rlock_wake_how *how)
 {
 	(void) none;
 	*how = RLOCK_WAKE_PING;
@@ -99,8 +113,8 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	rlock_cmd cmd;
 	redisReply *none, *r;
 
-	blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, k->keys[1], block_ms);
-	rlock_block b = { .blocking = &cmd, .block_ms = block_ms, .wake_at = past_timeout, .arg = &block_ms };
+	rlock_lock_blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, k->keys[1], block_ms);
+	rlock_block b = { .blocking = &cmd, .block_ms = block_ms, .wake_at = rlock_lock_past_timeout, .arg = &block_ms };
 	if (rlock_conn_call_block(o, s, &b, &none, &r, err) < 0
 			|| rlock_reply_error(s, r, err)) {
 		return -1;
@@ -110,12 +124,7 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	return g;
 }
 
-/* How long a waiter's BLPOP may block, from its acquire's reply: not at all after an error
- * (the round is over, and is done again without the BLPOP), not past our own "1" when the
- * script won, until the holder's lease ends when that comes before the caller's deadline
- * (then our own "0" wakes it), else a little past the deadline (the BLPOP's own timeout,
- * which an idle Redis may be late with). */
-static zend_long wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
+zend_long rlock_lock_wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
 {
 	if (!rlock_reply_is_attempt(r1)) {
 		*how = RLOCK_WAKE_CLOSE;
@@ -130,6 +139,14 @@ static zend_long wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
 	}
 	*how = RLOCK_WAKE_PING;
 	return left + DEADLINE_GRACE_MS;
+}
+
+void rlock_lock_wake_cmds(rlock_cmd wake[2], zend_string *self)
+{
+	/* "0" on our own list (gone with the list's 10 s should the BLPOP have returned
+	 * something else first) */
+	wake[0] = (rlock_cmd) { .argc = 3, .argv = { "RPUSH", ZSTR_VAL(self), "0" }, .lens = { 5, ZSTR_LEN(self), 1 } };
+	wake[1] = (rlock_cmd) { .argc = 3, .argv = { "PEXPIRE", ZSTR_VAL(self), "10000" }, .lens = { 7, ZSTR_LEN(self), 5 } };
 }
 
 /* One round of waiting: the acquire and the BLPOP in one write. 1 acquired (res filled),
@@ -147,15 +164,11 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long rema
 	w->call(&c, w, o, remaining, *queued, self);
 	rlock_call eval = c;
 	rlock_call_use_eval(&eval);
-	blpop_cmd(&blpop, timeout, sizeof(timeout), self, w->list, remaining);
-	/* the wake: "0" on our own list (gone with the list's 10 s should the BLPOP have
-	 * returned something else first) */
-	rlock_cmd wake[2] = {
-		{ .argc = 3, .argv = { "RPUSH", ZSTR_VAL(self), "0" }, .lens = { 5, ZSTR_LEN(self), 1 } },
-		{ .argc = 3, .argv = { "PEXPIRE", ZSTR_VAL(self), "10000" }, .lens = { 7, ZSTR_LEN(self), 5 } },
-	};
+	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), self, w->list, remaining);
+	rlock_cmd wake[2];
+	rlock_lock_wake_cmds(wake, self);
 	rlock_block b = { .first = &c.cmd, .first_new = &eval.cmd, .blocking = &blpop, .block_ms = remaining,
-		.wake_at = wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
+		.wake_at = rlock_lock_wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
 	if (rlock_route_call_block(o, w->k->keys[0], &b, &r1, &r2, err) < 0) {
 		if (r1) {
 			/* the server answered, then went away while we waited */
@@ -262,7 +275,7 @@ static int key_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend
 	rlock_call c;
 	zend_long n, sent = rlock_now_ms();
 	rlock_call_extend(&c, &key, h->token, ttl);
-	redisReply *r = rlock_call_run(o, key, &c, err);
+	redisReply *r = rlock_lock_run(o, key, &c, err);
 	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, 0, 1, &n, err)) {
 		return -1;
 	}
@@ -478,7 +491,7 @@ static int key_release(const rlock_opts *o, zend_string *key, const rlock_hold *
 	}
 	rlock_keys_init(&k, key);
 	rlock_call_release(&c, &k, h->token, next, o, o->fair);
-	redisReply *r = rlock_call_run(o, key, &c, err);
+	redisReply *r = rlock_lock_run(o, key, &c, err);
 	rlock_keys_free(&k);
 	zend_string_release(next);
 	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, 0, 2, &n, err)) {

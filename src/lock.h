@@ -3,6 +3,7 @@
 
 #include "options.h"
 #include "errors.h"
+#include "conn.h"
 
 /* One acquisition of a key. */
 typedef struct {
@@ -17,6 +18,10 @@ typedef struct {
 	/* What a hold of this algorithm is called in this process' registry: holds of
 	 * different kinds on one key are distinct (mutex, over one server or N: "lock"). */
 	const char *kind;
+	/* Held by several at once, each acquire a hold of its own (a semaphore's permits): never
+	 * reentrant, kept in the registry under its token too, and taken outside the registry
+	 * (acquire NULL; rlock_registry_add). */
+	bool shared;
 	/* Acquire, waiting up to wait_ms; out filled on 1 (out->token is the caller's). */
 	int (*acquire)(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err);
 	/* Compare-and-delete; 0: it was not ours. */
@@ -49,9 +54,9 @@ typedef struct rlock_waiter_s {
 	struct rlock_keys_s *k;  /* k->keys[0] routes the calls (every key of a lock shares its slot) */
 	zend_string *token;      /* the caller's */
 	zend_string *list;       /* what a release pushes on: grants ("token fence ttl") or wakes */
-	/* c: one acquire that, failing, counts the caller among the waiters when wait_ms > 0
-	 * (queued: counted already) and leaves them when 0; self, when not NULL, its last key,
-	 * where a win pushes "1" */
+	/* c: one acquire answering as the lock's does, that, failing, counts the caller among
+	 * the waiters when wait_ms > 0 (queued: counted already) and leaves them when 0; self,
+	 * when not NULL, its last key, where a win pushes "1" */
 	void (*call)(struct rlock_call_s *c, const struct rlock_waiter_s *w, const rlock_opts *o, zend_long wait_ms,
 		bool queued, zend_string *self);
 	void *arg;               /* the call's */
@@ -61,13 +66,35 @@ typedef struct rlock_waiter_s {
 
 /* Wait for w's lock until deadline without polling: rounds of its acquire and a BLPOP on
  * its list (and self) in one write, woken by a release's push, by our own push when the
- * holder's lease ends, or at the deadline (lock.c). 1 acquired (res filled: a grant popped
- * comes with res->block, its lease), 0 not by the deadline (no longer counted), -1 err set. */
+ * holder's lease ends, or at the deadline. 1 acquired (res filled: a grant popped comes
+ * with res->block, its lease), 0 not by the deadline (no longer counted), -1 err set. */
 int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, struct rlock_attempt_s *res,
 	rlock_err *err);
 /* Block on server s until a release hands key k over (1, res filled: res->block is the
  * lease it came with), wakes us, or block_ms pass (0: try again); -1 err set. */
 int rlock_lock_await(const rlock_opts *o, const rlock_server *s, struct rlock_keys_s *k, zend_long block_ms,
 	struct rlock_attempt_s *res, rlock_err *err);
+
+/* One script call about key, within the call under way: EVALSHA, and EVAL when the server
+ * does not know the script. The reply, or NULL with err set (error replies included). */
+redisReply *rlock_lock_run(const rlock_opts *o, zend_string *key, struct rlock_call_s *c, rlock_err *err);
+
+/* The waiting pieces other primitives share with the lock (a semaphore's waiter). */
+/* BLPOP [self] [list] timeout: block_ms (1 at least) as seconds. */
+void rlock_lock_blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *list,
+	zend_long block_ms);
+/* rlock_block.wake_at for a waiter whose first command is an acquire script answering as the
+ * lock's does ({1, token, fence} or {0, pttl, block ms}; arg: the ms left to its deadline):
+ * how long its BLPOP may block. Not at all after an error (the round is over, and is done
+ * again without the BLPOP), not past our own "1" when the script won, until the holder's
+ * lease ends when that comes before the caller's deadline (then our own "0" wakes it), else
+ * a little past the deadline (the BLPOP's own timeout, which an idle Redis may be late
+ * with). */
+zend_long rlock_lock_wake_at(redisReply *r1, void *remaining, rlock_wake_how *how);
+/* rlock_block.wake_at for a BLPOP with nothing sent before it (arg: its block ms): wait for
+ * it a little past its own timeout, and PING then (an idle Redis looks at timeouts late). */
+zend_long rlock_lock_past_timeout(redisReply *none, void *block_ms, rlock_wake_how *how);
+/* The wake of such a waiter: "0" pushed on its own list self (and the list expiring). */
+void rlock_lock_wake_cmds(rlock_cmd wake[2], zend_string *self);
 
 #endif

@@ -526,21 +526,27 @@ static void server_list_free(rlock_server *list, uint32_t n)
 	}
 }
 
+void rlock_opts_tls_id(const rlock_opts *o, bool with_name, smart_str *out)
+{
+	zend_string *const parts[] = { o->tls_ca, o->tls_cert, o->tls_key, o->tls_server_name };
+
+	for (size_t i = 0; i < (with_name ? 4 : 3); i++) {
+		smart_str_appendc(out, '\0');
+		if (parts[i]) {
+			smart_str_append(out, parts[i]);
+		}
+	}
+	smart_str_appendc(out, o->tls_verify_peer ? '1' : '0');
+}
+
 /* s, a rediss:// server, keyed by o's TLS options too: a connection verified with one CA
  * (or none) is never taken for one that asks for another. */
 static void server_tls_key(const rlock_opts *o, rlock_server *s)
 {
-	zend_string *const parts[] = { o->tls_ca, o->tls_cert, o->tls_key, o->tls_server_name };
 	smart_str id = {0};
 
 	smart_str_append(&id, s->id);
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		smart_str_appendc(&id, '\0');
-		if (parts[i]) {
-			smart_str_append(&id, parts[i]);
-		}
-	}
-	smart_str_appendc(&id, o->tls_verify_peer ? '1' : '0');
+	rlock_opts_tls_id(o, true, &id);
 	zend_string_release(s->id);
 	s->id = smart_str_extract(&id);
 }

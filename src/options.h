@@ -74,6 +74,11 @@ void rlock_opts_forget(void);
  * algorithm's: rlock_algo.kind) and key. */
 zend_string *rlock_opts_lock_id(const rlock_opts *o, const char *kind, zend_string *key);
 void rlock_opts_release(rlock_opts *o);
+/* o's TLS options (CA, certificate and key files, the server name when with_name, peer
+ * verification) appended to out, each after a NUL byte: what tells connections (with the
+ * name) and TLS contexts (without: the name is checked per connection) apart. */
+void rlock_opts_tls_id(const rlock_opts *o, bool with_name, smart_str *out);
+
 /* msg (a NUL-terminated message of at most size bytes) with every password of o shown as
  * "***": the last guard before a message leaves the extension, for text a server chose (a
  * host a MOVED names, say) that reached it. */

@@ -50,6 +50,18 @@ static void held_dtor(zval *zv)
 	efree(h);
 }
 
+/* What tells a hold apart: the key and kind, and for a shared kind the holder's token too. */
+static zend_string *hold_id(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
+{
+	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
+	if (!a->shared) {
+		return id;
+	}
+	zend_string *with = zend_string_concat3(ZSTR_VAL(id), ZSTR_LEN(id), "\0", 1, ZSTR_VAL(token), ZSTR_LEN(token));
+	zend_string_release(id);
+	return with;
+}
+
 static rlock_held *find(zend_string *id)
 {
 	rlock_held *h = RLOCK_G(request_active) ? zend_hash_find_ptr(&RLOCK_G(held), id) : NULL;
@@ -61,6 +73,22 @@ static void settle_lost(rlock_held *h, zend_string *id)
 {
 	held_unwatch(h);
 	zend_hash_del(&RLOCK_G(held), id);
+}
+
+/* A new entry for hold under id (the table copies what it keeps). */
+static void keep(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_string *id, const rlock_hold *hold,
+	rlock_watchdog_entry *wd)
+{
+	rlock_held *h = emalloc(sizeof(*h));
+	h->algo = a;
+	h->opts = rlock_opts_addref(o);
+	h->key = zend_string_copy(key);
+	h->hold = *hold;
+	h->hold.token = zend_string_copy(hold->token);
+	h->count = 1;
+	h->pid = rlock_getpid();
+	h->wd = wd;
+	zend_hash_update_ptr(&RLOCK_G(held), id, h);
 }
 
 static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
@@ -113,16 +141,7 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		return -1;
 	}
 	if (rc == 1 && RLOCK_G(request_active)) {
-		h = emalloc(sizeof(*h));
-		h->algo = a;
-		h->opts = rlock_opts_addref(o);
-		h->key = zend_string_copy(key);
-		h->hold = *out;
-		h->hold.token = zend_string_copy(out->token);
-		h->count = 1;
-		h->pid = rlock_getpid();
-		h->wd = wd;
-		zend_hash_update_ptr(&RLOCK_G(held), id, h);
+		keep(a, o, key, id, out, wd);
 	}
 	zend_string_release(id);
 	return rc;
@@ -138,9 +157,33 @@ int rlock_registry_acquire(const rlock_algo *a, rlock_opts *o, zend_string *key,
 	return rc;
 }
 
+int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, const rlock_hold *hold, rlock_err *err)
+{
+	rlock_watchdog_entry *wd = NULL;
+
+	if (!RLOCK_G(request_active)) {
+		return 0;
+	}
+	zend_string *id = hold_id(a, o, key, hold->token);
+	rlock_held *h = find(id);
+	if (h && !held_lost(h)) {
+		/* more taken by the same holder: one hold still, its lease as long as the newest */
+		h->hold.valid_until = MAX(h->hold.valid_until, hold->valid_until);
+		zend_string_release(id);
+		return 0;
+	}
+	if (o->watchdog && !(wd = rlock_watchdog_watch(o, key, hold->token, o->ttl, err))) {
+		zend_string_release(id);
+		return -1;
+	}
+	keep(a, o, key, id, hold, wd);
+	zend_string_release(id);
+	return 0;
+}
+
 int rlock_registry_release(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
 {
-	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
+	zend_string *id = hold_id(a, o, key, token);
 	rlock_held *h = find(id);
 	rlock_hold hold = { .token = token };
 
@@ -164,7 +207,7 @@ int rlock_registry_release(const rlock_algo *a, const rlock_opts *o, zend_string
 
 void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_string *key, const rlock_hold *hold, zend_long ttl)
 {
-	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
+	zend_string *id = hold_id(a, o, key, hold->token);
 	rlock_held *h = find(id);
 	if (h && zend_string_equals(h->hold.token, hold->token)) {
 		h->hold.valid_until = hold->valid_until;
@@ -177,7 +220,7 @@ void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_stri
 
 void rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
-	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
+	zend_string *id = hold_id(a, o, key, token);
 	rlock_held *h = find(id);
 	if (h && zend_string_equals(h->hold.token, token)) {
 		zend_hash_del(&RLOCK_G(held), id);
@@ -187,7 +230,7 @@ void rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string
 
 bool rlock_registry_lost(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
-	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
+	zend_string *id = hold_id(a, o, key, token);
 	rlock_held *h = find(id);
 	bool lost = h && zend_string_equals(h->hold.token, token) && held_lost(h);
 	zend_string_release(id);
@@ -204,7 +247,7 @@ zend_string *rlock_registry_token(const rlock_algo *a, const rlock_opts *o, zend
 
 void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
-	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
+	zend_string *id = hold_id(a, o, key, token);
 	rlock_held *h = find(id);
 	if (h && zend_string_equals(h->hold.token, token)) {
 		held_unwatch(h);

@@ -40,10 +40,8 @@
 #include "route.h"
 #include "registry.h"
 
-/* The server's clock in ms. */
-#define LUA_NOW \
-	"local t = redis.call('time')\n" \
-	"local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+/* The server's clock in ms, when the script began. */
+#define LUA_NOW RLOCK_LUA_CLOCK_MS "local now = clock_ms()\n"
 
 /* KEYS below: write, read, writers, readers, wgrants, rwake, wfence[, self]. */
 #define LUA_KEYS \
@@ -75,7 +73,7 @@
  * In when the caller is in "read" already (let in by a writer's release, or taken before),
  * when this process holds the write side, or when no writer holds it or waits. Answers as
  * the mutex's acquire does ({1, token, fence}: the write side's last fencing token). */
-static rlock_script rw_script_read_acquire = { .source = LUA_ATLEAST LUA_NOW LUA_KEYS LUA_ARGS LUA_BLOCKED
+static rlock_script rw_script_read_acquire = { .source = RLOCK_LUA_ATLEAST LUA_NOW LUA_KEYS LUA_ARGS LUA_BLOCKED
 	"local function won()\n"
 	"  redis.call('zadd', R, now + ttl, token)\n"
 	"  atleast(R, ttl)\n"
@@ -97,7 +95,7 @@ static rlock_script rw_script_read_acquire = { .source = LUA_ATLEAST LUA_NOW LUA
 /* ARGV: "token ttl fencing wait keep", the caller's own token (its waiting mark; a grant
  * it popped is the token). In when "write" holds the token (a grant popped), when a grant
  * nobody took is on wgrants, or when no writer holds it and no reader is in. */
-static rlock_script rw_script_write_acquire = { .source = LUA_ISSUE LUA_NOW LUA_KEYS LUA_ARGS LUA_BLOCKED
+static rlock_script rw_script_write_acquire = { .source = RLOCK_LUA_ISSUE LUA_NOW LUA_KEYS LUA_ARGS LUA_BLOCKED
 	"local function won(tok)\n"
 	"  redis.call('pexpire', W, ttl)\n"
 	"  redis.call('zrem', WQ, ARGV[2])\n"
@@ -150,7 +148,7 @@ static rlock_script rw_script_read_release = { .source = LUA_NOW LUA_KEYS LUA_GR
 /* ARGV: token, "next-token ttl". 0 not ours, 1 released, 2 let the waiting readers in (all
  * of them, each with ttl as its lease until it takes its own), or else handed the lock to
  * the first waiting writer. */
-static rlock_script rw_script_write_release = { .source = LUA_ATLEAST LUA_NOW LUA_KEYS LUA_GRANT_WRITER
+static rlock_script rw_script_write_release = { .source = RLOCK_LUA_ATLEAST LUA_NOW LUA_KEYS LUA_GRANT_WRITER
 	"if redis.call('get', W) ~= ARGV[1] then return 0 end\n"
 	"redis.call('del', W)\n"
 	"redis.call('zremrangebyscore', RQ, '-inf', now)\n"
@@ -166,7 +164,7 @@ static rlock_script rw_script_write_release = { .source = LUA_ATLEAST LUA_NOW LU
 };
 
 /* KEYS: read. ARGV: token, ttl. 1 the reader's lease set to ttl from now, 0 not ours. */
-static rlock_script rw_script_read_extend = { .source = LUA_ATLEAST LUA_NOW
+static rlock_script rw_script_read_extend = { .source = RLOCK_LUA_ATLEAST LUA_NOW
 	"local s = redis.call('zscore', KEYS[1], ARGV[1])\n"
 	"if not s or tonumber(s) <= now then return 0 end\n"
 	"redis.call('zadd', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])\n"
@@ -272,7 +270,7 @@ static int rw_key_release(bool write, const rlock_opts *o, rw_keys *rk, zend_str
 	rlock_call_start(&c, write ? &rw_script_write_release : &rw_script_read_release, RW_NKEYS, rk->keys, NULL);
 	rlock_call_str(&c, token);
 	rlock_call_packed(&c, next, nums, 1);
-	redisReply *r = rlock_call_run(o, rk->k.keys[0], &c, err);
+	redisReply *r = rlock_lock_run(o, rk->k.keys[0], &c, err);
 	zend_string_release(next);
 	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, 0, 2, &n, err)) {
 		return -1;
@@ -314,7 +312,7 @@ static int rw_acquire(bool write, const rlock_opts *o, zend_string *key, zend_lo
 		rlock_call c;
 		zend_string *grant = res.token;
 		rw_call_acquire(&c, &rk, write, grant, token, o, 0, NULL);
-		redisReply *r = rlock_call_run(o, rk.k.keys[0], &c, err);
+		redisReply *r = rlock_lock_run(o, rk.k.keys[0], &c, err);
 		zend_string_release(grant);
 		if (!r || !rlock_reply_attempt(rlock_route_answered(o), r, &res, err)) {
 			rc = -1;
@@ -387,7 +385,7 @@ static int read_script(const rlock_opts *o, zend_string *key, rlock_script *s, z
 	if (ttl > 0) {
 		rlock_call_num(&c, 1, ttl);
 	}
-	redisReply *r = rlock_call_run(o, key, &c, err);
+	redisReply *r = rlock_lock_run(o, key, &c, err);
 	return r && rlock_reply_integer(rlock_route_answered(o), r, min, max, out, err) ? 0 : -1;
 }
 

@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+/* issue(): scripts.h. */
+
 /* How long a fencing counter outlives the lease of the last token it issued. */
 #define FENCE_KEEP_MS 10000
 
@@ -38,7 +40,7 @@ zend_long rlock_fence_keep(zend_long ttl)
  * grants are looked at with LLEN before any LPOP: on a Redis out of memory, the first write
  * of an acquire that takes a free key or joins the waiters is one Redis refuses (SET, INCR),
  * and the script fails at once with OOM, having changed nothing. */
-rlock_script rlock_script_acquire = { .source = LUA_ISSUE
+rlock_script rlock_script_acquire = { .source = RLOCK_LUA_ISSUE
 	"local lock, grants, waiters, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n"
 	"local token, ttl, fencing, wait, queued, keep = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1', ARGV[6]\n"
 	"local function leave()\n"
@@ -89,7 +91,7 @@ rlock_script rlock_script_release = { .source =
 	"if redis.call('get', lock) ~= ARGV[1] then return 0 end\n"
 	"local n = tonumber(redis.call('get', waiters)) or 0\n"
 	"if n <= 0 then redis.call('del', lock) return 1 end\n"
-	LUA_ISSUE
+	RLOCK_LUA_ISSUE
 	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n"
 	"if fair == '1' then\n"
 	"  if n > 1 then redis.call('decr', waiters) else redis.call('del', waiters) end\n"
@@ -120,7 +122,7 @@ rlock_script rlock_script_extend = { .source =
  * shared by several (a sorted set of holder tokens, each scored with the ms its lease ends
  * by the server's clock, the key living as long as its longest lease). Run by the watchdog
  * thread on its own connections. */
-rlock_script rlock_script_renew = { .source = LUA_ATLEAST
+rlock_script rlock_script_renew = { .source = RLOCK_LUA_ATLEAST RLOCK_LUA_CLOCK_MS
 	"local n = #KEYS\n"
 	"local out = {}\n"
 	"for i = 1, n do\n"
@@ -130,8 +132,7 @@ rlock_script rlock_script_renew = { .source = LUA_ATLEAST
 	"    redis.call('pexpire', KEYS[i], ARGV[n + i])\n"
 	"    out[i] = 1\n"
 	"  elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then\n"
-	"    local t = redis.call('time')\n"
-	"    redis.call('zadd', KEYS[i], 'XX', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[n + i]), ARGV[i])\n"
+	"    redis.call('zadd', KEYS[i], 'XX', clock_ms() + tonumber(ARGV[n + i]), ARGV[i])\n"
 	"    atleast(KEYS[i], ARGV[n + i])\n"
 	"    out[i] = 1\n"
 	"  end\n"
@@ -143,7 +144,7 @@ rlock_script rlock_script_renew = { .source = LUA_ATLEAST
  * counter to at least floor (Redlock), keep it keep ms at least, and return 1; otherwise
  * (the lease ran out before the raise came) 0, and nothing changed: a raise that counts
  * came while the holder still had this master, so whoever takes it next comes after it. */
-rlock_script rlock_script_fence_floor = { .source = LUA_ATLEAST
+rlock_script rlock_script_fence_floor = { .source = RLOCK_LUA_ATLEAST
 	"if redis.call('get', KEYS[1]) ~= ARGV[3] then return 0 end\n"
 	"if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[1]) then redis.call('set', KEYS[2], ARGV[1], 'KEEPTTL') end\n"
 	"atleast(KEYS[2], ARGV[2])\n"
@@ -234,7 +235,9 @@ bool rlock_keys_cluster_safe(zend_string *key)
  * - The lock of the full key K (prefix and key, any bytes) is the Redis key L = K, or
  *   "}" K when K begins with "}" (which keys hardly ever do).
  * - L's companions are "}{" L "}:" role when L has no {hash tag}, else "}=" L ":" role;
- *   role is "grants", "waiters", "fence", or "self-" and a waiter's token (hex): never a
+ *   role is "grants", "waiters", "fence", or "self-" and a waiter's token (hex); a
+ *   semaphore's (semaphore.c) "semaphore", "semaphore-queue", "semaphore-waiters" and
+ *   "semaphore-self-" and a ticket (hex): never a
  *   ':'. (An ACL pattern "~}?PREFIX*" covers them.)
  *
  * Lock keys: K -> L is one-to-one (the identity on keys not beginning with "}"; a "}" put
@@ -260,18 +263,17 @@ zend_string *rlock_keys_lock_key(zend_string *full)
 	return l;
 }
 
-static zend_string *companion(rlock_keys *k, const char *role, zend_string *extra)
+static zend_string *companion_of(zend_string *l, bool tagged, const char *role, zend_string *extra)
 {
 	/* "}{" L "}:" role extra, or "}=" L ":" role extra: one allocation of its exact size */
-	zend_string *l = k->keys[0];
 	size_t role_len = strlen(role), extra_len = extra ? ZSTR_LEN(extra) : 0;
-	zend_string *c = zend_string_alloc(2 + ZSTR_LEN(l) + !k->tagged + 1 + role_len + extra_len, 0);
+	zend_string *c = zend_string_alloc(2 + ZSTR_LEN(l) + !tagged + 1 + role_len + extra_len, 0);
 	char *p = ZSTR_VAL(c);
 	*p++ = KEY_MARK;
-	*p++ = k->tagged ? '=' : '{';
+	*p++ = tagged ? '=' : '{';
 	memcpy(p, ZSTR_VAL(l), ZSTR_LEN(l));
 	p += ZSTR_LEN(l);
-	if (!k->tagged) {
+	if (!tagged) {
 		*p++ = '}';
 	}
 	*p++ = ':';
@@ -285,25 +287,19 @@ static zend_string *companion(rlock_keys *k, const char *role, zend_string *extr
 	return c;
 }
 
-void rlock_keys_init(rlock_keys *k, zend_string *key)
+static zend_string *companion(rlock_keys *k, const char *role, zend_string *extra)
 {
-	static const char *role[3] = { "grants", "waiters", "fence" };
-	k->tagged = has_hash_tag(key);
-	k->keys[0] = zend_string_copy(key);
-	for (int i = 0; i < 3; i++) {
-		k->keys[i + 1] = companion(k, role[i], NULL);
-	}
+	return companion_of(k->keys[0], k->tagged, role, extra);
 }
 
-zend_string *rlock_keys_companion(zend_string *key, const char *role)
+zend_string *rlock_keys_companion(zend_string *lock_key, const char *role)
 {
-	rlock_keys k = { .keys = { key }, .tagged = has_hash_tag(key) };
-	return companion(&k, role, NULL);
+	return companion_of(lock_key, has_hash_tag(lock_key), role, NULL);
 }
 
 zend_string *rlock_keys_companion_base(zend_string *c, const char *role)
 {
-	/* "}{" L "}:" role or "}=" L ":" role, as companion() makes them */
+	/* "}{" L "}:" role or "}=" L ":" role, as companion_of() makes them */
 	size_t role_len = strlen(role), len = ZSTR_LEN(c);
 	if (len < 3 + role_len || ZSTR_VAL(c)[0] != KEY_MARK) {
 		return NULL;
@@ -315,6 +311,16 @@ zend_string *rlock_keys_companion_base(zend_string *c, const char *role)
 		return NULL;
 	}
 	return zend_string_init(ZSTR_VAL(c) + 2, len - 2 - tail, 0);
+}
+
+void rlock_keys_init(rlock_keys *k, zend_string *key)
+{
+	static const char *role[3] = { "grants", "waiters", "fence" };
+	k->tagged = has_hash_tag(key);
+	k->keys[0] = zend_string_copy(key);
+	for (int i = 0; i < 3; i++) {
+		k->keys[i + 1] = companion(k, role[i], NULL);
+	}
 }
 
 zend_string *rlock_keys_self(rlock_keys *k, zend_string *token)
@@ -421,19 +427,6 @@ void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_
 	rlock_call_num(c, 1, floor);
 	rlock_call_num(c, 2, rlock_fence_keep(o->ttl));
 	rlock_call_str(c, token);
-}
-
-redisReply *rlock_call_run(const rlock_opts *o, zend_string *key, rlock_call *c, rlock_err *err)
-{
-	redisReply *r = rlock_route_call(o, key, &c->cmd, 0, err);
-	if (rlock_call_noscript(c, r)) {
-		freeReplyObject(r);
-		r = rlock_route_call(o, key, &c->cmd, 0, err);
-	}
-	if (r && rlock_reply_error(rlock_route_answered(o), r, err)) {
-		return NULL;
-	}
-	return r;
 }
 
 void rlock_call_use_eval(rlock_call *c)

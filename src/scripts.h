@@ -11,15 +11,23 @@
  * snprintf() costs, less its parsing of a format (a lock cycle formats several). */
 const char *rlock_long_str(char buf[RLOCK_LONG_STR], zend_long n);
 
-typedef struct {
-	const char *source;
-	char sha[41];
-} rlock_script;
-
-/* Lua shared by the scripts (scripts.c, rwlock.c).
+/* Lua the scripts share.
  * atleast(): key lives at least ms more (a key without expiry gets one); with more, a key
  * found short of ms is given ms + more, so that the calls that follow within more ms find it
  * long enough and leave it (one command each, PTTL, instead of two).
+ * clock_ms(): the server's clock in ms, what the leases in sorted sets of holders count in. */
+#define RLOCK_LUA_ATLEAST \
+	"local function atleast(key, ms, more)\n" \
+	"  ms = tonumber(ms)\n" \
+	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
+	"end\n"
+#define RLOCK_LUA_CLOCK_MS \
+	"local function clock_ms()\n" \
+	"  local t = redis.call('time')\n" \
+	"  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n" \
+	"end\n"
+
+/* Lua the scripts of the lock (scripts.c) and the read-write lock share (rwlock.c).
  * issue(): the next fencing token of a key: the server's clock in microseconds, or one more
  * than the last token when that is not below it. The counter outlives its last token by
  * keep ms (FENCE_KEEP_MS past the lease), then expires: nothing is kept for ever, and the
@@ -32,12 +40,7 @@ typedef struct {
  * does not cover. With Redlock a master's counter may be raised to another master's clock:
  * the same holds while the masters' clocks agree within keep ms. Tokens fit a double exactly
  * until the year 2255. */
-#define LUA_ATLEAST \
-	"local function atleast(key, ms, more)\n" \
-	"  ms = tonumber(ms)\n" \
-	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
-	"end\n"
-#define LUA_ISSUE LUA_ATLEAST \
+#define RLOCK_LUA_ISSUE RLOCK_LUA_ATLEAST \
 	"local function issue(fence, keep)\n" \
 	"  local t = redis.call('time')\n" \
 	"  local f = tonumber(t[1]) * 1000000 + tonumber(t[2])\n" \
@@ -47,11 +50,13 @@ typedef struct {
 	"  atleast(fence, keep)\n" \
 	"  return f\n" \
 	"end\n"
-
-/* A script's SHA, from its source (MINIT). */
-void rlock_script_init(rlock_script *s);
-/* How long a fencing counter outlives the lease ttl of the last token it issued. */
+/* How long a fencing counter outlives the lease ttl of the last token it issued (issue()'s keep). */
 zend_long rlock_fence_keep(zend_long ttl);
+
+typedef struct {
+	const char *source;
+	char sha[41];
+} rlock_script;
 
 extern rlock_script rlock_script_acquire;
 extern rlock_script rlock_script_release;
@@ -60,6 +65,8 @@ extern rlock_script rlock_script_fence_floor;
 extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed after MINIT */
 
 void rlock_scripts_minit(void);
+/* s->sha from s->source (MINIT; for the scripts of every primitive). */
+void rlock_script_init(rlock_script *s);
 
 /* The lock key and its companions, which share its hash slot: the key's own {hash tag} if
  * it has one, else the whole key as the tag. How the names are made, and why no two locks
@@ -75,20 +82,20 @@ void rlock_keys_init(rlock_keys *k, zend_string *key);
 /* Whether key's companions can share its Cluster slot: it has a {hash tag}, or no '}' at all
  * (then "{key}" is the companions' tag). */
 bool rlock_keys_cluster_safe(zend_string *key);
-/* key's companion for role (a word, no ':'): the other primitives' keys, named as the
- * lock's companions are (no two locks share one); and the key a companion was made from
- * (NULL when c is not key's companion for role). */
-zend_string *rlock_keys_companion(zend_string *key, const char *role);
-zend_string *rlock_keys_companion_base(zend_string *c, const char *role);
 /* The list where a successful acquire tells its own BLPOP so (one per lock() call). */
 zend_string *rlock_keys_self(rlock_keys *k, zend_string *token);
+/* The companion of the lock key lock_key named role (no ':' in it; the roles each primitive
+ * uses are listed in scripts.c). */
+zend_string *rlock_keys_companion(zend_string *lock_key, const char *role);
+/* The lock key whose companion named role c is, or NULL when it is none (a new string). */
+zend_string *rlock_keys_companion_base(zend_string *c, const char *role);
 void rlock_keys_free(rlock_keys *k);
 
 /* One script call, as EVALSHA; switched to EVAL when the server answers NOSCRIPT. */
 typedef struct rlock_call_s {
 	rlock_cmd cmd;
 	const rlock_script *script;
-	char num[4][RLOCK_LONG_STR];
+	char num[5][RLOCK_LONG_STR];
 	char packed[6 * RLOCK_LONG_STR];  /* several values in one argument: "token n n n" */
 } rlock_call;
 
@@ -98,17 +105,14 @@ void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_s
 	bool fair);
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl);
 void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_string *token, const rlock_opts *o);
-/* A call of any script: EVALSHA sha nkeys keys [extra], then its arguments in order: a
- * string, a number (slot 1 to 3: each number its own slot), a flag, or the packed argument
- * "token n n ..." (m numbers, m <= 5). */
+/* The pieces of a call, for the scripts of other primitives: EVALSHA s numkeys keys...
+ * [extra], then arguments; a number is written into c->num[slot] (0 is taken by numkeys). */
 void rlock_call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra);
-void rlock_call_str(rlock_call *c, zend_string *s);
 void rlock_call_num(rlock_call *c, int slot, zend_long n);
+void rlock_call_str(rlock_call *c, zend_string *s);
 void rlock_call_flag(rlock_call *c, bool flag);
+/* The packed argument: "token n n ..." (m numbers, m <= 5). */
 void rlock_call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m);
-/* c sent about key (routed by it), as EVALSHA and as EVAL when the server does not know the
- * script. The reply, or NULL with err set (error replies included). */
-redisReply *rlock_call_run(const rlock_opts *o, zend_string *key, rlock_call *c, rlock_err *err);
 /* Send the script itself (EVAL), not its SHA. */
 void rlock_call_use_eval(rlock_call *c);
 /* True (and c switched to EVAL) when r says the server does not know the script. */

@@ -114,6 +114,32 @@ final class BridgeSymfonyTest extends BridgeTestCase
         $store->save(new Key('k'));
     }
 
+    /** Leases set so far: PEXPIRE calls, which only rlock's extend script sends. */
+    private function leasesSet(): int
+    {
+        $stats = $this->client->info('commandstats')['cmdstat_pexpire'] ?? '';
+        return preg_match('/calls=(\d+)/', $stats, $m) ? (int) $m[1] : 0;
+    }
+
+    public function testLockAcquireRefreshesWithoutAskingRedisAgain(): void
+    {
+        // Lock::acquire() saves, then refreshes to the Lock's ttl: the lease the save took
+        // is that lease, so the refresh costs no round trip inside the critical section
+        $lock = (new LockFactory($this->store(['ttl' => 5000])))->createLock('k', 5.0);
+        $before = $this->leasesSet();
+        $this->assertTrue($lock->acquire());
+        $this->assertSame($before, $this->leasesSet(), 'leases set by acquire() after its SET');
+        $this->assertGreaterThan(4000, $this->client->pttl('bridge:k'));
+        // a refresh to a longer lease, or a shorter one, asks Redis
+        $lock->refresh(10.0);
+        $this->assertSame($before + 1, $this->leasesSet(), 'leases set by refresh(10)');
+        $this->assertGreaterThan(5000, $this->client->pttl('bridge:k'));
+        $lock->refresh(1.0);
+        $this->assertLessThanOrEqual(1000, $this->client->pttl('bridge:k'));
+        $lock->release();
+        $this->assertSame(0, $this->client->exists('bridge:k'));
+    }
+
     public function testPutOffExpirationPastTheLifetimeGivesTheLockBack(): void
     {
         $store = $this->store();

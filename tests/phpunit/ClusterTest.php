@@ -373,6 +373,36 @@ final class ClusterTest extends TestCase
         $this->assertLessThan(1.0, $r['at'] - $released, 'the writer was not woken by the release');
     }
 
+    public function testSemaphoreKeysShareOneSlot(): void
+    {
+        $o = $this->options();
+        $holder = new RSemaphore('sem', 2, $o);
+        $this->assertTrue($holder->acquire(2));
+        $code = '$s = new RSemaphore("sem", 2, json_decode($argv[1], true)); $ok = $s->acquire(1, 8000);'
+            . ' echo json_encode(["ok" => $ok, "at" => microtime(true)]), "\n"; $s->release();';
+        [$proc, $pipes] = Processes::start($code, [json_encode($o)]);
+        // the child waits: holders, queue, waiters and its own list all in one slot
+        $slot = self::slot($this->prefix . 'sem');
+        $port = self::masterOf($slot);
+        $deadline = microtime(true) + 5;
+        do {
+            usleep(5000);
+            $keys = self::$nodes[$port]->command('KEYS', '*' . $this->prefix . 'sem*');
+        } while (count($keys) < 3 && microtime(true) < $deadline);
+        $this->assertGreaterThanOrEqual(3, count($keys), 'holders, queue, waiters: ' . json_encode($keys));
+        foreach ($keys as $k) {
+            $this->assertSame($slot, self::slot($k), $k);
+        }
+        $released = microtime(true);
+        $this->assertTrue($holder->release());
+        [$status, $out, $err] = Processes::finish($proc, $pipes);
+        $this->assertSame(0, $status, $err);
+        $r = json_decode(trim($out), true);
+        $this->assertTrue($r['ok'], $out . $err);
+        $this->assertLessThan(1.0, $r['at'] - $released, 'the waiter was not woken by the release');
+        $this->assertSame(2, $holder->available());
+    }
+
     /**
      * The lock key's slot moves from master A to master B while the lock is held: once the
      * key went over, commands for it get ASK from A; the migration ends (SETSLOT NODE) half a

@@ -29,6 +29,8 @@ const SECKILL_LOCK_TITLES = [
 	'phpredis' => 'classic SET NX + usleep + EVAL',
 	'symfony' => 'symfony/lock RedisStore',
 	'laravel' => 'Laravel RedisLock block(3)',
+	'symfony_rlock' => 'symfony/lock over RLockStore',
+	'laravel_rlock' => 'Laravel over RLockLock block(3)',
 	'none' => 'no lock',
 ];
 
@@ -137,7 +139,9 @@ function seckill_compare_table(array $cmps): string
 /**
  * Issue 13's targets for the web endpoint, on one comparison (64 workers): rows of
  * [target, limit, measured, met]. Each ratio is taken within a round, then the median
- * over the rounds; the peers are phpredis, symfony and laravel.
+ * over the rounds; the peers are phpredis, symfony and laravel. Then the framework
+ * bridges' (issue 15): symfony_rlock's and laravel_rlock's req/s and p99 within 1.1x of
+ * rlock's.
  */
 function seckill_targets(array $cmp): array
 {
@@ -167,6 +171,13 @@ function seckill_targets(array $cmp): array
 			$vs('fpm_cpu_us_per_req', $baton('fpm_cpu_us_per_req')), 1.1, true],
 		["oversold with rlock, all rounds, $w workers", '= 0', (float) $oversold, 0.0, true],
 	];
+	foreach (array_intersect(['symfony_rlock', 'laravel_rlock'], array_keys($cmp['watched'])) as $bridge) {
+		$of = fn (string $field) => fn (array $round): ?float => $round[$bridge][$field] ?? null;
+		$title = SECKILL_LOCK_TITLES[$bridge];
+		// within 1.1x: rlock's req/s at most 1.1x the bridge's, the bridge's p99 at most 1.1x rlock's
+		$rows[] = ["rlock's req/s / $title's, $w workers", '<= 1.1', $vs('rps', $of('rps')), 1.1, true];
+		$rows[] = ["rlock's p99 / $title's, $w workers", '>= 0.91', $vs('p99_ms', $of('p99_ms')), 1 / 1.1, false];
+	}
 	return array_map(fn (array $t): array => [
 		$t[0], $t[1],
 		$t[2] === null ? '-' : sprintf($t[0] === $rows[5][0] ? '%d' : '%.2fx', $t[2]),

@@ -24,9 +24,11 @@ const SECKILL_LOCK_TTL_MS = 5000;
  * compares it with, each the adapter of the same name in bench/lib/ (one copy for the
  * bench and the demo): baton (the floor of a hand-over lock, unsafe), phpredis (the
  * classic SET NX PX + usleep(5000) + EVAL), symfony (symfony/lock 5.4, acquire(true)),
- * laravel (Laravel 8's RedisLock, block()).
+ * laravel (Laravel 8's RedisLock, block()), and the same framework code over rlock's
+ * bridge: symfony_rlock (LockFactory over RLock\Bridge\Symfony\RLockStore), laravel_rlock
+ * (RLock\Bridge\Laravel\RLockStore's RLockLock, block()).
  */
-const SECKILL_LOCKS = ['rlock', 'baton', 'phpredis', 'symfony', 'laravel', 'none'];
+const SECKILL_LOCKS = ['rlock', 'baton', 'phpredis', 'symfony', 'laravel', 'symfony_rlock', 'laravel_rlock', 'none'];
 
 /** A ?lock= value as one of SECKILL_LOCKS: '1' (and friends) is rlock, '0' none; null if unknown. */
 function seckill_lock_kind(string $value): ?string

@@ -1,0 +1,431 @@
+/* The class RSemaphore: its object and its methods, thin over the registry and the
+ * semaphore's algorithm (src/semaphore.c). */
+
+#ifdef HAVE_CONFIG_H
+# include "config.h"
+#endif
+
+#include "php.h"
+#include "zend_exceptions.h"
+#include "php_rlock.h"
+#include "src/options.h"
+#include "src/errors.h"
+#include "src/conn.h"
+#include "src/semaphore.h"
+#include "src/scripts.h"
+#include "src/registry.h"
+#include "rlock_class.h"
+
+static zend_class_entry *rsemaphore_ce;
+static zend_object_handlers rsemaphore_object_handlers;
+
+typedef struct {
+	rlock_opts *opts;
+	zend_string *key;    /* the holders' Redis key */
+	zend_long limit;     /* N, the permits there are */
+	zend_string *token;  /* our holder token: made at the first acquire, kept for the object's life */
+	zend_long held;      /* permits we hold */
+	zend_long valid_until;
+	pid_t pid;           /* the process token and holds belong to */
+	bool lost;           /* our permits were found no longer ours before their release */
+	zend_object std;
+} rsemaphore_object;
+
+static inline rsemaphore_object *rsemaphore_from_obj(zend_object *obj)
+{
+	return (rsemaphore_object *) ((char *) obj - XtOffsetOf(rsemaphore_object, std));
+}
+
+#define Z_RSEMAPHORE_P(zv) rsemaphore_from_obj(Z_OBJ_P(zv))
+
+static zend_object *rsemaphore_create(zend_class_entry *ce)
+{
+	rsemaphore_object *s = zend_object_alloc(sizeof(rsemaphore_object), ce);
+	zend_object_std_init(&s->std, ce);
+	object_properties_init(&s->std, ce);
+	s->std.handlers = &rsemaphore_object_handlers;
+	return &s->std;
+}
+
+/* The permits we hold, if they belong to this process (a forked child holds none of its
+ * parent's, and takes its own under a token of its own). */
+static zend_long rsemaphore_held(rsemaphore_object *s)
+{
+	if (s->token && s->pid != rlock_getpid()) {
+		zend_string_release(s->token);
+		s->token = NULL;
+		s->held = 0;
+	}
+	return s->held;
+}
+
+static void rsemaphore_free(zend_object *obj)
+{
+	rsemaphore_object *s = rsemaphore_from_obj(obj);
+	rlock_err err = {0};
+
+	if (s->opts && RLOCK_G(request_active) && rsemaphore_held(s) > 0) {
+		if (s->opts->auto_release) {
+			/* No exception from a destructor: a failed release expires with the ttl. */
+			rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, s->token, &err);
+		} else {
+			rlock_registry_unwatch(&rlock_semaphore_algo, s->opts, s->key, s->token);
+		}
+	}
+	if (s->token) {
+		zend_string_release(s->token);
+	}
+	if (s->key) {
+		zend_string_release(s->key);
+	}
+	if (s->opts) {
+		rlock_opts_release(s->opts);
+	}
+	zend_object_std_dtor(obj);
+}
+
+static rsemaphore_object *rsemaphore_this(zval *this_ptr)
+{
+	rsemaphore_object *s = Z_RSEMAPHORE_P(this_ptr);
+	if (!s->opts) {
+		zend_throw_error(NULL, "RSemaphore object is not initialized");
+		return NULL;
+	}
+	return s;
+}
+
+/* A permits argument: 1 to the semaphore's N. -1 with a ValueError. */
+static zend_long permits_arg(rsemaphore_object *s, zend_long n, uint32_t arg_num)
+{
+	if (n < 1 || n > s->limit) {
+		zend_argument_value_error(arg_num, "must be between 1 and " ZEND_LONG_FMT " (the semaphore's permits)", s->limit);
+		return -1;
+	}
+	return n;
+}
+
+/* Whether the watchdog found our hold no longer ours. No round trip. */
+static bool rsemaphore_found_lost(rsemaphore_object *s)
+{
+	if (rsemaphore_held(s) > 0 && rlock_registry_lost(&rlock_semaphore_algo, s->opts, s->key, s->token)) {
+		s->lost = true;
+	}
+	return s->held > 0 && s->lost;
+}
+
+/* 1 taken, 0 not within wait, -1 thrown. */
+static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
+{
+	rlock_err err = {0};
+	rlock_hold hold = {0};
+
+	if (rsemaphore_held(s) > 0 && rsemaphore_found_lost(s)) {
+		/* not ours any more: the permits taken now start a new hold */
+		rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, s->token);
+		s->held = 0;
+	}
+	if (!s->token) {
+		s->pid = rlock_getpid();
+	}
+	hold.token = s->token;
+	rlock_conn_enter(s->opts, wait);
+	int rc = rlock_semaphore_acquire(s->opts, s->key, s->limit, n, wait, &hold, &err);
+	s->token = hold.token;
+	if (rc == 1 && rlock_registry_add(&rlock_semaphore_algo, s->opts, s->key, &hold, &err) < 0) {
+		/* not renewed, not kept: give them back at once (ours from before too) */
+		rlock_err ignored = {0};
+		rlock_semaphore_algo.release(s->opts, s->key, &hold, &ignored);
+		s->held = 0;
+		rc = -1;
+	}
+	rlock_conn_leave();
+	if (rc < 0) {
+		rlock_throw(s->opts, &err);
+		return -1;
+	}
+	if (rc == 0) {
+		if (wait > 0) {
+			RLOCK_G(counters).timeouts++;
+		}
+		return 0;
+	}
+	RLOCK_G(counters).acquired++;
+	if (s->held == 0) {
+		s->lost = false;
+	}
+	s->held += n;
+	s->valid_until = hold.valid_until;
+	return 1;
+}
+
+/* Give back every permit we hold. 1 released, 0 they were no longer ours (or none held),
+ * -1 thrown (when throw is set). */
+static int rsemaphore_release(rsemaphore_object *s, bool throw)
+{
+	rlock_err err = {0};
+
+	if (rsemaphore_held(s) == 0) {
+		return 0;
+	}
+	s->held = 0;
+	int rc = rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, s->token, &err);
+	if (rc < 0 && throw) {
+		rlock_throw(s->opts, &err);
+	}
+	if (rc == 0) {
+		s->lost = true;
+		RLOCK_G(counters).lost++;
+	}
+	return rc;
+}
+
+PHP_METHOD(RSemaphore, __construct)
+{
+	zend_string *name;
+	zend_long permits;
+	HashTable *options = NULL;
+	rsemaphore_object *s = Z_RSEMAPHORE_P(ZEND_THIS);
+
+	ZEND_PARSE_PARAMETERS_START(2, 3)
+		Z_PARAM_STR(name)
+		Z_PARAM_LONG(permits)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(options)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (s->opts) {
+		zend_throw_error(NULL, "Cannot call RSemaphore::__construct() twice");
+		RETURN_THROWS();
+	}
+	if (ZSTR_LEN(name) == 0) {
+		zend_argument_value_error(1, "must not be empty");
+		RETURN_THROWS();
+	}
+	if (permits < 1 || permits > RLOCK_MS_MAX) {
+		zend_argument_value_error(2, "must be between 1 and %d", RLOCK_MS_MAX);
+		RETURN_THROWS();
+	}
+	rlock_opts *o = rlock_opts_create(options, 3);
+	if (!o) {
+		RETURN_THROWS();
+	}
+	const char *refused = o->nservers > 0 ? "option \"servers\" (Redlock) does not apply to a semaphore"
+		: o->fencing ? "option \"fencing\" does not apply to a semaphore"
+		: NULL;
+	zend_string *full = rlock_full_key(o, name);
+	if (!refused && o->nnodes && !rlock_keys_cluster_safe(full)) {
+		zend_string_release(full);
+		rlock_opts_release(o);
+		zend_argument_value_error(1, "must not contain \"}\" outside a {hash tag} with the \"cluster\" option, "
+			"or its keys could not share one slot");
+		RETURN_THROWS();
+	}
+	if (refused) {
+		zend_string_release(full);
+		rlock_opts_release(o);
+		zend_argument_value_error(3, "%s", refused);
+		RETURN_THROWS();
+	}
+	s->opts = o;
+	s->limit = permits;
+	s->key = rlock_semaphore_key(full);
+	zend_string_release(full);
+}
+
+PHP_METHOD(RSemaphore, acquire)
+{
+	zend_long n = 1, wait = 0;
+	bool wait_null = true;
+	rsemaphore_object *s;
+
+	ZEND_PARSE_PARAMETERS_START(0, 2)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(n)
+		Z_PARAM_LONG_OR_NULL(wait, wait_null)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(s = rsemaphore_this(ZEND_THIS)) || permits_arg(s, n, 1) < 0
+			|| (wait = rlock_ms_arg("wait", s->opts->wait, wait, wait_null, 2)) < 0) {
+		RETURN_THROWS();
+	}
+	int rc = rsemaphore_acquire(s, n, wait);
+	if (rc < 0) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RSemaphore, tryAcquire)
+{
+	zend_long n = 1;
+	rsemaphore_object *s;
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(n)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(s = rsemaphore_this(ZEND_THIS)) || permits_arg(s, n, 1) < 0) {
+		RETURN_THROWS();
+	}
+	int rc = rsemaphore_acquire(s, n, 0);
+	if (rc < 0) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RSemaphore, release)
+{
+	rsemaphore_object *s;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(s = rsemaphore_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	int rc = rsemaphore_release(s, true);
+	if (rc < 0) {
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RSemaphore, extend)
+{
+	zend_long ttl = 0;
+	bool ttl_null = true;
+	rsemaphore_object *s;
+	rlock_err err = {0};
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG_OR_NULL(ttl, ttl_null)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(s = rsemaphore_this(ZEND_THIS)) || (ttl = rlock_ms_arg("ttl", s->opts->ttl, ttl, ttl_null, 1)) < 0) {
+		RETURN_THROWS();
+	}
+	if (rsemaphore_held(s) == 0) {
+		RETURN_FALSE;
+	}
+	if (rsemaphore_found_lost(s)) {
+		rsemaphore_release(s, false);
+		RETURN_FALSE;
+	}
+	rlock_hold hold = { .token = s->token, .valid_until = s->valid_until };
+	int rc = rlock_semaphore_algo.extend(s->opts, s->key, &hold, ttl, &err);
+	if (rc < 0) {
+		rlock_throw(s->opts, &err);
+		RETURN_THROWS();
+	}
+	if (rc == 1) {
+		s->valid_until = hold.valid_until;
+		rlock_registry_extended(&rlock_semaphore_algo, s->opts, s->key, &hold, ttl);
+	} else {
+		rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, s->token);
+		s->held = 0;
+		s->lost = true;
+		RLOCK_G(counters).lost++;
+	}
+	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RSemaphore, held)
+{
+	rsemaphore_object *s;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(s = rsemaphore_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	RETURN_LONG(rsemaphore_found_lost(s) ? 0 : s->held);
+}
+
+PHP_METHOD(RSemaphore, available)
+{
+	rsemaphore_object *s;
+	rlock_err err = {0};
+	zend_long free = 0;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(s = rsemaphore_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	if (rlock_semaphore_available(s->opts, s->key, s->limit, &free, &err) < 0) {
+		rlock_throw(s->opts, &err);
+		RETURN_THROWS();
+	}
+	RETURN_LONG(free);
+}
+
+PHP_METHOD(RSemaphore, synchronized)
+{
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	zend_long n = 1, wait = 0;
+	bool wait_null = true;
+	rsemaphore_object *s;
+	zval arg, result;
+
+	ZEND_PARSE_PARAMETERS_START(1, 3)
+		Z_PARAM_FUNC(fci, fcc)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(n)
+		Z_PARAM_LONG_OR_NULL(wait, wait_null)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(s = rsemaphore_this(ZEND_THIS)) || permits_arg(s, n, 2) < 0
+			|| (wait = rlock_ms_arg("wait", s->opts->wait, wait, wait_null, 3)) < 0) {
+		RETURN_THROWS();
+	}
+	int rc = rsemaphore_acquire(s, n, wait);
+	if (rc < 0) {
+		RETURN_THROWS();
+	}
+	if (rc == 0) {
+		zend_throw_exception_ex(rlock_ce_timeout_exception, 0,
+			"Could not acquire " ZEND_LONG_FMT " permits of the semaphore \"%s\" within " ZEND_LONG_FMT " ms",
+			n, ZSTR_VAL(s->key), wait);
+		RETURN_THROWS();
+	}
+
+	ZVAL_OBJ_COPY(&arg, Z_OBJ_P(ZEND_THIS));
+	ZVAL_UNDEF(&result);
+	fci.retval = &result;
+	fci.param_count = 1;
+	fci.params = &arg;
+	zend_call_function(&fci, &fcc);
+	zval_ptr_dtor(&arg);
+
+	if (EG(exception)) {
+		/* $fn's exception wins over anything the release has to say. */
+		rsemaphore_release(s, false);
+		zval_ptr_dtor(&result);
+		RETURN_THROWS();
+	}
+	/* $fn may have released the permits itself: no loss, unless its release() or extend()
+	 * found them no longer ours. */
+	rc = rsemaphore_held(s) > 0 ? rsemaphore_release(s, true) : !s->lost;
+	if (rc < 0) {
+		zval_ptr_dtor(&result);
+		RETURN_THROWS();
+	}
+	if (rc == 0) {
+		zend_object *ex = zend_throw_exception_ex(rlock_ce_lost_exception, 0,
+			"The permits of the semaphore \"%s\" expired before they were released", ZSTR_VAL(s->key));
+		zend_update_property(rlock_ce_lost_exception, ex, "result", sizeof("result") - 1, &result);
+		zval_ptr_dtor(&result);
+		RETURN_THROWS();
+	}
+	RETURN_COPY_VALUE(&result);
+}
+
+void rlock_class_rsemaphore_minit(zend_class_entry *ce)
+{
+	rsemaphore_ce = ce;
+	rsemaphore_ce->create_object = rsemaphore_create;
+	memcpy(&rsemaphore_object_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
+	rsemaphore_object_handlers.offset = XtOffsetOf(rsemaphore_object, std);
+	rsemaphore_object_handlers.free_obj = rsemaphore_free;
+	rsemaphore_object_handlers.clone_obj = NULL;
+}

@@ -1,0 +1,422 @@
+/* The semaphore on one Redis server: N permits, each holder's with a lease; acquire,
+ * release, the wait, first come first served.
+ *
+ * The keys, companions of the semaphore's lock key L (scripts.c names them; they share L's
+ * hash slot):
+ * - holders, a sorted set: each holder token scored with the ms its lease ends by the
+ *   server's clock (the convention the watchdog's renew script keeps, so it renews a
+ *   semaphore's holders unchanged), and, scored negative so that a range of leases (0, now]
+ *   never meets them: "#" token -> -(permits the holder has), "#used" -> -(permits held in
+ *   all), "#limit" -> -N (as the last waiter to queue said it: what a release serves the queue by). The key lives at least as long as
+ *   the longest lease: when it expires every lease has ended, and nothing else is left.
+ * - holders "-queue", a list of tickets (one per waiting acquire() call) in order of arrival,
+ *   and holders "-waiters", a hash: ticket -> "n ttl deadline token" (how many permits, the
+ *   lease to give, when the ticket dies unless its waiter comes back, the holder to credit).
+ * - holders "-self-" ticket: the list the waiter of that ticket BLPOPs on.
+ *
+ * Every script first gives back the permits of holders whose lease ended, then serves the
+ * queue from its head while the head's permits fit: it credits them to the head's holder
+ * and pushes "g" on the head's own list; the waiter owns them the moment its BLPOP returns
+ * (as a lock is handed over). A head that does not fit stops the queue: a waiter for 3 is not
+ * starved by a stream of 1-permit takers, and a newcomer takes permits only when nobody
+ * waits. A waiter sends its acquire script and its BLPOP in one write (lock.c's way): no
+ * polling; it wakes itself when the first lease ends (the holder may have crashed), and
+ * a dead waiter's ticket is dropped once its deadline passed. */
+
+#include "php.h"
+#include "php_rlock.h"
+#include "semaphore.h"
+#include "scripts.h"
+#include "route.h"
+
+/* The Lua every semaphore script shares: KEYS holders, queue, waiters. */
+#define LUA_SEMAPHORE RLOCK_LUA_ATLEAST RLOCK_LUA_CLOCK_MS \
+	"local H, Q, W = KEYS[1], KEYS[2], KEYS[3]\n" \
+	"local function used() return -(tonumber(redis.call('zscore', H, '#used')) or 0) end\n" \
+	"local function purge(now)\n" \
+	"  for _, h in ipairs(redis.call('zrangebyscore', H, '(0', now)) do\n" \
+	"    redis.call('zincrby', H, -(tonumber(redis.call('zscore', H, '#' .. h)) or 0), '#used')\n" \
+	"    redis.call('zrem', H, h, '#' .. h)\n" \
+	"  end\n" \
+	"end\n" \
+	"local function take(tok, n, ttl, now)\n" \
+	"  redis.call('zadd', H, 'GT', now + ttl, tok)\n" \
+	"  redis.call('zincrby', H, -n, '#' .. tok)\n" \
+	"  redis.call('zincrby', H, -n, '#used')\n" \
+	"  atleast(H, ttl)\n" \
+	"end\n" \
+	"local function serve(now, limit, me)\n" \
+	"  local free = limit - used()\n" \
+	"  local mine = false\n" \
+	"  local w = redis.call('lindex', Q, 0)\n" \
+	"  while w do\n" \
+	"    local n, ttl, dl, tok = string.match(redis.call('hget', W, w) or '', '^(%d+) (%d+) (%d+) (%x+)$')\n" \
+	"    if n and tonumber(dl) >= now then\n" \
+	"      if tonumber(n) > free then break end\n" \
+	"      take(tok, tonumber(n), tonumber(ttl), now)\n" \
+	"      free = free - tonumber(n)\n" \
+	"      if w == me then mine = true else\n" \
+	"        local s = H .. '-self-' .. w\n" \
+	"        redis.call('rpush', s, 'g')\n" \
+	"        redis.call('pexpire', s, 10000)\n" \
+	"      end\n" \
+	"    end\n" \
+	"    redis.call('lpop', Q)\n" \
+	"    redis.call('hdel', W, w)\n" \
+	"    w = redis.call('lindex', Q, 0)\n" \
+	"  end\n" \
+	"  return mine\n" \
+	"end\n"
+
+/* KEYS: holders, queue, waiters, self. ARGV: token, n, limit, ttl, wait, ticket, blocking
+ * (a BLPOP on self follows). {1, token, 0} taken (and "1" pushed on self when blocking);
+ * {0, pttl of the first lease or -2, block ms} not, and with wait > 0 the ticket queued
+ * (or its deadline moved), with wait 0 the ticket left the queue. A "g" found on self is
+ * a grant its BLPOP was not there to take (it had timed out): taken. A ticket lives 1000 ms
+ * past its round's end: a waiter later than that loses its place, a dead one holds the head
+ * of the queue that long at most. */
+static rlock_script script_acquire = { .source = LUA_SEMAPHORE
+	"local self = KEYS[4]\n"
+	"local token, n, limit, ttl, wait, ticket = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]\n"
+	"local function won()\n"
+	"  if ARGV[7] == '1' then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end\n"
+	"  return {1, token, 0}\n"
+	"end\n"
+	"if redis.call('exists', self) == 1 then\n"
+	"  local granted = false\n"
+	"  for _, v in ipairs(redis.call('lrange', self, 0, -1)) do if v == 'g' then granted = true end end\n"
+	"  redis.call('del', self)\n"
+	"  if granted then return won() end\n"
+	"end\n"
+	"local now = clock_ms()\n"
+	"purge(now)\n"
+	"local queue = redis.call('exists', Q) == 1\n"
+	"local queued = queue and redis.call('hexists', W, ticket) == 1\n"
+	"if queue and serve(now, limit, ticket) then return won() end\n"
+	"if not queued and (not queue or redis.call('exists', Q) == 0) and limit - used() >= n then\n"
+	"  take(token, n, ttl, now)\n"
+	"  return won()\n"
+	"end\n"
+	"local first = redis.call('zrangebyscore', H, '(0', '+inf', 'WITHSCORES', 'LIMIT', 0, 1)\n"
+	"local pttl = -2\n"
+	"if first[2] then pttl = tonumber(first[2]) - now end\n"
+	"if wait <= 0 then\n"
+	"  if queued then\n"
+	"    redis.call('lrem', Q, 1, ticket)\n"
+	"    redis.call('hdel', W, ticket)\n"
+	"    serve(now, limit, nil)\n"
+	"  end\n"
+	"  return {0, pttl, 0}\n"
+	"end\n"
+	"local block = wait\n"
+	"if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end\n"
+	"local head = redis.call('lindex', Q, 0)\n"
+	"if head and head ~= ticket then\n"
+	"  local dl = tonumber(string.match(redis.call('hget', W, head) or '', '^%d+ %d+ (%d+)'))\n"
+	"  if dl and dl - now + 1 < block then block = math.max(dl - now + 1, 1) end\n"
+	"end\n"
+	"redis.call('hset', W, ticket, n .. ' ' .. ttl .. ' ' .. string.format('%.0f', now + block + 1000) .. ' ' .. token)\n"
+	"if not queued then redis.call('rpush', Q, ticket) end\n"
+	"local keep = math.max(redis.call('pttl', Q), block + 2000)\n"
+	"redis.call('pexpire', Q, keep)\n"
+	"redis.call('pexpire', W, keep)\n"
+	"redis.call('zadd', H, -limit, '#limit')\n"
+	"atleast(H, keep)\n"
+	"return {0, pttl, block}\n"
+};
+
+/* KEYS: holders, queue, waiters. ARGV: token. Every permit of token back, and the queue
+ * served. 1 released, 0 it was not ours (unknown, or its lease had ended). */
+static rlock_script script_release = { .source = LUA_SEMAPHORE
+	"local now = clock_ms()\n"
+	"local lease = tonumber(redis.call('zscore', H, ARGV[1]))\n"
+	"if not lease then return 0 end\n"
+	"redis.call('zincrby', H, -(tonumber(redis.call('zscore', H, '#' .. ARGV[1])) or 0), '#used')\n"
+	"redis.call('zrem', H, ARGV[1], '#' .. ARGV[1])\n"
+	"purge(now)\n"
+	"if redis.call('exists', Q) == 1 then serve(now, -(tonumber(redis.call('zscore', H, '#limit')) or 0), nil) end\n"
+	"if used() <= 0 and redis.call('exists', Q) == 0 then redis.call('del', H) end\n"
+	"if lease < now then return 0 end\n"
+	"return 1\n"
+};
+
+/* KEYS: holders. ARGV: limit. The permits free now, counting those of ended leases free;
+ * changes nothing. */
+static rlock_script script_available = { .source = LUA_SEMAPHORE
+	"local now = clock_ms()\n"
+	"local free = tonumber(ARGV[1]) - used()\n"
+	"for _, h in ipairs(redis.call('zrangebyscore', H, '(0', now)) do\n"
+	"  free = free - (tonumber(redis.call('zscore', H, '#' .. h)) or 0)\n"
+	"end\n"
+	"if free < 0 then free = 0 end\n"
+	"return free\n"
+};
+
+void rlock_semaphore_minit(void)
+{
+	rlock_script_init(&script_acquire);
+	rlock_script_init(&script_release);
+	rlock_script_init(&script_available);
+}
+
+zend_string *rlock_semaphore_key(zend_string *full)
+{
+	return rlock_keys_companion(full, "semaphore");
+}
+
+/* holders, queue, waiters, and self (NULL without a ticket) */
+typedef struct {
+	zend_string *keys[4];
+} sem_keys;
+
+static void keys_init(sem_keys *k, zend_string *key, zend_string *ticket)
+{
+	k->keys[0] = zend_string_copy(key);
+	k->keys[1] = zend_string_concat2(ZSTR_VAL(key), ZSTR_LEN(key), "-queue", sizeof("-queue") - 1);
+	k->keys[2] = zend_string_concat2(ZSTR_VAL(key), ZSTR_LEN(key), "-waiters", sizeof("-waiters") - 1);
+	k->keys[3] = ticket ? zend_string_concat3(ZSTR_VAL(key), ZSTR_LEN(key), "-self-", sizeof("-self-") - 1,
+		ZSTR_VAL(ticket), ZSTR_LEN(ticket)) : NULL;
+}
+
+static void keys_free(sem_keys *k)
+{
+	for (int i = 0; i < 4; i++) {
+		if (k->keys[i]) {
+			zend_string_release(k->keys[i]);
+		}
+	}
+}
+
+typedef struct {
+	sem_keys k;
+	zend_string *token;
+	zend_string *ticket;
+	zend_long n;
+	zend_long limit;
+} sem_request;
+
+static void call_acquire(rlock_call *c, const rlock_opts *o, sem_request *q, zend_long wait, bool blocking)
+{
+	rlock_call_start(c, &script_acquire, 4, q->k.keys, NULL);
+	rlock_call_str(c, q->token);
+	rlock_call_num(c, 1, q->n);
+	rlock_call_num(c, 2, q->limit);
+	rlock_call_num(c, 3, o->ttl);
+	rlock_call_num(c, 4, wait);
+	rlock_call_str(c, q->ticket);
+	rlock_call_flag(c, blocking);
+}
+
+/* One round trip, no BLPOP: 1 taken, 0 not (queued when wait > 0), -1 err set. */
+static int attempt(const rlock_opts *o, sem_request *q, zend_long wait, rlock_attempt *res, rlock_err *err)
+{
+	rlock_call c;
+	call_acquire(&c, o, q, wait, false);
+	redisReply *r = rlock_lock_run(o, q->k.keys[0], &c, err);
+	if (!r || !rlock_reply_attempt(rlock_route_answered(o), r, res, err)) {
+		return -1;
+	}
+	return res->acquired;
+}
+
+/* Whether a BLPOP's reply is a grant: "g" popped from our own list. */
+static bool granted(const redisReply *r)
+{
+	return r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 && r->element[1]->type == REDIS_REPLY_STRING
+		&& r->element[1]->len == 1 && r->element[1]->str[0] == 'g';
+}
+
+/* Right after an attempt that queued us: only the BLPOP on our own list, for block ms (the
+ * ticket lives that long and more). 1 granted, 0 not (yet), -1 err set. */
+static int await_grant(const rlock_opts *o, sem_request *q, zend_long block, rlock_err *err)
+{
+	char timeout[32];
+	rlock_cmd blpop;
+	redisReply *none, *r;
+
+	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), q->k.keys[3], NULL, block);
+	rlock_block b = { .blocking = &blpop, .block_ms = block, .wake_at = rlock_lock_past_timeout, .arg = &block };
+	if (rlock_route_call_block(o, q->k.keys[0], &b, &none, &r, err) < 0) {
+		return -1;
+	}
+	if (!r) {
+		return 0;
+	}
+	if (rlock_reply_error(rlock_route_answered(o), r, err)) {
+		return -1;
+	}
+	int g = granted(r);
+	freeReplyObject(r);
+	return g;
+}
+
+/* One round of waiting: the acquire script and the BLPOP on our own list in one write.
+ * 1 taken, 0 not yet (queued), -1 err set. */
+static int wait_round(const rlock_opts *o, sem_request *q, zend_long remaining, rlock_attempt *res, rlock_err *err)
+{
+	rlock_call c;
+	char timeout[32];
+	rlock_cmd blpop, wake[2];
+	redisReply *r1, *r2;
+
+	call_acquire(&c, o, q, remaining, true);
+	rlock_call eval = c;
+	rlock_call_use_eval(&eval);
+	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), q->k.keys[3], NULL, remaining);
+	rlock_lock_wake_cmds(wake, q->k.keys[3]);
+	rlock_block b = { .first = &c.cmd, .first_new = &eval.cmd, .blocking = &blpop, .block_ms = remaining,
+		.wake_at = rlock_lock_wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
+	if (rlock_route_call_block(o, q->k.keys[0], &b, &r1, &r2, err) < 0) {
+		if (r1) {
+			freeReplyObject(r1);
+		}
+		return -1;
+	}
+	if (r1->type == REDIS_REPLY_ERROR) {
+		/* NOSCRIPT, a cluster redirect, or an error attempt() reports (OOM, ...): this round
+		 * again one command at a time (unless the BLPOP was granted all the same) */
+		bool g = granted(r2);
+		freeReplyObject(r1);
+		if (r2) {
+			freeReplyObject(r2);
+		}
+		if (g) {
+			res->acquired = true;
+			res->token = zend_string_copy(q->token);
+			return 1;
+		}
+		int rc = attempt(o, q, remaining, res, err);
+		if (rc == 0) {
+			rlock_sleep_jittered(o->retry_delay, MIN(res->block, remaining));
+		}
+		return rc;
+	}
+	if (!rlock_reply_attempt(rlock_route_answered(o), r1, res, err)) {
+		if (r2) {
+			freeReplyObject(r2);
+		}
+		return -1;
+	}
+	if (!res->acquired && r2 && rlock_reply_error(rlock_route_answered(o), r2, err)) {
+		return -1;
+	}
+	if (!res->acquired && granted(r2)) {
+		res->acquired = true;
+		res->token = zend_string_copy(q->token);
+	}
+	if (r2) {
+		freeReplyObject(r2);
+	}
+	return res->acquired;
+}
+
+int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long limit, zend_long n, zend_long wait_ms,
+	rlock_hold *h, rlock_err *err)
+{
+	sem_request q = { .n = n, .limit = limit };
+	rlock_attempt res = {0};
+	zend_long deadline = rlock_deadline(wait_ms), sent = rlock_now_ms();
+	int rc;
+
+	rlock_conn_begin(o, wait_ms);
+	if (!h->token && !(h->token = rlock_new_token(err))) {
+		return -1;
+	}
+	if (!(q.ticket = rlock_new_token(err))) {
+		return -1;
+	}
+	q.token = h->token;
+	keys_init(&q.k, key, q.ticket);
+	/* free: one round trip; taken: queued already, and a BLPOP alone waits for the grant,
+	 * then rounds of the script and the BLPOP (the first lease ended, or the ticket needs
+	 * its deadline moved) */
+	rc = attempt(o, &q, wait_ms, &res, err);
+	if (rc == 0 && wait_ms > 0) {
+		RLOCK_G(counters).contended++;
+		rc = await_grant(o, &q, MIN(res.block, MAX(deadline - rlock_now_ms(), 1)), err);
+	}
+	while (rc == 0 && wait_ms > 0) {
+		zend_long remaining = MAX(deadline - rlock_now_ms(), 0);
+		sent = rlock_now_ms();
+		if (remaining == 0) {
+			/* the last attempt, which also leaves the queue */
+			rc = attempt(o, &q, 0, &res, err);
+			break;
+		}
+		/* a round blocks a day at most: the longest wait, 24.8 days, is rounds */
+		rc = wait_round(o, &q, MIN(remaining, 86400000), &res, err);
+	}
+	if (res.token) {
+		zend_string_release(res.token);
+	}
+	keys_free(&q.k);
+	zend_string_release(q.ticket);
+	if (rc == 1) {
+		h->valid_until = sent + o->ttl;
+	}
+	return rc;
+}
+
+static int sem_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err)
+{
+	sem_keys k;
+	rlock_call c;
+	zend_long n = 0;
+
+	rlock_conn_begin(o, 0);
+	keys_init(&k, key, NULL);
+	rlock_call_start(&c, &script_release, 3, k.keys, NULL);
+	rlock_call_str(&c, h->token);
+	redisReply *r = rlock_lock_run(o, key, &c, err);
+	keys_free(&k);
+	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, 0, 1, &n, err)) {
+		return -1;
+	}
+	return n == 1;
+}
+
+/* The watchdog's renew script on the one holder: its lease to ttl from now. */
+static int sem_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
+{
+	rlock_call c;
+	zend_long sent = rlock_now_ms();
+
+	rlock_conn_begin(o, 0);
+	rlock_call_start(&c, &rlock_script_renew, 1, &key, NULL);
+	rlock_call_str(&c, h->token);
+	rlock_call_num(&c, 1, ttl);
+	redisReply *r = rlock_lock_run(o, key, &c, err);
+	if (!r) {
+		return -1;
+	}
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != 1 || r->element[0]->type != REDIS_REPLY_INTEGER
+			|| r->element[0]->integer < 0 || r->element[0]->integer > 1) {
+		rlock_err_set(err, RLOCK_ERR_REPLY, rlock_route_answered(o)->label, "unexpected reply to the renew script");
+		freeReplyObject(r);
+		return -1;
+	}
+	int yes = r->element[0]->integer == 1;
+	freeReplyObject(r);
+	if (yes) {
+		h->valid_until = sent + ttl;
+	}
+	return yes;
+}
+
+int rlock_semaphore_available(const rlock_opts *o, zend_string *key, zend_long limit, zend_long *out, rlock_err *err)
+{
+	rlock_call c;
+
+	rlock_conn_begin(o, 0);
+	rlock_call_start(&c, &script_available, 1, &key, NULL);
+	rlock_call_num(&c, 1, limit);
+	redisReply *r = rlock_lock_run(o, key, &c, err);
+	return r && rlock_reply_integer(rlock_route_answered(o), r, 0, limit, out, err) ? 0 : -1;
+}
+
+const rlock_algo rlock_semaphore_algo = {
+	.kind = "semaphore",
+	.shared = true,
+	.release = sem_release,
+	.extend = sem_extend,
+};

@@ -1,0 +1,27 @@
+#ifndef RLOCK_SEMAPHORE_H
+#define RLOCK_SEMAPHORE_H
+
+#include "options.h"
+#include "errors.h"
+#include "lock.h"
+
+/* A semaphore's holds in the registry (kind "semaphore", shared): release gives back every
+ * permit of a holder token, extend renews its lease. Its key is the holders' key,
+ * rlock_semaphore_key(). */
+extern const rlock_algo rlock_semaphore_algo;
+
+void rlock_semaphore_minit(void);
+
+/* The Redis key of the holders of the semaphore on full (a lock key: rlock_full_key()). */
+zend_string *rlock_semaphore_key(zend_string *full);
+
+/* Take n of limit permits for h->token (a new token when NULL, then h->token is the
+ * caller's), waiting up to wait_ms, first come first served. 1 taken (h->valid_until set),
+ * 0 not within wait_ms (h->token kept), -1 err set. */
+int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long limit, zend_long n, zend_long wait_ms,
+	rlock_hold *h, rlock_err *err);
+
+/* The permits of limit free now (holders whose lease ended counted free): 0 or -1. */
+int rlock_semaphore_available(const rlock_opts *o, zend_string *key, zend_long limit, zend_long *out, rlock_err *err);
+
+#endif
