@@ -49,16 +49,17 @@ redisReply *rlock_lock_run(const rlock_opts *o, zend_string *key, rlock_call *c,
 
 /* One round trip: take the key (or a grant left for nobody), else join the waiters when
  * wait_ms > 0. 0, or -1 with err set. */
-static int attempt(const rlock_opts *o, const rlock_waiter *w, zend_string *token, zend_long wait_ms, bool queued,
-	rlock_attempt *res, rlock_err *err)
+static int attempt(const rlock_opts *o, const rlock_waiter *w, zend_long wait_ms, bool queued, rlock_attempt *res,
+	rlock_err *err)
 {
 	rlock_call c;
-	w->call(&c, w, token, o, wait_ms, queued, NULL);
+	w->call(&c, w, o, wait_ms, queued, NULL);
 	redisReply *r = rlock_lock_run(o, w->k->keys[0], &c, err);
 	return r && rlock_reply_attempt(rlock_route_answered(o), r, res, err) ? 0 : -1;
 }
 
-void rlock_lock_blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *const *lists,
+/* BLPOP [self] lists... timeout */
+static void blpop_lists(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *const *lists,
 	int nlists, zend_long block_ms)
 {
 	cmd->argc = 0;
@@ -71,6 +72,12 @@ void rlock_lock_blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_strin
 	}
 	cmd->argv[cmd->argc] = timeout;
 	cmd->lens[cmd->argc++] = snprintf(timeout, size, "%.3f", MAX(block_ms, 1) / 1000.0);
+}
+
+void rlock_lock_blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *list,
+	zend_long block_ms)
+{
+	blpop_lists(cmd, timeout, size, self, &list, list != NULL, block_ms);
 }
 
 /* A BLPOP's answer: 1 a grant popped from the grants, "token fence ttl" as a release of
@@ -115,7 +122,7 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	rlock_cmd cmd;
 	redisReply *none, *r;
 
-	rlock_lock_blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, &k->keys[1], 1, block_ms);
+	rlock_lock_blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, k->keys[1], block_ms);
 	rlock_block b = { .blocking = &cmd, .block_ms = block_ms, .wake_at = rlock_lock_past_timeout, .arg = &block_ms };
 	if (rlock_conn_call_block(o, s, &b, &none, &r, err) < 0
 			|| rlock_reply_error(s, r, err)) {
@@ -154,19 +161,20 @@ void rlock_lock_wake_cmds(rlock_cmd wake[2], zend_string *self)
 /* One round of waiting: the acquire and the BLPOP in one write. 1 acquired (res filled),
  * 0 not yet (counted among the waiters: *queued), -1 err set. *reached: the server
  * answered the acquire. */
-static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_string *token, zend_string *self, zend_long remaining,
-	bool *queued, bool *reached, rlock_attempt *res, rlock_err *err)
+static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long remaining, bool *queued, bool *reached,
+	rlock_attempt *res, rlock_err *err)
 {
+	zend_string *self = w->self;
 	rlock_call c;
 	char timeout[32];
 	rlock_cmd blpop;
 	redisReply *r1, *r2;
 
-	w->call(&c, w, token, o, remaining, *queued, self);
+	w->call(&c, w, o, remaining, *queued, self);
 	rlock_call eval = c;
 	rlock_call_use_eval(&eval);
-	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), self, w->lists ? w->lists : &w->k->keys[1],
-		w->lists ? w->nlists : 1, remaining);
+	blpop_lists(&blpop, timeout, sizeof(timeout), self, w->lists ? w->lists : &w->list,
+		w->lists ? w->nlists : w->list != NULL, remaining);
 	rlock_cmd wake[2];
 	rlock_lock_wake_cmds(wake, self);
 	rlock_block b = { .first = &c.cmd, .first_new = &eval.cmd, .blocking = &blpop, .block_ms = remaining,
@@ -186,7 +194,7 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_string *t
 		 * again, one command at a time (unless the BLPOP, before we ended it, was handed the
 		 * lock all the same) */
 		freeReplyObject(r1);
-		int g = w->grants && grant(r2, res);
+		int g = !w->lists && grant(r2, res);
 		if (r2) {
 			freeReplyObject(r2);
 		}
@@ -194,7 +202,7 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_string *t
 			*queued = false;
 			return 1;
 		}
-		if (attempt(o, w, token, remaining, *queued, res, err) < 0) {
+		if (attempt(o, w, remaining, *queued, res, err) < 0) {
 			return -1;
 		}
 		*queued = !res->acquired;
@@ -215,7 +223,7 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_string *t
 	}
 	if (res->acquired) {
 		*queued = false;  /* the script left the waiters; r2 is our own "1" */
-	} else if (w->grants && grant(r2, res)) {
+	} else if (!w->lists && grant(r2, res)) {
 		*queued = false;  /* the release that handed it over uncounted us */
 	} else {
 		*queued = true;   /* nil, a wake, our "0", or r2 NULL: the connection closed on it */
@@ -226,34 +234,29 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_string *t
 	return res->acquired;
 }
 
-static void mutex_call(rlock_call *c, const rlock_waiter *w, zend_string *token, const rlock_opts *o, zend_long wait_ms,
-	bool queued, zend_string *self)
+int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rlock_attempt *res, rlock_err *err)
 {
-	rlock_call_acquire(c, w->k, token, o, wait_ms, queued, self);
-}
-
-int rlock_lock_wait(const rlock_opts *o, const rlock_waiter *w, zend_string *token, zend_long deadline,
-	rlock_attempt *res, bool *waited, zend_long *sent, rlock_err *err)
-{
-	bool queued = false, reached = false;
-	zend_string *self = NULL;
+	bool queued = false, reached = false, waited = false;
 	int rc;
 
 	for (;;) {
 		zend_long remaining = MAX(deadline - rlock_now_ms(), 0);
-		*sent = rlock_now_ms();
+		w->sent = rlock_now_ms();
 		if (remaining == 0) {
 			/* the last attempt, which also leaves the waiters */
-			rc = attempt(o, w, token, 0, queued, res, err) < 0 ? -1 : res->acquired;
+			rc = attempt(o, w, 0, queued, res, err) < 0 ? -1 : res->acquired;
 			break;
 		}
-		if (!self) {
-			self = rlock_keys_self(w->k, token);
-			RLOCK_G(counters).contended++;
-			*waited = true;
+		if (!w->self) {
+			w->self = rlock_keys_self(w->k, w->token);
 		}
 		/* a round blocks a day at most: the longest wait, 24.8 days, is rounds */
-		rc = wait_round(o, w, token, self, MIN(remaining, 86400000), &queued, &reached, res, err);
+		rc = wait_round(o, w, MIN(remaining, 86400000), &queued, &reached, res, err);
+		if (!waited && (rc == 0 || (rc == 1 && res->block != 0))) {
+			/* not taken at once: queued, or handed a grant */
+			waited = true;
+			RLOCK_G(counters).contended++;
+		}
 		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
 			/* the server went away while we waited (a restart): wait for it too; an error
 			 * Redis answered (WRONGTYPE, ...) ends the wait */
@@ -266,10 +269,14 @@ int rlock_lock_wait(const rlock_opts *o, const rlock_waiter *w, zend_string *tok
 			break;
 		}
 	}
-	if (self) {
-		zend_string_release(self);
-	}
 	return rc;
+}
+
+/* The mutex's acquire round. */
+static void mutex_call(rlock_call *c, const rlock_waiter *w, const rlock_opts *o, zend_long wait_ms, bool queued,
+	zend_string *self)
+{
+	rlock_call_acquire(c, w->k, w->token, o, wait_ms, queued, self);
 }
 
 /* Compare-and-pexpire, within the call under way. */
@@ -296,8 +303,8 @@ static int key_release(const rlock_opts *o, zend_string *key, const rlock_hold *
 /* WAIT until sync_replicas replicas have our writes (the lock among them), the whole within
  * read_timeout and Redis' timer: WAIT's own timeout is read_timeout less up to a quarter,
  * and its reply is awaited REDIS_TIMER_MS past read_timeout, the lateness of an idle
- * Redis. Short of that, give the lock back. 1, 0, or -1 (the lock given back). */
-static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, rlock_err *err)
+ * Redis. */
+int rlock_lock_await_replicas(const rlock_opts *o, zend_string *key, rlock_err *err)
 {
 	char n[24], timeout[24];
 	zend_long acked = 0;
@@ -314,13 +321,7 @@ static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 		size_t len = strlen(err->msg);
 		snprintf(err->msg + len, sizeof(err->msg) - len, " (WAIT, sent for sync_replicas)");
 	}
-	int rc = r && rlock_reply_integer(rlock_route_answered(o), r, 0, ZEND_LONG_MAX, &acked, err) ? acked >= o->sync_replicas : -1;
-	if (rc != 1) {
-		rlock_err ignored = {0};
-		key_release(o, key, h, &ignored);
-		zend_string_release(h->token);
-	}
-	return rc;
+	return r && rlock_reply_integer(rlock_route_answered(o), r, 0, ZEND_LONG_MAX, &acked, err) ? acked >= o->sync_replicas : -1;
 }
 
 /* Keys this process found taken in the last HOT_MS: their first attempt is the script,
@@ -446,12 +447,12 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 		key_mark_hot(key);
 	}
 	rlock_keys_init(&k, key);
-	rlock_waiter w = { .k = &k, .call = mutex_call, .grants = true };
-	bool waited = false;
-	rc = rlock_lock_wait(o, &w, token, deadline, &res, &waited, &sent, err);
-	if (waited) {
+	rlock_waiter w = { .k = &k, .token = token, .list = k.keys[1], .call = mutex_call };
+	if (deadline > rlock_now_ms()) {
 		key_mark_hot(key);
 	}
+	rc = rlock_lock_wait(o, &w, deadline, &res, err);
+	sent = w.sent;
 	if (rc == 1 && res.block != 0 && res.block != o->ttl) {
 		/* handed over with another holder's ttl: take our own */
 		rlock_hold h = { .token = res.token };
@@ -461,14 +462,20 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 		}
 	}
 	rlock_keys_free(&k);
+	if (w.self) {
+		zend_string_release(w.self);
+	}
 	if (rc < 0 && err->kind == RLOCK_ERR_CONNECTION) {
 		rlock_lock_token_lost(o, rlock_lock_algo.kind, key, token);
 	}
 done:
 	zend_string_release(token);
-	if (rc == 1 && o->sync_replicas > 0) {
+	if (rc == 1 && o->sync_replicas > 0 && (rc = rlock_lock_await_replicas(o, key, err)) != 1) {
+		/* short of the replicas: give the lock back */
 		rlock_hold h = { .token = res.token };
-		rc = await_replicas(o, key, &h, err);
+		rlock_err ignored = {0};
+		key_release(o, key, &h, &ignored);
+		zend_string_release(res.token);
 	}
 	if (rc == 1) {
 		out->token = res.token;

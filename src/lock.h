@@ -45,6 +45,11 @@ extern const rlock_algo rlock_lock_algo;
 /* The algorithm o asks for. */
 const rlock_algo *rlock_algo_of(const rlock_opts *o);
 
+/* WAIT until sync_replicas replicas have our writes, within read_timeout: 1 they have, 0
+ * too few did in time, -1 err set. After any acquire, the caller giving the lock back short
+ * of 1. */
+int rlock_lock_await_replicas(const rlock_opts *o, zend_string *key, rlock_err *err);
+
 struct rlock_keys_s;
 struct rlock_attempt_s;
 struct rlock_call_s;
@@ -56,24 +61,32 @@ struct rlock_call_s;
 zend_string *rlock_lock_token_for(const rlock_opts *o, const char *kind, zend_string *key, rlock_err *err);
 void rlock_lock_token_lost(const rlock_opts *o, const char *kind, zend_string *key, zend_string *token);
 
-/* A waiter, as lock.c's wait sees it: the mutex's, or a lock's over several keys (multi.c). */
+/* One caller waiting for a lock of any kind (the mutex; a read-write lock's sides): what
+ * rlock_lock_wait() needs to run its rounds. */
 typedef struct rlock_waiter_s {
-	struct rlock_keys_s *k;  /* the (first) key's names: route every command; the waiter's own list */
-	/* The acquire script of a round, answering as the mutex's does (rlock_reply_is_attempt). */
-	void (*call)(struct rlock_call_s *c, const struct rlock_waiter_s *w, zend_string *token, const rlock_opts *o,
-		zend_long wait_ms, bool queued, zend_string *self);
-	zend_string *const *lists;  /* what the BLPOP waits on beside the waiter's own list; NULL: k's grants */
+	struct rlock_keys_s *k;  /* k->keys[0] routes the calls (every key of a lock shares its slot) */
+	zend_string *token;      /* the caller's */
+	zend_string *list;       /* what a release pushes on: grants ("token fence ttl") or wakes */
+	/* A lock over several keys (multi.c): nlists lists instead of list, each key's grants, of
+	 * which it takes only wakes: a grant popped there is a mutex waiter's, never adopted. */
+	zend_string *const *lists;
 	int nlists;
-	bool grants;                /* a grant popped from them is ours (the mutex's hand-over) */
-	const void *arg;            /* the call's */
+	/* c: one acquire answering as the lock's does, that, failing, counts the caller among
+	 * the waiters when wait_ms > 0 (queued: counted already) and leaves them when 0; self,
+	 * when not NULL, its last key, where a win pushes "1" */
+	void (*call)(struct rlock_call_s *c, const struct rlock_waiter_s *w, const rlock_opts *o, zend_long wait_ms,
+		bool queued, zend_string *self);
+	void *arg;               /* the call's */
+	zend_string *self;       /* our own list, made at the first round (the caller frees it) */
+	zend_long sent;          /* when the last acquire was sent: a lease runs from there */
 } rlock_waiter;
 
-/* Acquire until deadline, waiting without polling: the script of w, and while it fails a
- * BLPOP on w's lists in the same write. 1 acquired (res filled), 0 not by deadline, -1 err
- * set. *waited: it joined the waiters; *sent: when the last attempt was sent. */
-int rlock_lock_wait(const rlock_opts *o, const rlock_waiter *w, zend_string *token, zend_long deadline,
-	struct rlock_attempt_s *res, bool *waited, zend_long *sent, rlock_err *err);
-
+/* Wait for w's lock until deadline without polling: rounds of its acquire and a BLPOP on
+ * its list (and self) in one write, woken by a release's push, by our own push when the
+ * holder's lease ends, or at the deadline. 1 acquired (res filled: a grant popped comes
+ * with res->block, its lease), 0 not by the deadline (no longer counted), -1 err set. */
+int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, struct rlock_attempt_s *res,
+	rlock_err *err);
 /* Block on server s until a release hands key k over (1, res filled: res->block is the
  * lease it came with), wakes us, or block_ms pass (0: try again); -1 err set. */
 int rlock_lock_await(const rlock_opts *o, const rlock_server *s, struct rlock_keys_s *k, zend_long block_ms,
@@ -84,9 +97,9 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, struct rlock_ke
 redisReply *rlock_lock_run(const rlock_opts *o, zend_string *key, struct rlock_call_s *c, rlock_err *err);
 
 /* The waiting pieces other primitives share with the lock (a semaphore's waiter). */
-/* BLPOP [self] lists... timeout: block_ms (1 at least) as seconds. */
-void rlock_lock_blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *const *lists,
-	int nlists, zend_long block_ms);
+/* BLPOP [self] [list] timeout: block_ms (1 at least) as seconds. */
+void rlock_lock_blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *list,
+	zend_long block_ms);
 /* rlock_block.wake_at for a waiter whose first command is an acquire script answering as the
  * lock's does ({1, token, fence} or {0, pttl, block ms}; arg: the ms left to its deadline):
  * how long its BLPOP may block. Not at all after an error (the round is over, and is done

@@ -204,12 +204,12 @@ static bool keys_of(multi_keys *m, zend_string *key, rlock_err *err)
 	return true;
 }
 
-static void call_acquire(rlock_call *c, const rlock_waiter *w, zend_string *token, const rlock_opts *o,
-	zend_long wait_ms, bool queued, zend_string *self)
+static void call_acquire(rlock_call *c, const rlock_waiter *w, const rlock_opts *o, zend_long wait_ms, bool queued,
+	zend_string *self)
 {
 	const multi_keys *m = w->arg;
 	rlock_call_start(c, &script_acquire, 3 * m->n, (zend_string **) m->acquire, self);
-	rlock_call_str(c, token);
+	rlock_call_str(c, w->token);
 	rlock_call_num(c, 1, o->ttl);
 	rlock_call_num(c, 2, wait_ms);
 	rlock_call_flag(c, queued);
@@ -220,8 +220,7 @@ static int multi_acquire(const rlock_opts *o, zend_string *key, zend_long wait_m
 {
 	multi_keys m;
 	rlock_attempt res = {0};
-	zend_long deadline = rlock_deadline(wait_ms), sent = rlock_now_ms();
-	bool waited = false;
+	zend_long deadline = rlock_deadline(wait_ms);
 
 	rlock_conn_begin(o, wait_ms);
 	if (!keys_of(&m, key, err)) {
@@ -232,17 +231,21 @@ static int multi_acquire(const rlock_opts *o, zend_string *key, zend_long wait_m
 		keys_free(&m);
 		return -1;
 	}
-	rlock_waiter w = { .k = &m.k[0], .call = call_acquire, .lists = m.grants, .nlists = m.n, .arg = &m };
-	int rc = rlock_lock_wait(o, &w, token, deadline, &res, &waited, &sent, err);
+	rlock_waiter w = { .k = &m.k[0], .token = token, .call = call_acquire, .lists = m.grants, .nlists = m.n,
+		.arg = &m };
+	int rc = rlock_lock_wait(o, &w, deadline, &res, err);
 	if (rc < 0 && err->kind == RLOCK_ERR_CONNECTION) {
 		rlock_lock_token_lost(o, MULTI_KIND, key, token);
+	}
+	if (w.self) {
+		zend_string_release(w.self);
 	}
 	zend_string_release(token);
 	keys_free(&m);
 	if (rc == 1) {
 		out->token = res.token;
 		out->fence = 0;
-		out->valid_until = sent + o->ttl;
+		out->valid_until = w.sent + o->ttl;
 	}
 	return rc;
 }

@@ -16,6 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* issue(): scripts.h. */
+
+/* How long a fencing counter outlives the lease of the last token it issued. */
 #define FENCE_KEEP_MS 10000
 
 zend_long rlock_fence_keep(zend_long ttl)
@@ -280,6 +283,22 @@ zend_string *rlock_keys_companion(zend_string *lock_key, const char *role)
 	return companion_of(lock_key, has_hash_tag(lock_key), role, NULL);
 }
 
+zend_string *rlock_keys_companion_base(zend_string *c, const char *role)
+{
+	/* "}{" L "}:" role or "}=" L ":" role, as companion_of() makes them */
+	size_t role_len = strlen(role), len = ZSTR_LEN(c);
+	if (len < 3 + role_len || ZSTR_VAL(c)[0] != KEY_MARK) {
+		return NULL;
+	}
+	bool braced = ZSTR_VAL(c)[1] == '{';
+	size_t tail = 1 + role_len + braced;
+	if ((!braced && ZSTR_VAL(c)[1] != '=') || len < 2 + tail
+			|| memcmp(ZSTR_VAL(c) + len - role_len, role, role_len) != 0) {
+		return NULL;
+	}
+	return zend_string_init(ZSTR_VAL(c) + 2, len - 2 - tail, 0);
+}
+
 void rlock_keys_init(rlock_keys *k, zend_string *key)
 {
 	static const char *role[3] = { "grants", "waiters", "fence" };
@@ -339,7 +358,7 @@ void rlock_call_str(rlock_call *c, zend_string *s)
 
 /* The packed argument: a token, then the m numbers of nums, each after a space; the token is
  * cut should it not leave room for them (a token never is: 32 bytes). */
-static void call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m)
+void rlock_call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m)
 {
 	char *p = c->packed, num[RLOCK_LONG_STR];
 	size_t len = MIN(ZSTR_LEN(token), sizeof(c->packed) - (size_t) m * RLOCK_LONG_STR);
@@ -378,7 +397,7 @@ void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_s
 	zend_long nums[3] = { fair, o->ttl, rlock_fence_keep(o->ttl) };
 	rlock_call_start(c, &rlock_script_release, 4, k->keys, NULL);
 	rlock_call_str(c, token);
-	call_packed(c, next, nums, 3);
+	rlock_call_packed(c, next, nums, 3);
 }
 
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl)

@@ -27,18 +27,7 @@ const char *rlock_long_str(char buf[RLOCK_LONG_STR], zend_long n);
 	"  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n" \
 	"end\n"
 
-typedef struct {
-	const char *source;
-	char sha[41];
-} rlock_script;
-
-extern rlock_script rlock_script_acquire;
-extern rlock_script rlock_script_release;
-extern rlock_script rlock_script_extend;
-extern rlock_script rlock_script_fence_floor;
-extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed after MINIT */
-
-/* Lua the lock's scripts share (scripts.c, multi.c).
+/* Lua the scripts of the lock (scripts.c) and the read-write lock share (rwlock.c).
  * issue(): the next fencing token of a key: the server's clock in microseconds, or one more
  * than the last token when that is not below it. The counter outlives its last token by
  * keep ms (FENCE_KEEP_MS past the lease), then expires: nothing is kept for ever, and the
@@ -61,6 +50,19 @@ extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed
 	"  atleast(fence, keep)\n" \
 	"  return f\n" \
 	"end\n"
+/* How long a fencing counter outlives the lease ttl of the last token it issued (issue()'s keep). */
+zend_long rlock_fence_keep(zend_long ttl);
+
+typedef struct {
+	const char *source;
+	char sha[41];
+} rlock_script;
+
+extern rlock_script rlock_script_acquire;
+extern rlock_script rlock_script_release;
+extern rlock_script rlock_script_extend;
+extern rlock_script rlock_script_fence_floor;
+extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed after MINIT */
 
 /* free(): a release of a key with waiters, n their count (> 0). A waiter of the mutex counts
  * 1 in it, a waiter of a lock over several keys (multi.c) 2^32 (exact in a Lua number up to
@@ -95,9 +97,6 @@ extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed
 	"  return 1\n" \
 	"end\n"
 
-/* How long a fencing counter outlives the lease of the last token it issued. */
-zend_long rlock_fence_keep(zend_long ttl);
-
 void rlock_scripts_minit(void);
 /* s->sha from s->source (MINIT; for the scripts of every primitive). */
 void rlock_script_init(rlock_script *s);
@@ -121,6 +120,8 @@ zend_string *rlock_keys_self(rlock_keys *k, zend_string *token);
 /* The companion of the lock key lock_key named role (no ':' in it; the roles each primitive
  * uses are listed in scripts.c). */
 zend_string *rlock_keys_companion(zend_string *lock_key, const char *role);
+/* The lock key whose companion named role c is, or NULL when it is none (a new string). */
+zend_string *rlock_keys_companion_base(zend_string *c, const char *role);
 void rlock_keys_free(rlock_keys *k);
 
 /* One script call, as EVALSHA; switched to EVAL when the server answers NOSCRIPT. */
@@ -144,6 +145,8 @@ void rlock_call_arg(rlock_call *c, const char *arg, size_t len);
 void rlock_call_num(rlock_call *c, int slot, zend_long n);
 void rlock_call_str(rlock_call *c, zend_string *s);
 void rlock_call_flag(rlock_call *c, bool flag);
+/* The packed argument: "token n n ..." (m numbers, m <= 5). */
+void rlock_call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m);
 /* Send the script itself (EVAL), not its SHA. */
 void rlock_call_use_eval(rlock_call *c);
 /* True (and c switched to EVAL) when r says the server does not know the script. */

@@ -234,7 +234,7 @@ static int await_grant(const rlock_opts *o, sem_request *q, zend_long block, rlo
 	rlock_cmd blpop;
 	redisReply *none, *r;
 
-	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), q->k.keys[3], NULL, 0, block);
+	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), q->k.keys[3], NULL, block);
 	rlock_block b = { .blocking = &blpop, .block_ms = block, .wake_at = rlock_lock_past_timeout, .arg = &block };
 	if (rlock_route_call_block(o, q->k.keys[0], &b, &none, &r, err) < 0) {
 		return -1;
@@ -262,7 +262,7 @@ static int wait_round(const rlock_opts *o, sem_request *q, zend_long remaining, 
 	call_acquire(&c, o, q, remaining, true);
 	rlock_call eval = c;
 	rlock_call_use_eval(&eval);
-	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), q->k.keys[3], NULL, 0, remaining);
+	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), q->k.keys[3], NULL, remaining);
 	rlock_lock_wake_cmds(wake, q->k.keys[3]);
 	rlock_block b = { .first = &c.cmd, .first_new = &eval.cmd, .blocking = &blpop, .block_ms = remaining,
 		.wake_at = rlock_lock_wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
