@@ -16,7 +16,7 @@
  *
  * Every script first gives back the permits of holders whose lease ended, then serves the
  * queue from its head while the head's permits fit: it credits them to the head's holder
- * and pushes "g" on the head's own list; the waiter owns them the moment its BLPOP returns
+ * and pushes "g <permits that holder has now>" on the head's own list; the waiter owns them the moment its BLPOP returns
  * (as a lock is handed over). A head that does not fit stops the queue: a waiter for 3 is not
  * starved by a stream of 1-permit takers, and a newcomer takes permits only when nobody
  * waits. A waiter sends its acquire script and its BLPOP in one write (lock.c's way): no
@@ -71,12 +71,14 @@
 	"end\n"
 
 /* KEYS: holders, queue, waiters, self. ARGV: token, n, limit, ttl, wait, ticket, blocking
- * (a BLPOP on self follows). {1, token, 0} taken (and "1" pushed on self when blocking);
+ * (a BLPOP on self follows). {1, token, permits token has now} taken (and "1" pushed on self
+ * when blocking);
  * {0, pttl of the first lease or -2, block ms} not, and with wait > 0 the ticket queued
  * (or its deadline moved), with wait 0 the ticket left the queue. A "g" found on self is
  * a grant its BLPOP was not there to take (it had timed out): taken. A ticket lives 1000 ms
- * past its round's end: a waiter later than that loses its place, a dead one holds the head
- * of the queue that long at most. */
+ * past its round's end: a waiter later than that loses its place (it comes back as a
+ * newcomer: takes what is free when nobody waits, else queues at the back), a dead one holds
+ * the head of the queue that long at most. */
 static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"local self = KEYS[4]\n"
 	"local token, n, limit, ttl, wait, ticket = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]\n"
@@ -376,6 +378,8 @@ int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long lim
 	zend_string_release(q.ticket);
 	if (rc == 1) {
 		h->valid_until = sent + o->ttl;
+		/* the script's third element, or a grant's count: the permits token has now (a
+		 * semaphore has no fence) */
 		*held = MIN(MAX(res.fence, n), limit);
 	}
 	return rc;
