@@ -20,9 +20,9 @@ $pid = pcntl_fork();
 if ($pid === 0) {
     fclose($mine);
     // its BLPOP's read deadline: the wait (300 ms) and read_timeout (100 ms) from now
-    $w = new RSemaphore('stopped', 1, $o + ['read_timeout' => 100]);
+    $w = new RSemaphore('stopped', 1, $o + ['read_timeout' => 100 * $slow]);
     try {
-        $got = var_export($w->acquire(1, 300), true);
+        $got = var_export($w->acquire(1, 300 * $slow), true);
     } catch (Throwable $e) {
         $got = get_class($e) . ': ' . $e->getMessage();
     }
