@@ -16,11 +16,11 @@
  *
  * Every script first gives back the permits of holders whose lease ended, then serves the
  * queue from its head while the head's permits fit: it credits them to the head's holder
- * and pushes "g <permits that holder has now>" on the head's own list; the waiter owns them the moment its BLPOP returns
- * (as a lock is handed over). A head that does not fit stops the queue: a waiter for 3 is not
- * starved by a stream of 1-permit takers, and a newcomer takes permits only when nobody
- * waits. A waiter sends its acquire script and its BLPOP in one write (lock.c's way): no
- * polling; it wakes itself when the first lease ends (the holder may have crashed), and
+ * and pushes "g <permits that holder has now>" on the head's own list; the waiter owns them
+ * the moment its BLPOP returns (as a lock is handed over). A head that does not fit stops
+ * the queue: a waiter for 3 is not starved by a stream of 1-permit takers, and a newcomer
+ * takes permits only when nobody waits. A waiter sends its acquire script and its BLPOP in
+ * one write (lock.c's way): no polling; it wakes itself when the first lease ends (the holder may have crashed), and
  * a dead waiter's ticket is dropped once its deadline passed. */
 
 #include "php.h"
