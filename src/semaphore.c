@@ -20,8 +20,8 @@
  * the moment its BLPOP returns (as a lock is handed over). A head that does not fit stops
  * the queue: a waiter for 3 is not starved by a stream of 1-permit takers, and a newcomer
  * takes permits only when nobody waits. A waiter sends its acquire script and its BLPOP in
- * one write (lock.c's way): no polling; it wakes itself when the first lease ends (the holder may have crashed), and
- * a dead waiter's ticket is dropped once its deadline passed. */
+ * one write (lock.c's way): no polling; it wakes itself when the first lease ends (the
+ * holder may have crashed), and a dead waiter's ticket is dropped once its deadline passed. */
 
 #include "php.h"
 #include "php_rlock.h"
