@@ -123,7 +123,8 @@ static zend_long permits_arg(rsemaphore_object *s, zend_long n, uint32_t arg_num
 			zend_argument_value_error(arg_num, "must be between 1 and " ZEND_LONG_FMT " (the semaphore's "
 				ZEND_LONG_FMT " permits less the " ZEND_LONG_FMT " this object holds)", s->limit - held, s->limit, held);
 		} else {
-			zend_argument_value_error(arg_num, "must be between 1 and " ZEND_LONG_FMT " (the semaphore's permits)", s->limit);
+			zend_argument_value_error(arg_num, "must be between 1 and " ZEND_LONG_FMT " (the semaphore's permits)",
+				s->limit);
 		}
 		return -1;
 	}
