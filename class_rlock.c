@@ -202,22 +202,14 @@ PHP_METHOD(RLock, __construct)
 		zend_throw_error(NULL, "Cannot call RLock::__construct() twice");
 		RETURN_THROWS();
 	}
-	if (ZSTR_LEN(key) == 0) {
-		zend_argument_value_error(1, "must not be empty");
-		RETURN_THROWS();
-	}
-	rlock_opts *o = rlock_opts_create(options, 2);
+	zend_string *full;
+	rlock_opts *o = rlock_construct_args(key, options, &full);
 	if (!o) {
 		RETURN_THROWS();
 	}
 	l->algo = rlock_algo_of(o);
 	l->opts = o;
-	l->key = rlock_full_key(o, key);
-	if (o->nnodes && !rlock_keys_cluster_safe(l->key)) {
-		zend_argument_value_error(1, "must not contain \"}\" outside a {hash tag} with the \"cluster\" option, "
-			"or its companion keys could not share its slot");
-		RETURN_THROWS();
-	}
+	l->key = full;
 }
 
 PHP_METHOD(RLock, lock)

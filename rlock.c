@@ -21,6 +21,7 @@
 #include "src/registry.h"
 #include "src/semaphore.h"
 #include "src/watchdog.h"
+#include "src/rwlock.h"
 #include "rlock_class.h"
 #include "rlock_arginfo.h"
 
@@ -154,6 +155,27 @@ zend_string *rlock_full_key(const rlock_opts *o, zend_string *key)
 	return rlock_keys_lock_key(zend_string_concat2(ZSTR_VAL(o->prefix), ZSTR_LEN(o->prefix), ZSTR_VAL(key), ZSTR_LEN(key)));
 }
 
+rlock_opts *rlock_construct_args(zend_string *key, HashTable *options, zend_string **full)
+{
+	if (ZSTR_LEN(key) == 0) {
+		zend_argument_value_error(1, "must not be empty");
+		return NULL;
+	}
+	rlock_opts *o = rlock_opts_create(options, 2);
+	if (!o) {
+		return NULL;
+	}
+	*full = rlock_full_key(o, key);
+	if (o->nnodes && !rlock_keys_cluster_safe(*full)) {
+		zend_argument_value_error(1, "must not contain \"}\" outside a {hash tag} with the \"cluster\" option, "
+			"or its companion keys could not share its slot");
+		zend_string_release(*full);
+		rlock_opts_release(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* A ms argument: null means the option's value (def). -1 with a ValueError out of the
  * range of that option. */
 zend_long rlock_ms_arg(const char *option, zend_long def, zend_long ms, bool is_null, uint32_t arg_num)
@@ -221,6 +243,7 @@ PHP_MINIT_FUNCTION(rlock)
 	REGISTER_INI_ENTRIES();
 
 	rlock_class_rlock_minit(register_class_RLock());
+	rlock_class_rreadwritelock_minit(register_class_RReadWriteLock());
 	rlock_class_rsemaphore_minit(register_class_RSemaphore());
 
 	rlock_ce_exception = register_class_RLockException(spl_ce_RuntimeException);
@@ -229,6 +252,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_ce_lost_exception = register_class_RLockLostException(rlock_ce_exception);
 
 	rlock_scripts_minit();
+	rlock_rwlock_minit();
 	rlock_semaphore_minit();
 	rlock_conn_minit();
 	pthread_atfork(NULL, NULL, rlock_atfork_child);

@@ -108,6 +108,30 @@ final class RSemaphore
     public function synchronized(callable $fn, int $permits = 1, ?int $waitMs = null): mixed {}
 }
 
+/**
+ * A read-write lock on Redis: many readers or one writer. A waiting writer keeps new
+ * readers out; a writer's release lets every waiting reader in, the last reader out the
+ * first waiting writer.
+ *
+ * @strict-properties
+ * @not-serializable
+ */
+final class RReadWriteLock
+{
+    /**
+     * Describe the read-write lock on $key. Nothing is sent to Redis until a side is used.
+     *
+     * @param array $options RLock's options; "servers" (Redlock) is not supported
+     */
+    public function __construct(string $key, #[\SensitiveParameter] array $options = []) {}
+
+    /** The shared side: an RLock that many hold at once, while no writer does. */
+    public function readLock(): RLock {}
+
+    /** The exclusive side: an RLock that one holds, while no reader does. */
+    public function writeLock(): RLock {}
+}
+
 class RLockException extends RuntimeException
 {
 }

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 43f4ef0ffcd02c8f06bfb7986a277ac9aea89db3 */
+ * Stub hash: 5366e7e298c49e2295eab2abd8e91f0c1011e9f9 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -77,6 +77,13 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RSemaphore_synchronized, 0
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
 ZEND_END_ARG_INFO()
 
+#define arginfo_class_RReadWriteLock___construct arginfo_class_RLock___construct
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_RReadWriteLock_readLock, 0, 0, RLock, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RReadWriteLock_writeLock arginfo_class_RReadWriteLock_readLock
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLockLostException_getResult, 0, 0, IS_MIXED, 0)
 ZEND_END_ARG_INFO()
 
@@ -103,6 +110,9 @@ ZEND_METHOD(RSemaphore, extend);
 ZEND_METHOD(RSemaphore, held);
 ZEND_METHOD(RSemaphore, available);
 ZEND_METHOD(RSemaphore, synchronized);
+ZEND_METHOD(RReadWriteLock, __construct);
+ZEND_METHOD(RReadWriteLock, readLock);
+ZEND_METHOD(RReadWriteLock, writeLock);
 ZEND_METHOD(RLockLostException, getResult);
 
 
@@ -134,6 +144,14 @@ static const zend_function_entry class_RSemaphore_methods[] = {
 	ZEND_ME(RSemaphore, held, arginfo_class_RSemaphore_held, ZEND_ACC_PUBLIC)
 	ZEND_ME(RSemaphore, available, arginfo_class_RSemaphore_available, ZEND_ACC_PUBLIC)
 	ZEND_ME(RSemaphore, synchronized, arginfo_class_RSemaphore_synchronized, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_RReadWriteLock_methods[] = {
+	ZEND_ME(RReadWriteLock, __construct, arginfo_class_RReadWriteLock___construct, ZEND_ACC_PUBLIC)
+	ZEND_ME(RReadWriteLock, readLock, arginfo_class_RReadWriteLock_readLock, ZEND_ACC_PUBLIC)
+	ZEND_ME(RReadWriteLock, writeLock, arginfo_class_RReadWriteLock_writeLock, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 
@@ -189,6 +207,22 @@ static zend_class_entry *register_class_RSemaphore(void)
 
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+#endif
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RReadWriteLock(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_CLASS_ENTRY(ce, "RReadWriteLock", class_RReadWriteLock_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+#if (PHP_VERSION_ID >= 80200)
+
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 #endif
 
 	return class_entry;

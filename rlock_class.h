@@ -10,6 +10,7 @@
 
 /* Each class file's MINIT part: ce is the class its stub registered. */
 void rlock_class_rlock_minit(zend_class_entry *ce);
+void rlock_class_rreadwritelock_minit(zend_class_entry *ce);
 void rlock_class_rsemaphore_minit(zend_class_entry *ce);
 
 /* A new RLock in out, on full (the Redis key, prefix included), whose holds are kept by the
@@ -23,6 +24,11 @@ void rlock_throw(const rlock_opts *o, rlock_err *err);
 
 /* A lock's Redis key: prefix and key (escaped should they begin like a companion key). */
 zend_string *rlock_full_key(const rlock_opts *o, zend_string *key);
+
+/* A lock constructor's arguments, key (#1) and options (#2): the options, and in *full the
+ * lock's Redis key (prefix included; one whose companions share its Cluster slot). NULL with
+ * a ValueError or TypeError thrown. */
+rlock_opts *rlock_construct_args(zend_string *key, HashTable *options, zend_string **full);
 
 /* A ms argument: null means the option's value (def). -1 with a ValueError out of the
  * range of that option. */

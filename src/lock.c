@@ -47,12 +47,12 @@ redisReply *rlock_lock_run(const rlock_opts *o, zend_string *key, rlock_call *c,
 
 /* One round trip: take the key (or a grant left for nobody), else join the waiters when
  * wait_ms > 0. 0, or -1 with err set. */
-static int attempt(const rlock_opts *o, rlock_keys *k, zend_string *token, zend_long wait_ms, bool queued,
-	rlock_attempt *res, rlock_err *err)
+static int attempt(const rlock_opts *o, const rlock_waiter *w, zend_long wait_ms, bool queued, rlock_attempt *res,
+	rlock_err *err)
 {
 	rlock_call c;
-	rlock_call_acquire(&c, k, token, o, wait_ms, queued, NULL);
-	redisReply *r = rlock_lock_run(o, k->keys[0], &c, err);
+	w->call(&c, w, o, wait_ms, queued, NULL);
+	redisReply *r = rlock_lock_run(o, w->k->keys[0], &c, err);
 	return r && rlock_reply_attempt(rlock_route_answered(o), r, res, err) ? 0 : -1;
 }
 
@@ -152,23 +152,24 @@ void rlock_lock_wake_cmds(rlock_cmd wake[2], zend_string *self)
 /* One round of waiting: the acquire and the BLPOP in one write. 1 acquired (res filled),
  * 0 not yet (counted among the waiters: *queued), -1 err set. *reached: the server
  * answered the acquire. */
-static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, zend_string *self, zend_long remaining,
-	bool *queued, bool *reached, rlock_attempt *res, rlock_err *err)
+static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long remaining, bool *queued, bool *reached,
+	rlock_attempt *res, rlock_err *err)
 {
+	zend_string *self = w->self;
 	rlock_call c;
 	char timeout[32];
 	rlock_cmd blpop;
 	redisReply *r1, *r2;
 
-	rlock_call_acquire(&c, k, token, o, remaining, *queued, self);
+	w->call(&c, w, o, remaining, *queued, self);
 	rlock_call eval = c;
 	rlock_call_use_eval(&eval);
-	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), self, k->keys[1], remaining);
+	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), self, w->list, remaining);
 	rlock_cmd wake[2];
 	rlock_lock_wake_cmds(wake, self);
 	rlock_block b = { .first = &c.cmd, .first_new = &eval.cmd, .blocking = &blpop, .block_ms = remaining,
 		.wake_at = rlock_lock_wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
-	if (rlock_route_call_block(o, k->keys[0], &b, &r1, &r2, err) < 0) {
+	if (rlock_route_call_block(o, w->k->keys[0], &b, &r1, &r2, err) < 0) {
 		if (r1) {
 			/* the server answered, then went away while we waited */
 			*queued = false;
@@ -191,7 +192,7 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 			*queued = false;
 			return 1;
 		}
-		if (attempt(o, k, token, remaining, *queued, res, err) < 0) {
+		if (attempt(o, w, remaining, *queued, res, err) < 0) {
 			return -1;
 		}
 		*queued = !res->acquired;
@@ -223,6 +224,51 @@ static int wait_round(const rlock_opts *o, rlock_keys *k, zend_string *token, ze
 	return res->acquired;
 }
 
+int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rlock_attempt *res, rlock_err *err)
+{
+	bool queued = false, reached = false, waited = false;
+	int rc;
+
+	for (;;) {
+		zend_long remaining = MAX(deadline - rlock_now_ms(), 0);
+		w->sent = rlock_now_ms();
+		if (remaining == 0) {
+			/* the last attempt, which also leaves the waiters */
+			rc = attempt(o, w, 0, queued, res, err) < 0 ? -1 : res->acquired;
+			break;
+		}
+		if (!w->self) {
+			w->self = rlock_keys_self(w->k, w->token);
+		}
+		/* a round blocks a day at most: the longest wait, 24.8 days, is rounds */
+		rc = wait_round(o, w, MIN(remaining, 86400000), &queued, &reached, res, err);
+		if (!waited && (rc == 0 || (rc == 1 && res->block != 0))) {
+			/* not taken at once: queued, or handed a grant */
+			waited = true;
+			RLOCK_G(counters).contended++;
+		}
+		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
+			/* the server went away while we waited (a restart): wait for it too; an error
+			 * Redis answered (WRONGTYPE, ...) ends the wait */
+			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
+			queued = false;
+			memset(err, 0, sizeof(*err));
+			continue;
+		}
+		if (rc != 0) {
+			break;
+		}
+	}
+	return rc;
+}
+
+/* The mutex's acquire round. */
+static void mutex_call(rlock_call *c, const rlock_waiter *w, const rlock_opts *o, zend_long wait_ms, bool queued,
+	zend_string *self)
+{
+	rlock_call_acquire(c, w->k, w->token, o, wait_ms, queued, self);
+}
+
 /* Compare-and-pexpire, within the call under way. */
 static int key_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
 {
@@ -247,8 +293,8 @@ static int key_release(const rlock_opts *o, zend_string *key, const rlock_hold *
 /* WAIT until sync_replicas replicas have our writes (the lock among them), the whole within
  * read_timeout and Redis' timer: WAIT's own timeout is read_timeout less up to a quarter,
  * and its reply is awaited REDIS_TIMER_MS past read_timeout, the lateness of an idle
- * Redis. Short of that, give the lock back. 1, 0, or -1 (the lock given back). */
-static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, rlock_err *err)
+ * Redis. */
+int rlock_lock_await_replicas(const rlock_opts *o, zend_string *key, rlock_err *err)
 {
 	char n[24], timeout[24];
 	zend_long acked = 0;
@@ -265,13 +311,7 @@ static int await_replicas(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 		size_t len = strlen(err->msg);
 		snprintf(err->msg + len, sizeof(err->msg) - len, " (WAIT, sent for sync_replicas)");
 	}
-	int rc = r && rlock_reply_integer(rlock_route_answered(o), r, 0, ZEND_LONG_MAX, &acked, err) ? acked >= o->sync_replicas : -1;
-	if (rc != 1) {
-		rlock_err ignored = {0};
-		key_release(o, key, h, &ignored);
-		zend_string_release(h->token);
-	}
-	return rc;
+	return r && rlock_reply_integer(rlock_route_answered(o), r, 0, ZEND_LONG_MAX, &acked, err) ? acked >= o->sync_replicas : -1;
 }
 
 /* Keys this process found taken in the last HOT_MS: their first attempt is the script,
@@ -374,9 +414,8 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	rlock_keys k;
 	rlock_attempt res = {0};
 	zend_long deadline = rlock_deadline(wait_ms);
-	bool queued = false, reached = false;
 	int rc = 0;
-	zend_string *token = token_for(o, key, err), *self = NULL;
+	zend_string *token = token_for(o, key, err);
 
 	rlock_conn_begin(o, wait_ms);
 	if (!token) {
@@ -401,33 +440,12 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 		key_mark_hot(key);
 	}
 	rlock_keys_init(&k, key);
-	for (;;) {
-		zend_long remaining = MAX(deadline - rlock_now_ms(), 0);
-		sent = rlock_now_ms();
-		if (remaining == 0) {
-			/* the last attempt, which also leaves the waiters */
-			rc = attempt(o, &k, token, 0, queued, &res, err) < 0 ? -1 : res.acquired;
-			break;
-		}
-		if (!self) {
-			self = rlock_keys_self(&k, token);
-			RLOCK_G(counters).contended++;
-			key_mark_hot(key);
-		}
-		/* a round blocks a day at most: the longest wait, 24.8 days, is rounds */
-		rc = wait_round(o, &k, token, self, MIN(remaining, 86400000), &queued, &reached, &res, err);
-		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
-			/* the server went away while we waited (a restart): wait for it too; an error
-			 * Redis answered (WRONGTYPE, ...) ends the wait */
-			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
-			queued = false;
-			memset(err, 0, sizeof(*err));
-			continue;
-		}
-		if (rc != 0) {
-			break;
-		}
+	rlock_waiter w = { .k = &k, .token = token, .list = k.keys[1], .call = mutex_call };
+	if (deadline > rlock_now_ms()) {
+		key_mark_hot(key);
 	}
+	rc = rlock_lock_wait(o, &w, deadline, &res, err);
+	sent = w.sent;
 	if (rc == 1 && res.block != 0 && res.block != o->ttl) {
 		/* handed over with another holder's ttl: take our own */
 		rlock_hold h = { .token = res.token };
@@ -437,17 +455,20 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 		}
 	}
 	rlock_keys_free(&k);
-	if (self) {
-		zend_string_release(self);
+	if (w.self) {
+		zend_string_release(w.self);
 	}
 	if (rc < 0 && err->kind == RLOCK_ERR_CONNECTION) {
 		token_lost(o, key, token);
 	}
 done:
 	zend_string_release(token);
-	if (rc == 1 && o->sync_replicas > 0) {
+	if (rc == 1 && o->sync_replicas > 0 && (rc = rlock_lock_await_replicas(o, key, err)) != 1) {
+		/* short of the replicas: give the lock back */
 		rlock_hold h = { .token = res.token };
-		rc = await_replicas(o, key, &h, err);
+		rlock_err ignored = {0};
+		key_release(o, key, &h, &ignored);
+		zend_string_release(res.token);
 	}
 	if (rc == 1) {
 		out->token = res.token;

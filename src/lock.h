@@ -39,8 +39,37 @@ extern const rlock_algo rlock_lock_algo;
 /* The algorithm o asks for. */
 const rlock_algo *rlock_algo_of(const rlock_opts *o);
 
+/* WAIT until sync_replicas replicas have our writes, within read_timeout: 1 they have, 0
+ * too few did in time, -1 err set. After any acquire, the caller giving the lock back short
+ * of 1. */
+int rlock_lock_await_replicas(const rlock_opts *o, zend_string *key, rlock_err *err);
+
 struct rlock_keys_s;
 struct rlock_attempt_s;
+struct rlock_call_s;
+
+/* One caller waiting for a lock of any kind (the mutex; a read-write lock's sides): what
+ * rlock_lock_wait() needs to run its rounds. */
+typedef struct rlock_waiter_s {
+	struct rlock_keys_s *k;  /* k->keys[0] routes the calls (every key of a lock shares its slot) */
+	zend_string *token;      /* the caller's */
+	zend_string *list;       /* what a release pushes on: grants ("token fence ttl") or wakes */
+	/* c: one acquire answering as the lock's does, that, failing, counts the caller among
+	 * the waiters when wait_ms > 0 (queued: counted already) and leaves them when 0; self,
+	 * when not NULL, its last key, where a win pushes "1" */
+	void (*call)(struct rlock_call_s *c, const struct rlock_waiter_s *w, const rlock_opts *o, zend_long wait_ms,
+		bool queued, zend_string *self);
+	void *arg;               /* the call's */
+	zend_string *self;       /* our own list, made at the first round (the caller frees it) */
+	zend_long sent;          /* when the last acquire was sent: a lease runs from there */
+} rlock_waiter;
+
+/* Wait for w's lock until deadline without polling: rounds of its acquire and a BLPOP on
+ * its list (and self) in one write, woken by a release's push, by our own push when the
+ * holder's lease ends, or at the deadline. 1 acquired (res filled: a grant popped comes
+ * with res->block, its lease), 0 not by the deadline (no longer counted), -1 err set. */
+int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, struct rlock_attempt_s *res,
+	rlock_err *err);
 /* Block on server s until a release hands key k over (1, res filled: res->block is the
  * lease it came with), wakes us, or block_ms pass (0: try again); -1 err set. */
 int rlock_lock_await(const rlock_opts *o, const rlock_server *s, struct rlock_keys_s *k, zend_long block_ms,
@@ -48,7 +77,6 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, struct rlock_ke
 
 /* One script call about key, within the call under way: EVALSHA, and EVAL when the server
  * does not know the script. The reply, or NULL with err set (error replies included). */
-struct rlock_call_s;
 redisReply *rlock_lock_run(const rlock_opts *o, zend_string *key, struct rlock_call_s *c, rlock_err *err);
 
 /* The waiting pieces other primitives share with the lock (a semaphore's waiter). */

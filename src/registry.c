@@ -237,6 +237,14 @@ bool rlock_registry_lost(const rlock_algo *a, const rlock_opts *o, zend_string *
 	return lost;
 }
 
+zend_string *rlock_registry_token(const rlock_algo *a, const rlock_opts *o, zend_string *key)
+{
+	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
+	rlock_held *h = find(id);
+	zend_string_release(id);
+	return h && !held_lost(h) ? h->hold.token : NULL;
+}
+
 void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
 	zend_string *id = hold_id(a, o, key, token);

@@ -32,6 +32,9 @@ void rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string
 /* Whether the watchdog found token's lock on key no longer ours. No round trip. */
 bool rlock_registry_lost(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);
 
+/* The token this process holds key with (a's kind), or NULL; borrowed. No round trip. */
+zend_string *rlock_registry_token(const rlock_algo *a, const rlock_opts *o, zend_string *key);
+
 /* Stop renewing token's lock without releasing it (an object let go with auto_release off). */
 void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);
 

@@ -16,34 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Lua shared by the scripts below (atleast(), clock_ms(): scripts.h).
- * issue(): the next fencing token of a key: the server's clock in microseconds, or one more
- * than the last token when that is not below it. The counter outlives its last token by
- * keep ms (FENCE_KEEP_MS past the lease), then expires: nothing is kept for ever, and the
- * token after the expiry is the clock, past every earlier token. By induction, each token is
- * at most the clock when it was issued (a script takes more than a microsecond of a
- * single-threaded server, so the clock moves on between two tokens), so the clock at the
- * next acquire is past it, counter or not. The counter keeps the sequence increasing should
- * the clock step back while it lives (an NTP step, a failover to a replica whose clock is
- * behind): a step back by more than keep ms after the counter expired is the one case it
- * does not cover. With Redlock a master's counter may be raised to another master's clock:
- * the same holds while the masters' clocks agree within keep ms. Tokens fit a double exactly
- * until the year 2255. */
-#define LUA_ISSUE RLOCK_LUA_ATLEAST \
-	"local function issue(fence, keep)\n" \
-	"  local t = redis.call('time')\n" \
-	"  local f = tonumber(t[1]) * 1000000 + tonumber(t[2])\n" \
-	"  local last = tonumber(redis.call('get', fence))\n" \
-	"  if last and last >= f then f = last + 1 end\n" \
-	"  redis.call('set', fence, string.format('%.0f', f), 'KEEPTTL')\n" \
-	"  atleast(fence, keep)\n" \
-	"  return f\n" \
-	"end\n"
+/* issue(): scripts.h. */
 
 /* How long a fencing counter outlives the lease of the last token it issued. */
 #define FENCE_KEEP_MS 10000
 
-static zend_long fence_keep(zend_long ttl)
+zend_long rlock_fence_keep(zend_long ttl)
 {
 	return ttl > ZEND_LONG_MAX - FENCE_KEEP_MS ? ZEND_LONG_MAX : ttl + FENCE_KEEP_MS;
 }
@@ -62,7 +40,7 @@ static zend_long fence_keep(zend_long ttl)
  * grants are looked at with LLEN before any LPOP: on a Redis out of memory, the first write
  * of an acquire that takes a free key or joins the waiters is one Redis refuses (SET, INCR),
  * and the script fails at once with OOM, having changed nothing. */
-rlock_script rlock_script_acquire = { .source = LUA_ISSUE
+rlock_script rlock_script_acquire = { .source = RLOCK_LUA_ISSUE
 	"local lock, grants, waiters, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n"
 	"local token, ttl, fencing, wait, queued, keep = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1', ARGV[6]\n"
 	"local function leave()\n"
@@ -113,7 +91,7 @@ rlock_script rlock_script_release = { .source =
 	"if redis.call('get', lock) ~= ARGV[1] then return 0 end\n"
 	"local n = tonumber(redis.call('get', waiters)) or 0\n"
 	"if n <= 0 then redis.call('del', lock) return 1 end\n"
-	LUA_ISSUE
+	RLOCK_LUA_ISSUE
 	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n"
 	"if fair == '1' then\n"
 	"  if n > 1 then redis.call('decr', waiters) else redis.call('del', waiters) end\n"
@@ -319,6 +297,22 @@ zend_string *rlock_keys_companion(zend_string *lock_key, const char *role)
 	return companion_of(lock_key, has_hash_tag(lock_key), role, NULL);
 }
 
+zend_string *rlock_keys_companion_base(zend_string *c, const char *role)
+{
+	/* "}{" L "}:" role or "}=" L ":" role, as companion_of() makes them */
+	size_t role_len = strlen(role), len = ZSTR_LEN(c);
+	if (len < 3 + role_len || ZSTR_VAL(c)[0] != KEY_MARK) {
+		return NULL;
+	}
+	bool braced = ZSTR_VAL(c)[1] == '{';
+	size_t tail = 1 + role_len + braced;
+	if ((!braced && ZSTR_VAL(c)[1] != '=') || len < 2 + tail
+			|| memcmp(ZSTR_VAL(c) + len - role_len, role, role_len) != 0) {
+		return NULL;
+	}
+	return zend_string_init(ZSTR_VAL(c) + 2, len - 2 - tail, 0);
+}
+
 void rlock_keys_init(rlock_keys *k, zend_string *key)
 {
 	static const char *role[3] = { "grants", "waiters", "fence" };
@@ -378,7 +372,7 @@ void rlock_call_str(rlock_call *c, zend_string *s)
 
 /* The packed argument: a token, then the m numbers of nums, each after a space; the token is
  * cut should it not leave room for them (a token never is: 32 bytes). */
-static void call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m)
+void rlock_call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m)
 {
 	char *p = c->packed, num[RLOCK_LONG_STR];
 	size_t len = MIN(ZSTR_LEN(token), sizeof(c->packed) - (size_t) m * RLOCK_LONG_STR);
@@ -408,16 +402,16 @@ void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const 
 	rlock_call_flag(c, o->fencing);
 	rlock_call_num(c, 2, wait_ms);
 	rlock_call_flag(c, queued);
-	rlock_call_num(c, 3, fence_keep(o->ttl));
+	rlock_call_num(c, 3, rlock_fence_keep(o->ttl));
 }
 
 void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, const rlock_opts *o,
 	bool fair)
 {
-	zend_long nums[3] = { fair, o->ttl, fence_keep(o->ttl) };
+	zend_long nums[3] = { fair, o->ttl, rlock_fence_keep(o->ttl) };
 	rlock_call_start(c, &rlock_script_release, 4, k->keys, NULL);
 	rlock_call_str(c, token);
-	call_packed(c, next, nums, 3);
+	rlock_call_packed(c, next, nums, 3);
 }
 
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl)
@@ -431,7 +425,7 @@ void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_
 {
 	rlock_call_start(c, &rlock_script_fence_floor, 1, &k->keys[0], k->keys[3]);
 	rlock_call_num(c, 1, floor);
-	rlock_call_num(c, 2, fence_keep(o->ttl));
+	rlock_call_num(c, 2, rlock_fence_keep(o->ttl));
 	rlock_call_str(c, token);
 }
 

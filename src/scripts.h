@@ -27,6 +27,32 @@ const char *rlock_long_str(char buf[RLOCK_LONG_STR], zend_long n);
 	"  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n" \
 	"end\n"
 
+/* Lua the scripts of the lock (scripts.c) and the read-write lock share (rwlock.c).
+ * issue(): the next fencing token of a key: the server's clock in microseconds, or one more
+ * than the last token when that is not below it. The counter outlives its last token by
+ * keep ms (FENCE_KEEP_MS past the lease), then expires: nothing is kept for ever, and the
+ * token after the expiry is the clock, past every earlier token. By induction, each token is
+ * at most the clock when it was issued (a script takes more than a microsecond of a
+ * single-threaded server, so the clock moves on between two tokens), so the clock at the
+ * next acquire is past it, counter or not. The counter keeps the sequence increasing should
+ * the clock step back while it lives (an NTP step, a failover to a replica whose clock is
+ * behind): a step back by more than keep ms after the counter expired is the one case it
+ * does not cover. With Redlock a master's counter may be raised to another master's clock:
+ * the same holds while the masters' clocks agree within keep ms. Tokens fit a double exactly
+ * until the year 2255. */
+#define RLOCK_LUA_ISSUE RLOCK_LUA_ATLEAST \
+	"local function issue(fence, keep)\n" \
+	"  local t = redis.call('time')\n" \
+	"  local f = tonumber(t[1]) * 1000000 + tonumber(t[2])\n" \
+	"  local last = tonumber(redis.call('get', fence))\n" \
+	"  if last and last >= f then f = last + 1 end\n" \
+	"  redis.call('set', fence, string.format('%.0f', f), 'KEEPTTL')\n" \
+	"  atleast(fence, keep)\n" \
+	"  return f\n" \
+	"end\n"
+/* How long a fencing counter outlives the lease ttl of the last token it issued (issue()'s keep). */
+zend_long rlock_fence_keep(zend_long ttl);
+
 typedef struct {
 	const char *source;
 	char sha[41];
@@ -61,6 +87,8 @@ zend_string *rlock_keys_self(rlock_keys *k, zend_string *token);
 /* The companion of the lock key lock_key named role (no ':' in it; the roles each primitive
  * uses are listed in scripts.c). */
 zend_string *rlock_keys_companion(zend_string *lock_key, const char *role);
+/* The lock key whose companion named role c is, or NULL when it is none (a new string). */
+zend_string *rlock_keys_companion_base(zend_string *c, const char *role);
 void rlock_keys_free(rlock_keys *k);
 
 /* One script call, as EVALSHA; switched to EVAL when the server answers NOSCRIPT. */
@@ -83,6 +111,8 @@ void rlock_call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_stri
 void rlock_call_num(rlock_call *c, int slot, zend_long n);
 void rlock_call_str(rlock_call *c, zend_string *s);
 void rlock_call_flag(rlock_call *c, bool flag);
+/* The packed argument: "token n n ..." (m numbers, m <= 5). */
+void rlock_call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m);
 /* Send the script itself (EVAL), not its SHA. */
 void rlock_call_use_eval(rlock_call *c);
 /* True (and c switched to EVAL) when r says the server does not know the script. */

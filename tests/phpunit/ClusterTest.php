@@ -323,6 +323,56 @@ final class ClusterTest extends TestCase
         $this->assertTrue($tagged->unlock());
     }
 
+    public function testReadWriteLockOnEveryMaster(): void
+    {
+        $o = $this->options(['reentrant' => false, 'fencing' => true]);
+        $keys = array_map(fn (int $port) => $this->keyOn($port, 'rw'), array_keys(self::masters()));
+        $keys[] = '{item:7}:stock';
+        foreach ($keys as $key) {
+            [$a, $b] = [new RReadWriteLock($key, $o), new RReadWriteLock($key, $o)];
+            $slot = self::slot(str_starts_with($key, '{') ? 'item:7' : $this->prefix . $key);
+            $this->assertSame($slot, self::slot($a->readLock()->key()), $key);
+            $this->assertSame($slot, self::slot($a->writeLock()->key()), $key);
+            // every script's keys in one slot: no CROSSSLOT
+            $this->assertTrue($a->readLock()->tryLock(), $key);
+            $this->assertTrue($b->readLock()->tryLock(), $key);
+            $this->assertFalse($b->writeLock()->lock(50), $key);
+            $this->assertTrue($a->readLock()->unlock(), $key);
+            $this->assertTrue($b->readLock()->unlock(), $key);
+            $this->assertTrue($b->writeLock()->tryLock(), $key);
+            $this->assertGreaterThan(0, $b->writeLock()->fencingToken());
+            $this->assertTrue($b->writeLock()->isAcquired());
+            $this->assertFalse($a->readLock()->tryLock(), $key);
+            $this->assertTrue($b->writeLock()->unlock(), $key);
+        }
+
+        // a writer waiting in another process: its mark and the readers
+        // all live in the lock key's slot, and the reader's release wakes it
+        $rw = new RReadWriteLock('rwc', $o);
+        $this->assertTrue($rw->readLock()->lock());
+        $slot = self::slot($this->prefix . 'rwc');
+        $port = self::masterOf($slot);
+        $code = '$w = (new RReadWriteLock("rwc", json_decode($argv[1], true)))->writeLock(); $ok = $w->lock(8000);'
+            . ' echo json_encode(["ok" => $ok, "at" => microtime(true)]), "\n"; $w->unlock();';
+        [$proc, $pipes] = Processes::start($code, [json_encode($o)]);
+        $deadline = microtime(true) + 5;
+        do {
+            usleep(5000);
+            $found = self::$nodes[$port]->command('KEYS', '*' . $this->prefix . 'rwc*');
+        } while (count($found) < 2 && microtime(true) < $deadline);
+        $this->assertCount(2, $found, 'the readers and the writer\'s mark: ' . json_encode($found));
+        foreach ($found as $k) {
+            $this->assertSame($slot, self::slot($k), $k);
+        }
+        $released = microtime(true);
+        $this->assertTrue($rw->readLock()->unlock());
+        [$status, $out, $err] = Processes::finish($proc, $pipes);
+        $this->assertSame(0, $status, $err);
+        $r = json_decode(trim($out), true);
+        $this->assertTrue($r['ok'], $out . $err);
+        $this->assertLessThan(1.0, $r['at'] - $released, 'the writer was not woken by the release');
+    }
+
     public function testSemaphoreKeysShareOneSlot(): void
     {
         $o = $this->options();

@@ -1,0 +1,124 @@
+/* The class RReadWriteLock: many readers or one writer. Its two sides are RLocks whose holds
+ * the read-write algorithm keeps (src/rwlock.c); this file only makes them. */
+
+#ifdef HAVE_CONFIG_H
+# include "config.h"
+#endif
+
+#include "php.h"
+#include "php_rlock.h"
+#include "src/rwlock.h"
+#include "rlock_class.h"
+
+static zend_object_handlers rrwlock_object_handlers;
+
+typedef struct {
+	rlock_opts *opts;
+	zend_string *key;  /* the lock's key, prefix included; its sides' keys are its companions */
+	zval read, write;  /* the sides, made at their first call: every call hands out the same RLock */
+	zend_object std;
+} rrwlock_object;
+
+static inline rrwlock_object *rrwlock_from_obj(zend_object *obj)
+{
+	return (rrwlock_object *) ((char *) obj - XtOffsetOf(rrwlock_object, std));
+}
+
+#define Z_RRWLOCK_P(zv) rrwlock_from_obj(Z_OBJ_P(zv))
+
+static zend_object *rrwlock_create(zend_class_entry *ce)
+{
+	rrwlock_object *rw = zend_object_alloc(sizeof(rrwlock_object), ce);
+	zend_object_std_init(&rw->std, ce);
+	object_properties_init(&rw->std, ce);
+	rw->std.handlers = &rrwlock_object_handlers;
+	ZVAL_UNDEF(&rw->read);
+	ZVAL_UNDEF(&rw->write);
+	return &rw->std;
+}
+
+static void rrwlock_free(zend_object *obj)
+{
+	rrwlock_object *rw = rrwlock_from_obj(obj);
+	zval_ptr_dtor(&rw->read);
+	zval_ptr_dtor(&rw->write);
+	if (rw->key) {
+		zend_string_release(rw->key);
+	}
+	if (rw->opts) {
+		rlock_opts_release(rw->opts);
+	}
+	zend_object_std_dtor(obj);
+}
+
+PHP_METHOD(RReadWriteLock, __construct)
+{
+	zend_string *key;
+	HashTable *options = NULL;
+	rrwlock_object *rw = Z_RRWLOCK_P(ZEND_THIS);
+
+	ZEND_PARSE_PARAMETERS_START(1, 2)
+		Z_PARAM_STR(key)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_ARRAY_HT(options)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (rw->opts) {
+		zend_throw_error(NULL, "Cannot call RReadWriteLock::__construct() twice");
+		RETURN_THROWS();
+	}
+	zend_string *full;
+	rlock_opts *o = rlock_construct_args(key, options, &full);
+	if (!o) {
+		RETURN_THROWS();
+	}
+	if (o->nservers > 0) {
+		/* the sides' scripts keep readers, writers and their queues together on one server */
+		zend_argument_value_error(2, "option \"servers\" (Redlock) is not supported by RReadWriteLock: "
+			"use \"server\", \"cluster\" or \"sentinel\"");
+		zend_string_release(full);
+		rlock_opts_release(o);
+		RETURN_THROWS();
+	}
+	rw->opts = o;
+	rw->key = full;
+}
+
+/* The side (made at its first call) into return_value. */
+static void rrwlock_side(zval *this_ptr, bool write, zval *return_value)
+{
+	rrwlock_object *rw = Z_RRWLOCK_P(this_ptr);
+	zval *side = write ? &rw->write : &rw->read;
+
+	if (!rw->opts) {
+		zend_throw_error(NULL, "RReadWriteLock object is not initialized");
+		return;
+	}
+	if (Z_ISUNDEF_P(side)) {
+		zend_string *key = rlock_rwlock_side_key(rw->key, write);
+		rlock_class_rlock_new(side, rw->opts, key, write ? &rlock_rwlock_write_algo : &rlock_rwlock_read_algo);
+		zend_string_release(key);
+	}
+	RETURN_COPY(side);
+}
+
+PHP_METHOD(RReadWriteLock, readLock)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	rrwlock_side(ZEND_THIS, false, return_value);
+}
+
+PHP_METHOD(RReadWriteLock, writeLock)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	rrwlock_side(ZEND_THIS, true, return_value);
+}
+
+void rlock_class_rreadwritelock_minit(zend_class_entry *ce)
+{
+	ce->create_object = rrwlock_create;
+	memcpy(&rrwlock_object_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
+	rrwlock_object_handlers.offset = XtOffsetOf(rrwlock_object, std);
+	rrwlock_object_handlers.free_obj = rrwlock_free;
+	rrwlock_object_handlers.clone_obj = NULL;
+}
