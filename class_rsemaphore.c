@@ -94,16 +94,6 @@ static rsemaphore_object *rsemaphore_this(zval *this_ptr)
 	return s;
 }
 
-/* A permits argument: 1 to the semaphore's N. -1 with a ValueError. */
-static zend_long permits_arg(rsemaphore_object *s, zend_long n, uint32_t arg_num)
-{
-	if (n < 1 || n > s->limit) {
-		zend_argument_value_error(arg_num, "must be between 1 and " ZEND_LONG_FMT " (the semaphore's permits)", s->limit);
-		return -1;
-	}
-	return n;
-}
-
 /* Whether the watchdog found our hold no longer ours. No round trip. */
 static bool rsemaphore_found_lost(rsemaphore_object *s)
 {
@@ -113,11 +103,40 @@ static bool rsemaphore_found_lost(rsemaphore_object *s)
 	return s->held > 0 && s->lost;
 }
 
+/* The permits we hold that may still be ours: none once the watchdog found them lost, or
+ * (without the watchdog) once their lease ended by our clock. No round trip. */
+static zend_long rsemaphore_live(rsemaphore_object *s)
+{
+	if (rsemaphore_found_lost(s) || (!s->opts->watchdog && s->valid_until <= rlock_now_ms())) {
+		return 0;
+	}
+	return s->held;
+}
+
+/* A permits argument to take: 1 to the permits we do not hold (more could never be ours at
+ * once: in the queue, we would wait for our own). -1 with a ValueError. */
+static zend_long permits_arg(rsemaphore_object *s, zend_long n, uint32_t arg_num)
+{
+	zend_long held = rsemaphore_live(s);
+	if (n < 1 || n > s->limit - held) {
+		if (held > 0) {
+			zend_argument_value_error(arg_num, "must be between 1 and " ZEND_LONG_FMT " (the semaphore's "
+				ZEND_LONG_FMT " permits less the " ZEND_LONG_FMT " this object holds)", s->limit - held, s->limit, held);
+		} else {
+			zend_argument_value_error(arg_num, "must be between 1 and " ZEND_LONG_FMT " (the semaphore's permits)",
+				s->limit);
+		}
+		return -1;
+	}
+	return n;
+}
+
 /* 1 taken, 0 not within wait, -1 thrown. */
 static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 {
 	rlock_err err = {0};
 	rlock_hold hold = {0};
+	zend_long total = 0;
 
 	if (rsemaphore_held(s) > 0 && rsemaphore_found_lost(s)) {
 		/* not ours any more: the permits taken now start a new hold */
@@ -129,7 +148,7 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 	}
 	hold.token = s->token;
 	rlock_conn_enter(s->opts, wait);
-	int rc = rlock_semaphore_acquire(s->opts, s->key, s->limit, n, wait, &hold, &err);
+	int rc = rlock_semaphore_acquire(s->opts, s->key, s->limit, n, wait, &hold, &total, &err);
 	s->token = hold.token;
 	if (rc == 1 && rlock_registry_add(&rlock_semaphore_algo, s->opts, s->key, &hold, &err) < 0) {
 		/* not renewed, not kept: give them back at once (ours from before too) */
@@ -153,9 +172,22 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 	if (s->held == 0) {
 		s->lost = false;
 	}
-	s->held += n;
+	if (s->held + n > total) {
+		/* some we held had ended their lease (purged by Redis): Redis' count is the truth */
+		RLOCK_G(counters).lost++;
+	}
+	s->held = total;
 	s->valid_until = hold.valid_until;
 	return 1;
+}
+
+/* Our permits found no longer ours. */
+static void rsemaphore_lost(rsemaphore_object *s)
+{
+	rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, s->token);
+	s->held = 0;
+	s->lost = true;
+	RLOCK_G(counters).lost++;
 }
 
 /* Give back every permit we hold. 1 released, 0 they were no longer ours (or none held),
@@ -175,6 +207,29 @@ static int rsemaphore_release(rsemaphore_object *s, bool throw)
 	if (rc == 0) {
 		s->lost = true;
 		RLOCK_G(counters).lost++;
+	}
+	return rc;
+}
+
+/* Give back n of the permits we hold, all when n is held() or more (the hold ends). 1
+ * released, 0 they were no longer ours (or none held), -1 thrown (when throw is set). */
+static int rsemaphore_release_n(rsemaphore_object *s, zend_long n, bool throw)
+{
+	rlock_err err = {0};
+	zend_long left = 0;
+
+	if (rsemaphore_held(s) <= n) {
+		return rsemaphore_release(s, throw);
+	}
+	int rc = rlock_semaphore_release(s->opts, s->key, s->token, s->limit, n, &left, &err);
+	if (rc < 0 && throw) {
+		rlock_throw(s->opts, &err);
+	}
+	if (rc == 0) {
+		rsemaphore_lost(s);
+	} else if (rc == 1 && (s->held = left) == 0) {
+		/* Redis counted fewer than we did: the hold ended with these */
+		rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, s->token);
 	}
 	return rc;
 }
@@ -322,10 +377,7 @@ PHP_METHOD(RSemaphore, extend)
 		s->valid_until = hold.valid_until;
 		rlock_registry_extended(&rlock_semaphore_algo, s->opts, s->key, &hold, ttl);
 	} else {
-		rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, s->token);
-		s->held = 0;
-		s->lost = true;
-		RLOCK_G(counters).lost++;
+		rsemaphore_lost(s);
 	}
 	RETURN_BOOL(rc);
 }
@@ -397,15 +449,16 @@ PHP_METHOD(RSemaphore, synchronized)
 	zend_call_function(&fci, &fcc);
 	zval_ptr_dtor(&arg);
 
+	/* Only the n taken here go back: permits the object held before (or $fn took) stay. */
 	if (EG(exception)) {
 		/* $fn's exception wins over anything the release has to say. */
-		rsemaphore_release(s, false);
+		rsemaphore_release_n(s, n, false);
 		zval_ptr_dtor(&result);
 		RETURN_THROWS();
 	}
 	/* $fn may have released the permits itself: no loss, unless its release() or extend()
 	 * found them no longer ours. */
-	rc = rsemaphore_held(s) > 0 ? rsemaphore_release(s, true) : !s->lost;
+	rc = rsemaphore_held(s) > 0 ? rsemaphore_release_n(s, n, true) : !s->lost;
 	if (rc < 0) {
 		zval_ptr_dtor(&result);
 		RETURN_THROWS();

@@ -84,6 +84,8 @@ trap 'stack_stop' EXIT
 trap 'exit 130' INT TERM
 export STACK_WORKERS=${STACK_WORKERS:-16} STACK_MAX_REQUESTS=${STACK_MAX_REQUESTS:-200}
 export STACK_TERMINATE=${STACK_TERMINATE:-3}
+# the framework rows' classes preloaded (opcache.preload, as symfony advises for production)
+export STACK_FPM_ARGS="${STACK_FPM_ARGS:-} -d opcache.preload=$repo/examples/seckill/preload.php -d opcache.preload_user=$(id -un)"
 stack_info() {
 	cat <<-INFO
 

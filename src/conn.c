@@ -102,12 +102,13 @@ static int poll_for(struct pollfd *fds, nfds_t n, zend_long ms)
 /* Wait until ctx's socket is ready for events (POLLIN: a read, POLLOUT: a write) by deadline
  * (rlock_now_ms() time): every read and write of a reply is bounded by its exchange's
  * deadline, not by a socket timeout that each read would get afresh (a reply that comes a
- * byte at a time). false with ctx->err set when the deadline passed. */
+ * byte at a time). false with ctx->err set when the deadline passed. A deadline passed
+ * already (the process was stopped or starved) still looks once, without waiting: what has
+ * arrived is taken, not reported as a timeout. */
 static bool wait_io(redisContext *ctx, short events, zend_long deadline)
 {
 	struct pollfd p = { .fd = ctx->fd, .events = events };
-	zend_long left = deadline - rlock_now_ms();
-	int rc = left > 0 ? poll_for(&p, 1, left) : 0;
+	int rc = poll_for(&p, 1, MAX(deadline - rlock_now_ms(), 0));
 
 	if (rc > 0) {
 		return true;

@@ -16,12 +16,12 @@
  *
  * Every script first gives back the permits of holders whose lease ended, then serves the
  * queue from its head while the head's permits fit: it credits them to the head's holder
- * and pushes "g" on the head's own list; the waiter owns them the moment its BLPOP returns
- * (as a lock is handed over). A head that does not fit stops the queue: a waiter for 3 is not
- * starved by a stream of 1-permit takers, and a newcomer takes permits only when nobody
- * waits. A waiter sends its acquire script and its BLPOP in one write (lock.c's way): no
- * polling; it wakes itself when the first lease ends (the holder may have crashed), and
- * a dead waiter's ticket is dropped once its deadline passed. */
+ * and pushes "g <permits that holder has now>" on the head's own list; the waiter owns them
+ * the moment its BLPOP returns (as a lock is handed over). A head that does not fit stops
+ * the queue: a waiter for 3 is not starved by a stream of 1-permit takers, and a newcomer
+ * takes permits only when nobody waits. A waiter sends its acquire script and its BLPOP in
+ * one write (lock.c's way): no polling; it wakes itself when the first lease ends (the
+ * holder may have crashed), and a dead waiter's ticket is dropped once its deadline passed. */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -39,8 +39,10 @@
 	"    redis.call('zrem', H, h, '#' .. h)\n" \
 	"  end\n" \
 	"end\n" \
+	"local function have(tok) return -(tonumber(redis.call('zscore', H, '#' .. tok)) or 0) end\n" \
 	"local function take(tok, n, ttl, now)\n" \
-	"  redis.call('zadd', H, 'GT', now + ttl, tok)\n" \
+	"  local lease = tonumber(redis.call('zscore', H, tok))\n" \
+	"  if not lease or lease < now + ttl then redis.call('zadd', H, now + ttl, tok) end\n" \
 	"  redis.call('zincrby', H, -n, '#' .. tok)\n" \
 	"  redis.call('zincrby', H, -n, '#used')\n" \
 	"  atleast(H, ttl)\n" \
@@ -57,7 +59,7 @@
 	"      free = free - tonumber(n)\n" \
 	"      if w == me then mine = true else\n" \
 	"        local s = H .. '-self-' .. w\n" \
-	"        redis.call('rpush', s, 'g')\n" \
+	"        redis.call('rpush', s, 'g ' .. have(tok))\n" \
 	"        redis.call('pexpire', s, 10000)\n" \
 	"      end\n" \
 	"    end\n" \
@@ -69,22 +71,24 @@
 	"end\n"
 
 /* KEYS: holders, queue, waiters, self. ARGV: token, n, limit, ttl, wait, ticket, blocking
- * (a BLPOP on self follows). {1, token, 0} taken (and "1" pushed on self when blocking);
+ * (a BLPOP on self follows). {1, token, permits token has now} taken (and "1" pushed on self
+ * when blocking);
  * {0, pttl of the first lease or -2, block ms} not, and with wait > 0 the ticket queued
  * (or its deadline moved), with wait 0 the ticket left the queue. A "g" found on self is
  * a grant its BLPOP was not there to take (it had timed out): taken. A ticket lives 1000 ms
- * past its round's end: a waiter later than that loses its place, a dead one holds the head
- * of the queue that long at most. */
+ * past its round's end: a waiter later than that loses its place (it comes back as a
+ * newcomer: takes what is free when nobody waits, else queues at the back), a dead one holds
+ * the head of the queue that long at most. */
 static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"local self = KEYS[4]\n"
 	"local token, n, limit, ttl, wait, ticket = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]\n"
 	"local function won()\n"
 	"  if ARGV[7] == '1' then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end\n"
-	"  return {1, token, 0}\n"
+	"  return {1, token, math.max(have(token), n)}\n"
 	"end\n"
 	"if redis.call('exists', self) == 1 then\n"
 	"  local granted = false\n"
-	"  for _, v in ipairs(redis.call('lrange', self, 0, -1)) do if v == 'g' then granted = true end end\n"
+	"  for _, v in ipairs(redis.call('lrange', self, 0, -1)) do if string.sub(v, 1, 1) == 'g' then granted = true end end\n"
 	"  redis.call('del', self)\n"
 	"  if granted then return won() end\n"
 	"end\n"
@@ -93,7 +97,8 @@ static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"local queue = redis.call('exists', Q) == 1\n"
 	"local queued = queue and redis.call('hexists', W, ticket) == 1\n"
 	"if queue and serve(now, limit, ticket) then return won() end\n"
-	"if not queued and (not queue or redis.call('exists', Q) == 0) and limit - used() >= n then\n"
+	"if queued and redis.call('hexists', W, ticket) == 0 then queued = false end\n"
+	"if not queued and redis.call('exists', Q) == 0 and limit - used() >= n then\n"
 	"  take(token, n, ttl, now)\n"
 	"  return won()\n"
 	"end\n"
@@ -125,19 +130,23 @@ static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"return {0, pttl, block}\n"
 };
 
-/* KEYS: holders, queue, waiters. ARGV: token. Every permit of token back, and the queue
- * served. 1 released, 0 it was not ours (unknown, or its lease had ended). */
+/* KEYS: holders, queue, waiters. ARGV: token, n (0: all). n of token's permits back (all it
+ * has, should that be fewer), and the queue served. The permits token has left, -1 none were
+ * ours (unknown, or its lease had ended). */
 static rlock_script script_release = { .source = LUA_SEMAPHORE
 	"local now = clock_ms()\n"
-	"local lease = tonumber(redis.call('zscore', H, ARGV[1]))\n"
-	"if not lease then return 0 end\n"
-	"redis.call('zincrby', H, -(tonumber(redis.call('zscore', H, '#' .. ARGV[1])) or 0), '#used')\n"
-	"redis.call('zrem', H, ARGV[1], '#' .. ARGV[1])\n"
+	"local tok, n = ARGV[1], tonumber(ARGV[2])\n"
+	"local lease = tonumber(redis.call('zscore', H, tok))\n"
+	"if not lease then return -1 end\n"
+	"local mine = have(tok)\n"
+	"if n <= 0 or n > mine then n = mine end\n"
+	"redis.call('zincrby', H, n, '#used')\n"
+	"if n < mine then redis.call('zincrby', H, n, '#' .. tok) else redis.call('zrem', H, tok, '#' .. tok) end\n"
 	"purge(now)\n"
 	"if redis.call('exists', Q) == 1 then serve(now, -(tonumber(redis.call('zscore', H, '#limit')) or 0), nil) end\n"
 	"if used() <= 0 and redis.call('exists', Q) == 0 then redis.call('del', H) end\n"
-	"if lease < now then return 0 end\n"
-	"return 1\n"
+	"if lease < now then return -1 end\n"
+	"return mine - n\n"
 };
 
 /* KEYS: holders. ARGV: limit. The permits free now, counting those of ended leases free;
@@ -219,16 +228,34 @@ static int attempt(const rlock_opts *o, sem_request *q, zend_long wait, rlock_at
 	return res->acquired;
 }
 
-/* Whether a BLPOP's reply is a grant: "g" popped from our own list. */
-static bool granted(const redisReply *r)
+/* Whether a BLPOP's reply is a grant, "g <permits the holder has now>" popped from our own
+ * list: those permits (1 to limit), 0 not a grant. */
+static zend_long granted(const redisReply *r, zend_long limit)
 {
-	return r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 && r->element[1]->type == REDIS_REPLY_STRING
-		&& r->element[1]->len == 1 && r->element[1]->str[0] == 'g';
+	if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2 || r->element[1]->type != REDIS_REPLY_STRING
+			|| r->element[1]->len < 3 || r->element[1]->len > 22 || strncmp(r->element[1]->str, "g ", 2) != 0) {
+		return 0;
+	}
+	char digits[24], *end;
+	memcpy(digits, r->element[1]->str + 2, r->element[1]->len - 2);
+	digits[r->element[1]->len - 2] = '\0';
+	errno = 0;
+	long long n = strtoll(digits, &end, 10);
+	return *end == '\0' && errno == 0 && n >= 1 && n <= limit ? (zend_long) n : 0;
+}
+
+/* Taken by a grant: res as the script's reply to a take says it (the permits in res->fence). */
+static int take_grant(sem_request *q, rlock_attempt *res, zend_long total)
+{
+	res->acquired = true;
+	res->token = zend_string_copy(q->token);
+	res->fence = total;
+	return 1;
 }
 
 /* Right after an attempt that queued us: only the BLPOP on our own list, for block ms (the
- * ticket lives that long and more). 1 granted, 0 not (yet), -1 err set. */
-static int await_grant(const rlock_opts *o, sem_request *q, zend_long block, rlock_err *err)
+ * ticket lives that long and more). 1 granted (res filled), 0 not (yet), -1 err set. */
+static int await_grant(const rlock_opts *o, sem_request *q, zend_long block, rlock_attempt *res, rlock_err *err)
 {
 	char timeout[32];
 	rlock_cmd blpop;
@@ -245,9 +272,9 @@ static int await_grant(const rlock_opts *o, sem_request *q, zend_long block, rlo
 	if (rlock_reply_error(rlock_route_answered(o), r, err)) {
 		return -1;
 	}
-	int g = granted(r);
+	zend_long g = granted(r, q->limit);
 	freeReplyObject(r);
-	return g;
+	return g ? take_grant(q, res, g) : 0;
 }
 
 /* One round of waiting: the acquire script and the BLPOP on our own list in one write.
@@ -275,15 +302,13 @@ static int wait_round(const rlock_opts *o, sem_request *q, zend_long remaining, 
 	if (r1->type == REDIS_REPLY_ERROR) {
 		/* NOSCRIPT, a cluster redirect, or an error attempt() reports (OOM, ...): this round
 		 * again one command at a time (unless the BLPOP was granted all the same) */
-		bool g = granted(r2);
+		zend_long g = granted(r2, q->limit);
 		freeReplyObject(r1);
 		if (r2) {
 			freeReplyObject(r2);
 		}
 		if (g) {
-			res->acquired = true;
-			res->token = zend_string_copy(q->token);
-			return 1;
+			return take_grant(q, res, g);
 		}
 		int rc = attempt(o, q, remaining, res, err);
 		if (rc == 0) {
@@ -300,9 +325,9 @@ static int wait_round(const rlock_opts *o, sem_request *q, zend_long remaining, 
 	if (!res->acquired && r2 && rlock_reply_error(rlock_route_answered(o), r2, err)) {
 		return -1;
 	}
-	if (!res->acquired && granted(r2)) {
-		res->acquired = true;
-		res->token = zend_string_copy(q->token);
+	zend_long g = res->acquired ? 0 : granted(r2, q->limit);
+	if (g) {
+		take_grant(q, res, g);
 	}
 	if (r2) {
 		freeReplyObject(r2);
@@ -311,7 +336,7 @@ static int wait_round(const rlock_opts *o, sem_request *q, zend_long remaining, 
 }
 
 int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long limit, zend_long n, zend_long wait_ms,
-	rlock_hold *h, rlock_err *err)
+	rlock_hold *h, zend_long *held, rlock_err *err)
 {
 	sem_request q = { .n = n, .limit = limit };
 	rlock_attempt res = {0};
@@ -333,7 +358,7 @@ int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long lim
 	rc = attempt(o, &q, wait_ms, &res, err);
 	if (rc == 0 && wait_ms > 0) {
 		RLOCK_G(counters).contended++;
-		rc = await_grant(o, &q, MIN(res.block, MAX(deadline - rlock_now_ms(), 1)), err);
+		rc = await_grant(o, &q, MIN(res.block, MAX(deadline - rlock_now_ms(), 1)), &res, err);
 	}
 	while (rc == 0 && wait_ms > 0) {
 		zend_long remaining = MAX(deadline - rlock_now_ms(), 0);
@@ -353,26 +378,36 @@ int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long lim
 	zend_string_release(q.ticket);
 	if (rc == 1) {
 		h->valid_until = sent + o->ttl;
+		/* the script's third element, or a grant's count: the permits token has now (a
+		 * semaphore has no fence) */
+		*held = MIN(MAX(res.fence, n), limit);
 	}
 	return rc;
 }
 
-static int sem_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err)
+int rlock_semaphore_release(const rlock_opts *o, zend_string *key, zend_string *token, zend_long limit, zend_long n,
+	zend_long *left, rlock_err *err)
 {
 	sem_keys k;
 	rlock_call c;
-	zend_long n = 0;
 
 	rlock_conn_begin(o, 0);
 	keys_init(&k, key, NULL);
 	rlock_call_start(&c, &script_release, 3, k.keys, NULL);
-	rlock_call_str(&c, h->token);
+	rlock_call_str(&c, token);
+	rlock_call_num(&c, 1, n);
 	redisReply *r = rlock_lock_run(o, key, &c, err);
 	keys_free(&k);
-	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, 0, 1, &n, err)) {
+	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, -1, limit, left, err)) {
 		return -1;
 	}
-	return n == 1;
+	return *left >= 0;
+}
+
+static int sem_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err)
+{
+	zend_long left;
+	return rlock_semaphore_release(o, key, h->token, RLOCK_MS_MAX, 0, &left, err);
 }
 
 /* The watchdog's renew script on the one holder: its lease to ttl from now. */

@@ -16,10 +16,16 @@ void rlock_semaphore_minit(void);
 zend_string *rlock_semaphore_key(zend_string *full);
 
 /* Take n of limit permits for h->token (a new token when NULL, then h->token is the
- * caller's), waiting up to wait_ms, first come first served. 1 taken (h->valid_until set),
- * 0 not within wait_ms (h->token kept), -1 err set. */
+ * caller's), waiting up to wait_ms, first come first served. 1 taken (h->valid_until set,
+ * *held the permits h->token has now, as Redis counts them: those of an ended lease are
+ * not), 0 not within wait_ms (h->token kept), -1 err set. */
 int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long limit, zend_long n, zend_long wait_ms,
-	rlock_hold *h, rlock_err *err);
+	rlock_hold *h, zend_long *held, rlock_err *err);
+
+/* Give back n of token's permits (0: all); the queue is served. 1 given (*left the permits
+ * token has still), 0 none were ours (its lease had ended), -1 err set. */
+int rlock_semaphore_release(const rlock_opts *o, zend_string *key, zend_string *token, zend_long limit, zend_long n,
+	zend_long *left, rlock_err *err);
 
 /* The permits of limit free now (holders whose lease ended counted free): 0 or -1. */
 int rlock_semaphore_available(const rlock_opts *o, zend_string *key, zend_long limit, zend_long *out, rlock_err *err);

@@ -1,0 +1,35 @@
+<?php
+/*
+ * opcache.preload for the demo's php-fpm, as symfony's documentation advises for production:
+ * the classes of the framework rows (symfony/lock, Laravel's cache and Redis locks, and
+ * rlock's bridge over them) are compiled and linked once when php-fpm starts, not loaded
+ * by the autoloaders in every request. Every framework row gets it, the peers' and rlock's
+ * bridge alike; rlock's own row has no PHP classes to load.
+ */
+
+declare(strict_types=1);
+
+require '/usr/share/php/Symfony/Component/Lock/autoload.php';
+require '/usr/share/php/Illuminate/Cache/autoload.php';
+require '/usr/share/php/Illuminate/Redis/autoload.php';
+require __DIR__ . '/../../bridge/autoload.php';
+
+foreach ([
+    Symfony\Component\Lock\LockFactory::class,
+    Symfony\Component\Lock\Lock::class,
+    Symfony\Component\Lock\Key::class,
+    Symfony\Component\Lock\Store\RedisStore::class,
+    Symfony\Component\Lock\Exception\LockConflictedException::class,
+    Psr\Log\NullLogger::class,
+    RLock\Bridge\Symfony\RLockStore::class,
+    Illuminate\Redis\RedisManager::class,
+    Illuminate\Redis\Connectors\PhpRedisConnector::class,
+    Illuminate\Redis\Connections\PhpRedisConnection::class,
+    Illuminate\Cache\RedisStore::class,
+    Illuminate\Cache\PhpRedisLock::class,
+    Illuminate\Support\Str::class,
+    RLock\Bridge\Laravel\RLockStore::class,
+    RLock\Bridge\Laravel\RLockLock::class,
+] as $class) {
+    class_exists($class);
+}
