@@ -305,6 +305,15 @@ PHP_METHOD(RLock, extend)
 	RETURN_BOOL(rc);
 }
 
+/* synchronized()'s release: $fn may have released the lock itself (unlock()): that is no
+ * loss, unless its unlock() or extend() found the lock no longer ours. Holds it took after
+ * its own unlock() are counted as any, and the one given back here is the last. */
+static int rlock_sync_give_back(void *holder, bool throw)
+{
+	rlock_object *l = holder;
+	return rlock_held(l) ? rlock_release_one(l, throw) : !l->lost;
+}
+
 PHP_METHOD(RLock, synchronized)
 {
 	zend_fcall_info fci;
@@ -312,7 +321,6 @@ PHP_METHOD(RLock, synchronized)
 	zend_long wait = 0;
 	bool wait_null = true;
 	rlock_object *l;
-	zval arg, result;
 
 	ZEND_PARSE_PARAMETERS_START(1, 2)
 		Z_PARAM_FUNC(fci, fcc)
@@ -333,36 +341,8 @@ PHP_METHOD(RLock, synchronized)
 		RETURN_THROWS();
 	}
 
-	ZVAL_OBJ_COPY(&arg, Z_OBJ_P(ZEND_THIS));
-	ZVAL_UNDEF(&result);
-	fci.retval = &result;
-	fci.param_count = 1;
-	fci.params = &arg;
-	zend_call_function(&fci, &fcc);
-	zval_ptr_dtor(&arg);
-
-	if (EG(exception)) {
-		/* $fn's exception wins over anything the release has to say. */
-		rlock_release_one(l, false);
-		zval_ptr_dtor(&result);
-		RETURN_THROWS();
-	}
-	/* $fn may have released the lock itself (unlock()): that is no loss, unless its unlock()
-	 * or extend() found the lock no longer ours. Holds it took after its own unlock() are
-	 * counted as any, and the one given back here is the last. */
-	rc = rlock_held(l) ? rlock_release_one(l, true) : !l->lost;
-	if (rc < 0) {
-		zval_ptr_dtor(&result);
-		RETURN_THROWS();
-	}
-	if (rc == 0) {
-		zend_object *ex = zend_throw_exception_ex(rlock_ce_lost_exception, 0,
-			"The lock \"%s\" expired before it was released", ZSTR_VAL(l->key));
-		zend_update_property(rlock_ce_lost_exception, ex, "result", sizeof("result") - 1, &result);
-		zval_ptr_dtor(&result);
-		RETURN_THROWS();
-	}
-	RETURN_COPY_VALUE(&result);
+	rlock_synchronized_run(return_value, ZEND_THIS, &fci, &fcc, rlock_sync_give_back, l,
+		"The lock \"%s\" expired before it was released", l->key);
 }
 
 PHP_METHOD(RLock, isLocked)

@@ -410,6 +410,20 @@ PHP_METHOD(RSemaphore, available)
 	RETURN_LONG(free);
 }
 
+/* synchronized()'s release: only the n it took go back; permits the object held before (or
+ * $fn took) stay. $fn may have released them itself: no loss, unless its release() or
+ * extend() found them no longer ours. */
+typedef struct {
+	rsemaphore_object *s;
+	zend_long n;  /* the permits synchronized() took */
+} rsemaphore_sync;
+
+static int rsemaphore_sync_give_back(void *holder, bool throw)
+{
+	rsemaphore_sync *sync = holder;
+	return rsemaphore_held(sync->s) > 0 ? rsemaphore_release_n(sync->s, sync->n, throw) : !sync->s->lost;
+}
+
 PHP_METHOD(RSemaphore, synchronized)
 {
 	zend_fcall_info fci;
@@ -417,7 +431,6 @@ PHP_METHOD(RSemaphore, synchronized)
 	zend_long n = 1, wait = 0;
 	bool wait_null = true;
 	rsemaphore_object *s;
-	zval arg, result;
 
 	ZEND_PARSE_PARAMETERS_START(1, 3)
 		Z_PARAM_FUNC(fci, fcc)
@@ -441,36 +454,9 @@ PHP_METHOD(RSemaphore, synchronized)
 		RETURN_THROWS();
 	}
 
-	ZVAL_OBJ_COPY(&arg, Z_OBJ_P(ZEND_THIS));
-	ZVAL_UNDEF(&result);
-	fci.retval = &result;
-	fci.param_count = 1;
-	fci.params = &arg;
-	zend_call_function(&fci, &fcc);
-	zval_ptr_dtor(&arg);
-
-	/* Only the n taken here go back: permits the object held before (or $fn took) stay. */
-	if (EG(exception)) {
-		/* $fn's exception wins over anything the release has to say. */
-		rsemaphore_release_n(s, n, false);
-		zval_ptr_dtor(&result);
-		RETURN_THROWS();
-	}
-	/* $fn may have released the permits itself: no loss, unless its release() or extend()
-	 * found them no longer ours. */
-	rc = rsemaphore_held(s) > 0 ? rsemaphore_release_n(s, n, true) : !s->lost;
-	if (rc < 0) {
-		zval_ptr_dtor(&result);
-		RETURN_THROWS();
-	}
-	if (rc == 0) {
-		zend_object *ex = zend_throw_exception_ex(rlock_ce_lost_exception, 0,
-			"The permits of the semaphore \"%s\" expired before they were released", ZSTR_VAL(s->key));
-		zend_update_property(rlock_ce_lost_exception, ex, "result", sizeof("result") - 1, &result);
-		zval_ptr_dtor(&result);
-		RETURN_THROWS();
-	}
-	RETURN_COPY_VALUE(&result);
+	rsemaphore_sync sync = { .s = s, .n = n };
+	rlock_synchronized_run(return_value, ZEND_THIS, &fci, &fcc, rsemaphore_sync_give_back, &sync,
+		"The permits of the semaphore \"%s\" expired before they were released", s->key);
 }
 
 void rlock_class_rsemaphore_minit(zend_class_entry *ce)

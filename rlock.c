@@ -193,6 +193,37 @@ zend_long rlock_ms_arg(const char *option, zend_long def, zend_long ms, bool is_
 	return ms;
 }
 
+void rlock_synchronized_run(zval *return_value, zval *this_ptr, zend_fcall_info *fci, zend_fcall_info_cache *fcc,
+	rlock_give_back give_back, void *holder, const char *lost_format, zend_string *name)
+{
+	zval arg, result;
+
+	ZVAL_OBJ_COPY(&arg, Z_OBJ_P(this_ptr));
+	ZVAL_UNDEF(&result);
+	fci->retval = &result;
+	fci->param_count = 1;
+	fci->params = &arg;
+	zend_call_function(fci, fcc);
+	zval_ptr_dtor(&arg);
+
+	if (EG(exception)) {
+		/* $fn's exception wins over anything the release has to say. */
+		give_back(holder, false);
+		zval_ptr_dtor(&result);
+		return;
+	}
+	int rc = give_back(holder, true);
+	if (rc == 0) {
+		zend_object *ex = zend_throw_exception_ex(rlock_ce_lost_exception, 0, lost_format, ZSTR_VAL(name));
+		zend_update_property(rlock_ce_lost_exception, ex, "result", sizeof("result") - 1, &result);
+	}
+	if (rc <= 0) {
+		zval_ptr_dtor(&result);
+		return;
+	}
+	RETURN_COPY_VALUE(&result);
+}
+
 PHP_METHOD(RLockLostException, getResult)
 {
 	zval rv;

@@ -34,4 +34,14 @@ rlock_opts *rlock_construct_args(zend_string *key, HashTable *options, zend_stri
  * range of that option. */
 zend_long rlock_ms_arg(const char *option, zend_long def, zend_long ms, bool is_null, uint32_t arg_num);
 
+/* Gives back what synchronized() took: 1 given back (or given back by $fn itself, and not
+ * found lost), 0 it was no longer ours, -1 thrown (only when throw is set). */
+typedef int (*rlock_give_back)(void *holder, bool throw);
+
+/* synchronized()'s part once acquired: $fn($this) into return_value, then give_back(holder).
+ * $fn's exception wins over anything the release says; a hold found no longer ours throws
+ * RLockLostException carrying $fn's result, its message lost_format with name. */
+void rlock_synchronized_run(zval *return_value, zval *this_ptr, zend_fcall_info *fci, zend_fcall_info_cache *fcc,
+	rlock_give_back give_back, void *holder, const char *lost_format, zend_string *name);
+
 #endif
