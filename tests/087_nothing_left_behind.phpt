@@ -15,6 +15,8 @@ $o = ['server' => $srv['dsn'], 'ttl' => $ttl];
 // cycles per phase: the fenced ones must all run within a counter's life (ttl + 10 s), which
 // 3000 cycles under valgrind do not
 $n = intdiv(3000, $slow);
+// the longest wait of a fencing waiter below: the keys it counts itself in live that long
+$wait = 1500 * $slow;
 
 // uncontended, no fencing: nothing at all, at once
 for ($i = 0; $i < $n; $i++) {
@@ -40,7 +42,7 @@ for ($p = 0; $p < 4; $p++) {
         $mine = $o + ['fencing' => $p % 2 === 0, 'fair' => $p < 2, 'reentrant' => false];
         for ($i = 0; $i < 150; $i++) {
             $l = new RLock('shared:' . ($i % 3), $mine);
-            if ($l->lock($i % 10 === 0 ? 1 : 5000 * $slow)) {
+            if ($l->lock($i % 10 === 0 ? 1 : $wait)) {
                 $l->unlock();
             }
         }
@@ -56,7 +58,7 @@ foreach ($pids as $pid) {
 foreach ([false, true] as $fencing) {
     $cmd('SET', 'rlock:dead', 'a-dead-holder', 'PX', '200');
     $l = new RLock('dead', $o + ['fencing' => $fencing]);
-    var_dump($l->lock(5000 * $slow), $l->unlock());
+    var_dump($l->lock($wait), $l->unlock());
 }
 
 // Redlock (one master here), fenced: the counter raised to the quorum's largest token expires too
@@ -79,7 +81,7 @@ foreach ($keys as $k) {
     $longest = max($longest, $pttl);
 }
 echo "left for ever: ", json_encode(array_map('bin2hex', $forever)), "\n";
-var_dump($longest <= max($ttl + 10000, 5000 * $slow + 500));
+var_dump($longest <= max($ttl + 10000, $wait + 500));
 for ($deadline = microtime(true) + ($longest + 5000 * $slow) / 1000; $cmd('DBSIZE') > 0 && microtime(true) < $deadline;) {
     usleep(100000);
 }
