@@ -28,19 +28,6 @@ abstract class BridgeTestCase extends OneServerTestCase
         return array_key_last($this->children);
     }
 
-    /** The child's next line, JSON-decoded. */
-    protected function report(int $i, float $seconds = 10): array
-    {
-        [, $pipes] = $this->children[$i];
-        $line = Processes::readLine($pipes, $seconds);
-        $r = json_decode($line, true);
-        if (!is_array($r)) {
-            // (stderr only now: reading it waits for the child to exit)
-            $this->fail("child $i printed: $line " . stream_get_contents($pipes[2]));
-        }
-        return $r;
-    }
-
     /** Wait for child $i to exit 0. */
     protected function finishChild(int $i): void
     {

@@ -12,6 +12,8 @@ abstract class OneServerTestCase extends TestCase
     protected Redis $client;
     /** @var array<int, array{0: resource, 1: array}> */
     protected array $children = [];
+    /** How long report() waits for a child's line by default. */
+    protected const REPORT_SECONDS = 10;
 
     protected function setUp(): void
     {
@@ -36,5 +38,18 @@ abstract class OneServerTestCase extends TestCase
             }
             usleep(2000);
         }
+    }
+
+    /** Child $i's next line, JSON-decoded (within $seconds, default REPORT_SECONDS). */
+    protected function report(int $i, ?float $seconds = null): array
+    {
+        [, $pipes] = $this->children[$i];
+        $line = Processes::readLine($pipes, $seconds ?? static::REPORT_SECONDS);
+        $r = json_decode($line, true);
+        if (!is_array($r)) {
+            // (its stderr is read only then: reading it waits for the child's exit)
+            $this->fail("child $i printed: $line " . stream_get_contents($pipes[2]));
+        }
+        return $r;
     }
 }

@@ -11,6 +11,8 @@ declare(strict_types=1);
 
 final class ReadWriteLockTest extends OneServerTestCase
 {
+    protected const REPORT_SECONDS = 60;
+
     /**
      * A worker: waits for the start signal, then takes its side sections times; inside, it
      * counts itself in ("in:read" or "in:write") and checks who else is in: a writer must be
@@ -85,18 +87,6 @@ final class ReadWriteLockTest extends OneServerTestCase
     {
         $this->children[] = Processes::start($code, [json_encode($cfg + ['port' => $this->redis->port])]);
         return count($this->children) - 1;
-    }
-
-    private function report(int $i, float $seconds = 60): array
-    {
-        [, $pipes] = $this->children[$i];
-        $line = Processes::readLine($pipes, $seconds);
-        $r = json_decode($line, true);
-        if (!is_array($r)) {
-            // (its stderr is read only then: reading it waits for the child's exit)
-            $this->fail("child $i printed: $line " . stream_get_contents($pipes[2]));
-        }
-        return $r;
     }
 
     private function readers(): int

@@ -11,6 +11,8 @@ declare(strict_types=1);
 
 final class WaitersTest extends OneServerTestCase
 {
+    protected const REPORT_SECONDS = 30;
+
     /** A hand-over is one round trip; anything near this bound means the waiter polled or slept. */
     private const HANDOVER_MS = 1000;
 
@@ -45,16 +47,6 @@ final class WaitersTest extends OneServerTestCase
             'wait' => $wait, 'hold' => $hold, 'name' => $name];
         $this->children[] = Processes::start(self::WAITER, [json_encode($cfg)]);
         return count($this->children) - 1;
-    }
-
-    /** The waiter's report: ['got' => bool, 'at' => float, 'unlocked' => ?bool]. */
-    private function report(int $i, float $seconds = 30): array
-    {
-        [, $pipes] = $this->children[$i];
-        $line = Processes::readLine($pipes, $seconds);
-        $r = json_decode($line, true);
-        $this->assertIsArray($r, "waiter $i printed: $line " . stream_get_contents($pipes[2]));
-        return $r;
     }
 
     private function blockedClients(): int
