@@ -74,18 +74,12 @@ static void blpop_lists(rlock_cmd *cmd, char *timeout, size_t size, zend_string 
 	cmd->lens[cmd->argc++] = snprintf(timeout, size, "%.3f", MAX(block_ms, 1) / 1000.0);
 }
 
-void rlock_lock_blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *list,
-	zend_long block_ms)
-{
-	blpop_lists(cmd, timeout, size, self, &list, list != NULL, block_ms);
-}
-
 /* A BLPOP's answer: 1 a grant popped from the grants, "token fence ttl" as a release of
  * ours pushes it (res filled, and res->block the lease it came with); 0 nil (timed out),
  * "wake" (a release that let go without a hand-over, fair = false), our own "1", the "0"
  * that ended a wait at the holder's expiry, or anything else: a grant is adopted only
  * when every part of it is what a release pushes. */
-static int grant(redisReply *r, rlock_attempt *res)
+static int grant(const redisReply *r, rlock_attempt *res)
 {
 	zend_long fence, ttl;
 	if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2 || r->element[1]->type != REDIS_REPLY_STRING) {
@@ -108,7 +102,9 @@ static int grant(redisReply *r, rlock_attempt *res)
  * timeouts when its event loop turns, on an idle server every 1000/hz ms (100 at hz 10). */
 #define DEADLINE_GRACE_MS 10
 
-zend_long rlock_lock_past_timeout(redisReply *none, void *block_ms, rlock_wake_how *how)
+/* rlock_block.wake_at for a BLPOP with nothing sent before it (arg: its block ms): wait for
+ * it a little past its own timeout, and PING then (an idle Redis looks at timeouts late). */
+static zend_long past_timeout(redisReply *none, void *block_ms, rlock_wake_how *how)
 {
 	(void) none;
 	*how = RLOCK_WAKE_PING;
@@ -122,8 +118,8 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	rlock_cmd cmd;
 	redisReply *none, *r;
 
-	rlock_lock_blpop_cmd(&cmd, timeout, sizeof(timeout), NULL, k->keys[1], block_ms);
-	rlock_block b = { .blocking = &cmd, .block_ms = block_ms, .wake_at = rlock_lock_past_timeout, .arg = &block_ms };
+	blpop_lists(&cmd, timeout, sizeof(timeout), NULL, &k->keys[1], 1, block_ms);
+	rlock_block b = { .blocking = &cmd, .block_ms = block_ms, .wake_at = past_timeout, .arg = &block_ms };
 	if (rlock_conn_call_block(o, s, &b, &none, &r, err) < 0
 			|| rlock_reply_error(s, r, err)) {
 		return -1;
@@ -133,7 +129,14 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	return g;
 }
 
-zend_long rlock_lock_wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
+/* rlock_block.wake_at for a waiter whose first command is an acquire script answering as the
+ * lock's does ({1, token, fence} or {0, pttl, block ms}; arg: the ms left to its deadline):
+ * how long its BLPOP may block. Not at all after an error (the round is over, and is done
+ * again without the BLPOP), not past our own "1" when the script won, until the holder's
+ * lease ends when that comes before the caller's deadline (then our own "0" wakes it), else
+ * a little past the deadline (the BLPOP's own timeout, which an idle Redis may be late
+ * with). */
+static zend_long wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
 {
 	if (!rlock_reply_is_attempt(r1)) {
 		*how = RLOCK_WAKE_CLOSE;
@@ -150,12 +153,18 @@ zend_long rlock_lock_wake_at(redisReply *r1, void *remaining, rlock_wake_how *ho
 	return left + DEADLINE_GRACE_MS;
 }
 
-void rlock_lock_wake_cmds(rlock_cmd wake[2], zend_string *self)
+/* The wake of a waiter: "0" pushed on its own list self (gone with the list's 10 s should
+ * the BLPOP have returned something else first). */
+static void wake_cmds(rlock_cmd wake[2], zend_string *self)
 {
-	/* "0" on our own list (gone with the list's 10 s should the BLPOP have returned
-	 * something else first) */
 	wake[0] = (rlock_cmd) { .argc = 3, .argv = { "RPUSH", ZSTR_VAL(self), "0" }, .lens = { 5, ZSTR_LEN(self), 1 } };
 	wake[1] = (rlock_cmd) { .argc = 3, .argv = { "PEXPIRE", ZSTR_VAL(self), "10000" }, .lens = { 7, ZSTR_LEN(self), 5 } };
+}
+
+/* Whether r, what w's BLPOP popped, is a grant of w's primitive (1, res filled). */
+static int granted(const rlock_waiter *w, const redisReply *r, rlock_attempt *res)
+{
+	return w->lists ? 0 : w->grant ? w->grant(r, w, res) : grant(r, res);
 }
 
 /* One round of waiting: the acquire and the BLPOP in one write. 1 acquired (res filled),
@@ -176,9 +185,9 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long rema
 	blpop_lists(&blpop, timeout, sizeof(timeout), self, w->lists ? w->lists : &w->list,
 		w->lists ? w->nlists : w->list != NULL, remaining);
 	rlock_cmd wake[2];
-	rlock_lock_wake_cmds(wake, self);
+	wake_cmds(wake, self);
 	rlock_block b = { .first = &c.cmd, .first_new = &eval.cmd, .blocking = &blpop, .block_ms = remaining,
-		.wake_at = rlock_lock_wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
+		.wake_at = wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
 	if (rlock_route_call_block(o, w->k->keys[0], &b, &r1, &r2, err) < 0) {
 		if (r1) {
 			/* the server answered, then went away while we waited */
@@ -194,7 +203,7 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long rema
 		 * again, one command at a time (unless the BLPOP, before we ended it, was handed the
 		 * lock all the same) */
 		freeReplyObject(r1);
-		int g = !w->lists && grant(r2, res);
+		int g = granted(w, r2, res);
 		if (r2) {
 			freeReplyObject(r2);
 		}
@@ -223,7 +232,7 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long rema
 	}
 	if (res->acquired) {
 		*queued = false;  /* the script left the waiters; r2 is our own "1" */
-	} else if (!w->lists && grant(r2, res)) {
+	} else if (granted(w, r2, res)) {
 		*queued = false;  /* the release that handed it over uncounted us */
 	} else {
 		*queued = true;   /* nil, a wake, our "0", or r2 NULL: the connection closed on it */
@@ -350,13 +359,13 @@ static void track(HashTable *table, zend_string *key, zval *v)
 	zend_hash_str_update(table, ZSTR_VAL(key), ZSTR_LEN(key), v);
 }
 
-static bool key_is_hot(zend_string *key)
+bool rlock_lock_key_hot(zend_string *key)
 {
 	zval *seen = zend_hash_find(&RLOCK_G(hot_keys), key);
 	return seen && rlock_now_ms() - Z_LVAL_P(seen) < HOT_MS;
 }
 
-static void key_mark_hot(zend_string *key)
+void rlock_lock_mark_hot(zend_string *key)
 {
 	zval now;
 	ZVAL_LONG(&now, rlock_now_ms());
@@ -430,7 +439,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	}
 	/* the lease runs from before the command that took it: our clock errs on the safe side */
 	zend_long sent = rlock_now_ms();
-	if (!o->fencing && !key_is_hot(key)) {
+	if (!o->fencing && !rlock_lock_key_hot(key)) {
 		rc = attempt_plain(o, key, token, err);
 		if (rc == 1) {
 			res.token = zend_string_copy(token);
@@ -444,12 +453,12 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 			return -1;
 		}
 		/* taken: the script now, which can take over a grant left for nobody, or queue us */
-		key_mark_hot(key);
+		rlock_lock_mark_hot(key);
 	}
 	rlock_keys_init(&k, key);
 	rlock_waiter w = { .k = &k, .token = token, .list = k.keys[1], .call = mutex_call };
 	if (deadline > rlock_now_ms()) {
-		key_mark_hot(key);
+		rlock_lock_mark_hot(key);
 	}
 	rc = rlock_lock_wait(o, &w, deadline, &res, err);
 	sent = w.sent;

@@ -61,8 +61,8 @@ struct rlock_call_s;
 zend_string *rlock_lock_token_for(const rlock_opts *o, const char *kind, zend_string *key, rlock_err *err);
 void rlock_lock_token_lost(const rlock_opts *o, const char *kind, zend_string *key, zend_string *token);
 
-/* One caller waiting for a lock of any kind (the mutex; a read-write lock's sides): what
- * rlock_lock_wait() needs to run its rounds. */
+/* One caller waiting for a lock of any kind (the mutex; a read-write lock's sides; a
+ * semaphore's permits): what rlock_lock_wait() needs to run its rounds. */
 typedef struct rlock_waiter_s {
 	struct rlock_keys_s *k;  /* k->keys[0] routes the calls (every key of a lock shares its slot) */
 	zend_string *token;      /* the caller's */
@@ -76,10 +76,21 @@ typedef struct rlock_waiter_s {
 	 * when not NULL, its last key, where a win pushes "1" */
 	void (*call)(struct rlock_call_s *c, const struct rlock_waiter_s *w, const rlock_opts *o, zend_long wait_ms,
 		bool queued, zend_string *self);
-	void *arg;               /* the call's */
-	zend_string *self;       /* our own list, made at the first round (the caller frees it) */
+	/* A grant of another kind of primitive (a semaphore's, pushed on self): whether r, what
+	 * the BLPOP popped, is one; 1 yes (res filled as by a win, res->block nonzero: the lease
+	 * it came with), 0 no. NULL: the lock's, "token fence ttl" popped from list. */
+	int (*grant)(const redisReply *r, const struct rlock_waiter_s *w, struct rlock_attempt_s *res);
+	void *arg;               /* the call's and the grant's */
+	/* our own list: the caller's when set, else made at the first round (the caller frees
+	 * it either way) */
+	zend_string *self;
 	zend_long sent;          /* when the last acquire was sent: a lease runs from there */
 } rlock_waiter;
+
+/* Keys this process found taken lately (a lock's, a semaphore's): their first attempt may
+ * queue the caller; any other key's first attempt is the cheapest that can take it. */
+bool rlock_lock_key_hot(zend_string *key);
+void rlock_lock_mark_hot(zend_string *key);
 
 /* Wait for w's lock until deadline without polling: rounds of its acquire and a BLPOP on
  * its list (and self) in one write, woken by a release's push, by our own push when the
@@ -95,23 +106,5 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, struct rlock_ke
 /* One script call about key, within the call under way: EVALSHA, and EVAL when the server
  * does not know the script. The reply, or NULL with err set (error replies included). */
 redisReply *rlock_lock_run(const rlock_opts *o, zend_string *key, struct rlock_call_s *c, rlock_err *err);
-
-/* The waiting pieces other primitives share with the lock (a semaphore's waiter). */
-/* BLPOP [self] [list] timeout: block_ms (1 at least) as seconds. */
-void rlock_lock_blpop_cmd(rlock_cmd *cmd, char *timeout, size_t size, zend_string *self, zend_string *list,
-	zend_long block_ms);
-/* rlock_block.wake_at for a waiter whose first command is an acquire script answering as the
- * lock's does ({1, token, fence} or {0, pttl, block ms}; arg: the ms left to its deadline):
- * how long its BLPOP may block. Not at all after an error (the round is over, and is done
- * again without the BLPOP), not past our own "1" when the script won, until the holder's
- * lease ends when that comes before the caller's deadline (then our own "0" wakes it), else
- * a little past the deadline (the BLPOP's own timeout, which an idle Redis may be late
- * with). */
-zend_long rlock_lock_wake_at(redisReply *r1, void *remaining, rlock_wake_how *how);
-/* rlock_block.wake_at for a BLPOP with nothing sent before it (arg: its block ms): wait for
- * it a little past its own timeout, and PING then (an idle Redis looks at timeouts late). */
-zend_long rlock_lock_past_timeout(redisReply *none, void *block_ms, rlock_wake_how *how);
-/* The wake of such a waiter: "0" pushed on its own list self (and the list expiring). */
-void rlock_lock_wake_cmds(rlock_cmd wake[2], zend_string *self);
 
 #endif

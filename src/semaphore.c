@@ -173,13 +173,10 @@ zend_string *rlock_semaphore_key(zend_string *full)
 	return rlock_keys_companion(full, "semaphore");
 }
 
-/* holders, queue, waiters, and self (NULL without a ticket) */
-typedef struct {
-	zend_string *keys[4];
-} sem_keys;
-
-static void keys_init(sem_keys *k, zend_string *key, zend_string *ticket)
+/* The keys: holders, queue, waiters, and self (NULL without a ticket). */
+static void keys_init(rlock_keys *k, zend_string *key, zend_string *ticket)
 {
+	k->tagged = false;  /* unused: the companions here are the holders key and a suffix */
 	k->keys[0] = zend_string_copy(key);
 	k->keys[1] = zend_string_concat2(ZSTR_VAL(key), ZSTR_LEN(key), "-queue", sizeof("-queue") - 1);
 	k->keys[2] = zend_string_concat2(ZSTR_VAL(key), ZSTR_LEN(key), "-waiters", sizeof("-waiters") - 1);
@@ -187,7 +184,7 @@ static void keys_init(sem_keys *k, zend_string *key, zend_string *ticket)
 		ZSTR_VAL(ticket), ZSTR_LEN(ticket)) : NULL;
 }
 
-static void keys_free(sem_keys *k)
+static void keys_free(rlock_keys *k)
 {
 	for (int i = 0; i < 4; i++) {
 		if (k->keys[i]) {
@@ -196,152 +193,59 @@ static void keys_free(sem_keys *k)
 	}
 }
 
+/* What a waiter's rounds send (rlock_waiter.arg). */
 typedef struct {
-	sem_keys k;
-	zend_string *token;
+	rlock_keys k;
 	zend_string *ticket;
 	zend_long n;
 	zend_long limit;
+	zend_long ttl;
 } sem_request;
 
-static void call_acquire(rlock_call *c, const rlock_opts *o, sem_request *q, zend_long wait, bool blocking)
+/* The acquire script, as rlock_lock_wait() runs it: self set, a win pushes "1" on it (the
+ * ticket's own list, which the BLPOP that follows watches). The script knows itself whether
+ * the ticket is queued. */
+static void sem_call(rlock_call *c, const rlock_waiter *w, const rlock_opts *o, zend_long wait_ms, bool queued,
+	zend_string *self)
 {
+	sem_request *q = w->arg;
+	(void) o;
+	(void) queued;
 	rlock_call_start(c, &script_acquire, 4, q->k.keys, NULL);
-	rlock_call_str(c, q->token);
+	rlock_call_str(c, w->token);
 	rlock_call_num(c, 1, q->n);
 	rlock_call_num(c, 2, q->limit);
-	rlock_call_num(c, 3, o->ttl);
-	rlock_call_num(c, 4, wait);
+	rlock_call_num(c, 3, q->ttl);
+	rlock_call_num(c, 4, wait_ms);
 	rlock_call_str(c, q->ticket);
-	rlock_call_flag(c, blocking);
+	rlock_call_flag(c, self != NULL);
 }
 
-/* One round trip, no BLPOP: 1 taken, 0 not (queued when wait > 0), -1 err set. */
-static int attempt(const rlock_opts *o, sem_request *q, zend_long wait, rlock_attempt *res, rlock_err *err)
+/* A grant, "g <permits the holder has now>" popped from our own list: taken as the script's
+ * win says it (the permits, 1 to limit, in res->fence; res->block the lease, our ttl). */
+static int sem_grant(const redisReply *r, const rlock_waiter *w, rlock_attempt *res)
 {
-	rlock_call c;
-	call_acquire(&c, o, q, wait, false);
-	redisReply *r = rlock_lock_run(o, q->k.keys[0], &c, err);
-	if (!r || !rlock_reply_attempt(rlock_route_answered(o), r, res, err)) {
-		return -1;
-	}
-	return res->acquired;
-}
-
-/* Whether a BLPOP's reply is a grant, "g <permits the holder has now>" popped from our own
- * list: those permits (1 to limit), 0 not a grant. */
-static zend_long granted(const redisReply *r, zend_long limit)
-{
+	const sem_request *q = w->arg;
+	zend_long n;
 	if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2 || r->element[1]->type != REDIS_REPLY_STRING
-			|| r->element[1]->len < 3 || r->element[1]->len > 22 || strncmp(r->element[1]->str, "g ", 2) != 0) {
+			|| r->element[1]->len < 3 || strncmp(r->element[1]->str, "g ", 2) != 0
+			|| !rlock_parse_number(r->element[1]->str + 2, r->element[1]->len - 2, q->limit, &n) || n < 1) {
 		return 0;
 	}
-	char digits[24], *end;
-	memcpy(digits, r->element[1]->str + 2, r->element[1]->len - 2);
-	digits[r->element[1]->len - 2] = '\0';
-	errno = 0;
-	long long n = strtoll(digits, &end, 10);
-	return *end == '\0' && errno == 0 && n >= 1 && n <= limit ? (zend_long) n : 0;
-}
-
-/* Taken by a grant: res as the script's reply to a take says it (the permits in res->fence). */
-static int take_grant(sem_request *q, rlock_attempt *res, zend_long total)
-{
 	res->acquired = true;
-	res->token = zend_string_copy(q->token);
-	res->fence = total;
+	res->token = zend_string_copy(w->token);
+	res->fence = n;
+	res->block = q->ttl;
 	return 1;
-}
-
-/* Right after an attempt that queued us: only the BLPOP on our own list, for block ms (the
- * ticket lives that long and more). 1 granted (res filled), 0 not (yet), -1 err set. */
-static int await_grant(const rlock_opts *o, sem_request *q, zend_long block, rlock_attempt *res, rlock_err *err)
-{
-	char timeout[32];
-	rlock_cmd blpop;
-	redisReply *none, *r;
-
-	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), q->k.keys[3], NULL, block);
-	rlock_block b = { .blocking = &blpop, .block_ms = block, .wake_at = rlock_lock_past_timeout, .arg = &block };
-	if (rlock_route_call_block(o, q->k.keys[0], &b, &none, &r, err) < 0) {
-		return -1;
-	}
-	if (!r) {
-		return 0;
-	}
-	if (rlock_reply_error(rlock_route_answered(o), r, err)) {
-		return -1;
-	}
-	zend_long g = granted(r, q->limit);
-	freeReplyObject(r);
-	return g ? take_grant(q, res, g) : 0;
-}
-
-/* One round of waiting: the acquire script and the BLPOP on our own list in one write.
- * 1 taken, 0 not yet (queued), -1 err set. */
-static int wait_round(const rlock_opts *o, sem_request *q, zend_long remaining, rlock_attempt *res, rlock_err *err)
-{
-	rlock_call c;
-	char timeout[32];
-	rlock_cmd blpop, wake[2];
-	redisReply *r1, *r2;
-
-	call_acquire(&c, o, q, remaining, true);
-	rlock_call eval = c;
-	rlock_call_use_eval(&eval);
-	rlock_lock_blpop_cmd(&blpop, timeout, sizeof(timeout), q->k.keys[3], NULL, remaining);
-	rlock_lock_wake_cmds(wake, q->k.keys[3]);
-	rlock_block b = { .first = &c.cmd, .first_new = &eval.cmd, .blocking = &blpop, .block_ms = remaining,
-		.wake_at = rlock_lock_wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
-	if (rlock_route_call_block(o, q->k.keys[0], &b, &r1, &r2, err) < 0) {
-		if (r1) {
-			freeReplyObject(r1);
-		}
-		return -1;
-	}
-	if (r1->type == REDIS_REPLY_ERROR) {
-		/* NOSCRIPT, a cluster redirect, or an error attempt() reports (OOM, ...): this round
-		 * again one command at a time (unless the BLPOP was granted all the same) */
-		zend_long g = granted(r2, q->limit);
-		freeReplyObject(r1);
-		if (r2) {
-			freeReplyObject(r2);
-		}
-		if (g) {
-			return take_grant(q, res, g);
-		}
-		int rc = attempt(o, q, remaining, res, err);
-		if (rc == 0) {
-			rlock_sleep_jittered(o->retry_delay, MIN(res->block, remaining));
-		}
-		return rc;
-	}
-	if (!rlock_reply_attempt(rlock_route_answered(o), r1, res, err)) {
-		if (r2) {
-			freeReplyObject(r2);
-		}
-		return -1;
-	}
-	if (!res->acquired && r2 && rlock_reply_error(rlock_route_answered(o), r2, err)) {
-		return -1;
-	}
-	zend_long g = res->acquired ? 0 : granted(r2, q->limit);
-	if (g) {
-		take_grant(q, res, g);
-	}
-	if (r2) {
-		freeReplyObject(r2);
-	}
-	return res->acquired;
 }
 
 int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long limit, zend_long n, zend_long wait_ms,
 	rlock_hold *h, zend_long *held, rlock_err *err)
 {
-	sem_request q = { .n = n, .limit = limit };
+	sem_request q = { .n = n, .limit = limit, .ttl = o->ttl };
 	rlock_attempt res = {0};
-	zend_long deadline = rlock_deadline(wait_ms), sent = rlock_now_ms();
-	int rc;
+	zend_long deadline = rlock_deadline(wait_ms);
+	int rc = 0;
 
 	rlock_conn_begin(o, wait_ms);
 	if (!h->token && !(h->token = rlock_new_token(err))) {
@@ -350,34 +254,36 @@ int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long lim
 	if (!(q.ticket = rlock_new_token(err))) {
 		return -1;
 	}
-	q.token = h->token;
 	keys_init(&q.k, key, q.ticket);
-	/* free: one round trip; taken: queued already, and a BLPOP alone waits for the grant,
-	 * then rounds of the script and the BLPOP (the first lease ended, or the ticket needs
-	 * its deadline moved) */
-	rc = attempt(o, &q, wait_ms, &res, err);
-	if (rc == 0 && wait_ms > 0) {
-		RLOCK_G(counters).contended++;
-		rc = await_grant(o, &q, MIN(res.block, MAX(deadline - rlock_now_ms(), 1)), &res, err);
-	}
-	while (rc == 0 && wait_ms > 0) {
-		zend_long remaining = MAX(deadline - rlock_now_ms(), 0);
-		sent = rlock_now_ms();
-		if (remaining == 0) {
-			/* the last attempt, which also leaves the queue */
-			rc = attempt(o, &q, 0, &res, err);
-			break;
+	rlock_waiter w = { .k = &q.k, .token = h->token, .call = sem_call, .grant = sem_grant, .arg = &q,
+		.self = zend_string_copy(q.k.keys[3]), .sent = rlock_now_ms() };
+	/* as the lock's first attempt: a key not found taken lately is tried alone, without
+	 * queueing (one round trip, no BLPOP); then, or at once for a hot key, the rounds of the
+	 * script and the BLPOP in one write (with wait 0, the script alone) */
+	bool hot = rlock_lock_key_hot(key);
+	if (!hot) {
+		rlock_call c;
+		sem_call(&c, &w, o, 0, false, NULL);
+		redisReply *r = rlock_lock_run(o, key, &c, err);
+		rc = r && rlock_reply_attempt(rlock_route_answered(o), r, &res, err) ? res.acquired : -1;
+		if (rc == 0) {
+			rlock_lock_mark_hot(key);
 		}
-		/* a round blocks a day at most: the longest wait, 24.8 days, is rounds */
-		rc = wait_round(o, &q, MIN(remaining, 86400000), &res, err);
+	}
+	if (rc == 0 && (hot || deadline > rlock_now_ms())) {
+		if (deadline > rlock_now_ms()) {
+			rlock_lock_mark_hot(key);
+		}
+		rc = rlock_lock_wait(o, &w, deadline, &res, err);
 	}
 	if (res.token) {
 		zend_string_release(res.token);
 	}
+	zend_string_release(w.self);
 	keys_free(&q.k);
 	zend_string_release(q.ticket);
 	if (rc == 1) {
-		h->valid_until = sent + o->ttl;
+		h->valid_until = w.sent + o->ttl;
 		/* the script's third element, or a grant's count: the permits token has now (a
 		 * semaphore has no fence) */
 		*held = MIN(MAX(res.fence, n), limit);
@@ -388,7 +294,7 @@ int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long lim
 int rlock_semaphore_release(const rlock_opts *o, zend_string *key, zend_string *token, zend_long limit, zend_long n,
 	zend_long *left, rlock_err *err)
 {
-	sem_keys k;
+	rlock_keys k;
 	rlock_call c;
 
 	rlock_conn_begin(o, 0);
