@@ -7,11 +7,13 @@
  *   server's clock (the convention the watchdog's renew script keeps, so it renews a
  *   semaphore's holders unchanged), and, scored negative so that a range of leases (0, now]
  *   never meets them: "#" token -> -(permits the holder has), "#used" -> -(permits held in
- *   all), "#limit" -> -N (as the last waiter to queue said it: what a release serves the queue by). The key lives at least as long as
- *   the longest lease: when it expires every lease has ended, and nothing else is left.
+ *   all). The key lives at least as long as the longest lease: when it expires every lease
+ *   has ended, and nothing else is left.
  * - holders "-queue", a list of tickets (one per waiting acquire() call) in order of arrival,
- *   and holders "-waiters", a hash: ticket -> "n ttl deadline token" (how many permits, the
- *   lease to give, when the ticket dies unless its waiter comes back, the holder to credit).
+ *   and holders "-waiters", a hash: ticket -> "n ttl deadline token limit" (how many permits,
+ *   the lease to give, when the ticket dies unless its waiter comes back, the holder to
+ *   credit, the semaphore's permits as the waiter names them: what the queue is served by
+ *   while it is the head).
  * - holders "-self-" ticket: the list the waiter of that ticket BLPOPs on.
  *
  * Every script first gives back the permits of holders whose lease ended, then serves the
@@ -19,9 +21,14 @@
  * and pushes "g <permits that holder has now>" on the head's own list; the waiter owns them
  * the moment its BLPOP returns (as a lock is handed over). A head that does not fit stops
  * the queue: a waiter for 3 is not starved by a stream of 1-permit takers, and a newcomer
- * takes permits only when nobody waits. A waiter sends its acquire script and its BLPOP in
- * one write (lock.c's way): no polling; it wakes itself when the first lease ends (the
- * holder may have crashed), and a dead waiter's ticket is dropped once its deadline passed. */
+ * takes permits only when nobody waits. A waiter waits through lock.c's rlock_lock_wait():
+ * its acquire script and its BLPOP in one write, no polling; it wakes itself when the first
+ * lease ends (the holder may have crashed), and a dead waiter's ticket is dropped once its
+ * deadline passed.
+ *
+ * What a contended section costs Redis: the waiter's acquire (8 commands in its script, the
+ * ticket queued), its BLPOP, and the holder's release (15: its permits back, the head
+ * served); 26 commands in all. */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -29,104 +36,145 @@
 #include "scripts.h"
 #include "route.h"
 
-/* The Lua every semaphore script shares: KEYS holders, queue, waiters. */
+/* The Lua every semaphore script shares: KEYS holders, queue, waiters. A script reads the
+ * count of permits held in all once, keeps it in a local as it changes, and writes it back
+ * once at its end (a release that serves the next waiter changes it by nothing).
+ * used(): the count as stored; save(u): u stored, unless it is what is stored.
+ * purge(now): the holders whose lease ended gone; the permits they had.
+ * take(): n permits to tok, its lease ttl from now (a longer one it has is kept); the permits
+ * tok has now (the count held is the caller's to raise by n).
+ * serve(): the queue served from its head while the head's permits fit (u: the count held
+ * now): credited to the head's holder and "g <permits it has now>" pushed on its own list,
+ * but for me (the caller's ticket, or nil), whose permits the caller's reply tells. Returns
+ * the permits me was given (false: not served), the count held after, the head left ({ticket,
+ * deadline}; nil: the queue is empty) and me's record as found (nil: me was not queued, or
+ * left the queue). The queue is read a few tickets at a time, their records in the same
+ * HMGET. */
 #define LUA_SEMAPHORE RLOCK_LUA_ATLEAST RLOCK_LUA_CLOCK_MS \
 	"local H, Q, W = KEYS[1], KEYS[2], KEYS[3]\n" \
-	"local function used() return -(tonumber(redis.call('zscore', H, '#used')) or 0) end\n" \
+	"local stored\n" \
+	"local function used() stored = -(tonumber(redis.call('zscore', H, '#used')) or 0) return stored end\n" \
+	"local function save(u) if u ~= stored then redis.call('zadd', H, -u, '#used') stored = u end end\n" \
 	"local function purge(now)\n" \
+	"  local m = 0\n" \
 	"  for _, h in ipairs(redis.call('zrangebyscore', H, '(0', now)) do\n" \
-	"    redis.call('zincrby', H, -(tonumber(redis.call('zscore', H, '#' .. h)) or 0), '#used')\n" \
+	"    m = m - (tonumber(redis.call('zscore', H, '#' .. h)) or 0)\n" \
 	"    redis.call('zrem', H, h, '#' .. h)\n" \
 	"  end\n" \
+	"  return m\n" \
 	"end\n" \
-	"local function have(tok) return -(tonumber(redis.call('zscore', H, '#' .. tok)) or 0) end\n" \
 	"local function take(tok, n, ttl, now)\n" \
-	"  local lease = tonumber(redis.call('zscore', H, tok))\n" \
+	"  local have = -tonumber(redis.call('zincrby', H, -n, '#' .. tok))\n" \
+	"  local lease = have > n and tonumber(redis.call('zscore', H, tok))\n" \
 	"  if not lease or lease < now + ttl then redis.call('zadd', H, now + ttl, tok) end\n" \
-	"  redis.call('zincrby', H, -n, '#' .. tok)\n" \
-	"  redis.call('zincrby', H, -n, '#used')\n" \
-	"  atleast(H, ttl)\n" \
+	"  atleast(H, ttl, ttl)\n" \
+	"  return have\n" \
 	"end\n" \
-	"local function serve(now, limit, me)\n" \
-	"  local free = limit - used()\n" \
-	"  local mine = false\n" \
-	"  local w = redis.call('lindex', Q, 0)\n" \
-	"  while w do\n" \
-	"    local n, ttl, dl, tok = string.match(redis.call('hget', W, w) or '', '^(%d+) (%d+) (%d+) (%x+)$')\n" \
-	"    if n and tonumber(dl) >= now then\n" \
-	"      if tonumber(n) > free then break end\n" \
-	"      take(tok, tonumber(n), tonumber(ttl), now)\n" \
-	"      free = free - tonumber(n)\n" \
-	"      if w == me then mine = true else\n" \
-	"        local s = H .. '-self-' .. w\n" \
-	"        redis.call('rpush', s, 'g ' .. have(tok))\n" \
-	"        redis.call('pexpire', s, 10000)\n" \
+	"local function drop(ts, k)\n" \
+	"  redis.call('ltrim', Q, k, -1)\n" \
+	"  redis.call('hdel', W, unpack(ts, 1, k))\n" \
+	"end\n" \
+	"local function serve(now, u, me)\n" \
+	"  local given, rec = false, nil\n" \
+	"  while true do\n" \
+	"    local ts = redis.call('lrange', Q, 0, 3)\n" \
+	"    local nt = #ts\n" \
+	"    if nt == 0 then return given, u, nil, rec end\n" \
+	"    if me then ts[nt + 1] = me end\n" \
+	"    local rs = redis.call('hmget', W, unpack(ts))\n" \
+	"    if me then rec = rs[nt + 1] or nil ts[nt + 1] = nil end\n" \
+	"    for i = 1, nt do\n" \
+	"      local w = ts[i]\n" \
+	"      local n, ttl, dl, tok, limit = string.match(rs[i] or '', '^(%d+) (%d+) (%d+) (%x+) (%d+)$')\n" \
+	"      if n and tonumber(dl) >= now then\n" \
+	"        if tonumber(n) > tonumber(limit) - u then\n" \
+	"          if i > 1 then drop(ts, i - 1) end\n" \
+	"          return given, u, {w, tonumber(dl)}, rec\n" \
+	"        end\n" \
+	"        local have = take(tok, tonumber(n), tonumber(ttl), now)\n" \
+	"        u = u + tonumber(n)\n" \
+	"        if w == me then given = have else\n" \
+	"          local s = H .. '-self-' .. w\n" \
+	"          redis.call('rpush', s, 'g ' .. have)\n" \
+	"          redis.call('pexpire', s, 10000)\n" \
+	"        end\n" \
 	"      end\n" \
+	"      if w == me then rec = nil end\n" \
 	"    end\n" \
-	"    redis.call('lpop', Q)\n" \
-	"    redis.call('hdel', W, w)\n" \
-	"    w = redis.call('lindex', Q, 0)\n" \
+	"    drop(ts, nt)\n" \
 	"  end\n" \
-	"  return mine\n" \
 	"end\n"
 
 /* KEYS: holders, queue, waiters, self. ARGV: token, n, limit, ttl, wait, ticket, blocking
- * (a BLPOP on self follows). {1, token, permits token has now} taken (and "1" pushed on self
+ * (a BLPOP on self follows), fresh (the ticket's first call: nothing can be on self yet). {1, token, permits token has now} taken (and "1" pushed on self
  * when blocking);
  * {0, pttl of the first lease or -2, block ms} not, and with wait > 0 the ticket queued
  * (or its deadline moved), with wait 0 the ticket left the queue. A "g" found on self is
  * a grant its BLPOP was not there to take (it had timed out): taken. A ticket lives 1000 ms
  * past its round's end: a waiter later than that loses its place (it comes back as a
  * newcomer: takes what is free when nobody waits, else queues at the back), a dead one holds
- * the head of the queue that long at most. */
+ * the head of the queue that long at most. A ticket's record is "n ttl deadline token
+ * limit": the limit its waiter names is what the queue is served by while it is the head.
+ * The queue and the records expire together, given a little more than the wait each time
+ * they need more (their PTTLs are equal: they are only ever given one together). */
 static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"local self = KEYS[4]\n"
 	"local token, n, limit, ttl, wait, ticket = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]\n"
-	"local function won()\n"
+	"local function won(have)\n"
 	"  if ARGV[7] == '1' then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end\n"
-	"  return {1, token, math.max(have(token), n)}\n"
+	"  return {1, token, math.max(have, n)}\n"
 	"end\n"
-	"if redis.call('exists', self) == 1 then\n"
-	"  local granted = false\n"
-	"  for _, v in ipairs(redis.call('lrange', self, 0, -1)) do if string.sub(v, 1, 1) == 'g' then granted = true end end\n"
+	"local left = ARGV[8] == '1' and {} or redis.call('lrange', self, 0, -1)\n"
+	"if #left > 0 then\n"
 	"  redis.call('del', self)\n"
-	"  if granted then return won() end\n"
+	"  for _, v in ipairs(left) do\n"
+	"    if string.sub(v, 1, 1) == 'g' then return won(-(tonumber(redis.call('zscore', H, '#' .. token)) or 0)) end\n"
+	"  end\n"
 	"end\n"
 	"local now = clock_ms()\n"
-	"purge(now)\n"
-	"local queue = redis.call('exists', Q) == 1\n"
-	"local queued = queue and redis.call('hexists', W, ticket) == 1\n"
-	"if queue and serve(now, limit, ticket) then return won() end\n"
-	"if queued and redis.call('hexists', W, ticket) == 0 then queued = false end\n"
-	"if not queued and redis.call('exists', Q) == 0 and limit - used() >= n then\n"
-	"  take(token, n, ttl, now)\n"
-	"  return won()\n"
+	"local function first()\n"
+	"  local f = redis.call('zrangebyscore', H, '(0', '+inf', 'WITHSCORES', 'LIMIT', 0, 1)\n"
+	"  return f[2] and tonumber(f[2])\n"
 	"end\n"
-	"local first = redis.call('zrangebyscore', H, '(0', '+inf', 'WITHSCORES', 'LIMIT', 0, 1)\n"
+	"local lease = first()\n"
+	"local u = used()\n"
+	"if lease and lease <= now then\n"
+	"  u = u - purge(now)\n"
+	"  lease = first()\n"
+	"end\n"
+	"local u0 = u\n"
+	"local given, head, rec\n"
+	"given, u, head, rec = serve(now, u, ticket)\n"
+	"if given then save(u) return won(given) end\n"
+	"local queued = rec ~= nil\n"
+	"if not queued and not head and limit - u >= n then\n"
+	"  local have = take(token, n, ttl, now)\n"
+	"  save(u + n)\n"
+	"  return won(have)\n"
+	"end\n"
+	"if u > u0 then lease = first() end\n"
 	"local pttl = -2\n"
-	"if first[2] then pttl = tonumber(first[2]) - now end\n"
+	"if lease then pttl = lease - now end\n"
 	"if wait <= 0 then\n"
 	"  if queued then\n"
 	"    redis.call('lrem', Q, 1, ticket)\n"
 	"    redis.call('hdel', W, ticket)\n"
-	"    serve(now, limit, nil)\n"
+	"    u = select(2, serve(now, u, nil))\n"
 	"  end\n"
+	"  save(u)\n"
 	"  return {0, pttl, 0}\n"
 	"end\n"
 	"local block = wait\n"
 	"if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end\n"
-	"local head = redis.call('lindex', Q, 0)\n"
-	"if head and head ~= ticket then\n"
-	"  local dl = tonumber(string.match(redis.call('hget', W, head) or '', '^%d+ %d+ (%d+)'))\n"
-	"  if dl and dl - now + 1 < block then block = math.max(dl - now + 1, 1) end\n"
-	"end\n"
-	"redis.call('hset', W, ticket, n .. ' ' .. ttl .. ' ' .. string.format('%.0f', now + block + 1000) .. ' ' .. token)\n"
+	"if head and head[1] ~= ticket and head[2] - now + 1 < block then block = math.max(head[2] - now + 1, 1) end\n"
+	"redis.call('hset', W, ticket, n .. ' ' .. ttl .. ' ' .. string.format('%.0f', now + block + 1000) .. ' ' .. token .. ' ' .. limit)\n"
 	"if not queued then redis.call('rpush', Q, ticket) end\n"
-	"local keep = math.max(redis.call('pttl', Q), block + 2000)\n"
-	"redis.call('pexpire', Q, keep)\n"
-	"redis.call('pexpire', W, keep)\n"
-	"redis.call('zadd', H, -limit, '#limit')\n"
-	"atleast(H, keep)\n"
+	"local keep = block + 2000\n"
+	"if not head or redis.call('pttl', W) < keep then\n"
+	"  redis.call('pexpire', Q, 2 * keep)\n"
+	"  redis.call('pexpire', W, 2 * keep)\n"
+	"end\n"
+	"save(u)\n"
 	"return {0, pttl, block}\n"
 };
 
@@ -138,13 +186,13 @@ static rlock_script script_release = { .source = LUA_SEMAPHORE
 	"local tok, n = ARGV[1], tonumber(ARGV[2])\n"
 	"local lease = tonumber(redis.call('zscore', H, tok))\n"
 	"if not lease then return -1 end\n"
-	"local mine = have(tok)\n"
+	"local mine = -(tonumber(redis.call('zscore', H, '#' .. tok)) or 0)\n"
 	"if n <= 0 or n > mine then n = mine end\n"
-	"redis.call('zincrby', H, n, '#used')\n"
 	"if n < mine then redis.call('zincrby', H, n, '#' .. tok) else redis.call('zrem', H, tok, '#' .. tok) end\n"
-	"purge(now)\n"
-	"if redis.call('exists', Q) == 1 then serve(now, -(tonumber(redis.call('zscore', H, '#limit')) or 0), nil) end\n"
-	"if used() <= 0 and redis.call('exists', Q) == 0 then redis.call('del', H) end\n"
+	"local u = used() - n - purge(now)\n"
+	"local _, head\n"
+	"_, u, head = serve(now, u, nil)\n"
+	"if u <= 0 and not head then redis.call('del', H) else save(u) end\n"
 	"if lease < now then return -1 end\n"
 	"return mine - n\n"
 };
@@ -200,6 +248,7 @@ typedef struct {
 	zend_long n;
 	zend_long limit;
 	zend_long ttl;
+	bool sent;  /* a call with the ticket was made */
 } sem_request;
 
 /* The acquire script, as rlock_lock_wait() runs it: self set, a win pushes "1" on it (the
@@ -219,6 +268,8 @@ static void sem_call(rlock_call *c, const rlock_waiter *w, const rlock_opts *o, 
 	rlock_call_num(c, 4, wait_ms);
 	rlock_call_str(c, q->ticket);
 	rlock_call_flag(c, self != NULL);
+	rlock_call_flag(c, !q->sent);
+	q->sent = true;
 }
 
 /* A grant, "g <permits the holder has now>" popped from our own list: taken as the script's
