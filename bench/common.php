@@ -222,3 +222,28 @@ function bench_no_poll_floor(?array $rlock, ?array $peer): array
         'set' => $perCall($peer, ['set'])];
     return [in_array(null, $parts, true) ? null : array_sum($parts), $parts];
 }
+
+/**
+ * Load the framework's classes as an app built for production does (composer's
+ * authoritative class map, opcache.preload under php-fpm, as symfony's and Laravel's
+ * deployment guides advise): the packages' own autoloaders ($files: Debian's per-package
+ * autoload.php, each requiring its dependencies' and scanning the include path for its
+ * suggestions) are required at the first class that is missing, not in every request,
+ * where the demo's php-fpm has them all preloaded (examples/seckill/preload.php).
+ */
+function bench_autoload(string ...$files): void
+{
+    $load = static function (string $class) use (&$load, $files): void {
+        spl_autoload_unregister($load);
+        foreach ($files as $file) {
+            require_once $file;
+        }
+        foreach (spl_autoload_functions() as $loader) {
+            if (class_exists($class, false) || interface_exists($class, false) || trait_exists($class, false)) {
+                return;
+            }
+            $loader($class);
+        }
+    };
+    spl_autoload_register($load);
+}

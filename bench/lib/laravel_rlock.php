@@ -3,11 +3,11 @@
 // RLock\Bridge\Laravel\RLockStore::lock() gives an RLockLock, whose block() waits in
 // RLock::lock() (woken by the release) instead of retrying every 250 ms.
 
-require_once '/usr/share/php/Illuminate/Cache/autoload.php';
-require_once dirname(__DIR__, 2) . '/bridge/autoload.php';
-
 use Illuminate\Contracts\Cache\LockTimeoutException;
 use RLock\Bridge\Laravel\RLockStore;
+
+// the framework's classes, as an app built for production loads them (bench_autoload())
+bench_autoload('/usr/share/php/Illuminate/Cache/autoload.php', dirname(__DIR__, 2) . '/bridge/autoload.php');
 
 return function (array $cfg): Closure {
     $store = new RLockStore(bench_rlock_options($cfg));

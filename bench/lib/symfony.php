@@ -4,10 +4,11 @@
 // RedisStore is not a BlockingStoreInterface, so Lock::acquire(true) retries
 // save() after usleep(100 ms +- 10 ms), with no deadline of its own.
 
-require_once '/usr/share/php/Symfony/Component/Lock/autoload.php';
-
 use Symfony\Component\Lock\LockFactory;
 use Symfony\Component\Lock\Store\RedisStore;
+
+// the framework's classes, as an app built for production loads them (bench_autoload())
+bench_autoload('/usr/share/php/Symfony/Component/Lock/autoload.php');
 
 return function (array $cfg): Closure {
     $redis = bench_lock_redis($cfg);

@@ -4,11 +4,11 @@
 // Lock::acquire(true) calls its waitAndSave(), which waits in RLock::lock() (woken by
 // the release) instead of retrying save() every 100 ms.
 
-require_once '/usr/share/php/Symfony/Component/Lock/autoload.php';
-require_once dirname(__DIR__, 2) . '/bridge/autoload.php';
-
 use RLock\Bridge\Symfony\RLockStore;
 use Symfony\Component\Lock\LockFactory;
+
+// the framework's classes, as an app built for production loads them (bench_autoload())
+bench_autoload('/usr/share/php/Symfony/Component/Lock/autoload.php', dirname(__DIR__, 2) . '/bridge/autoload.php');
 
 return function (array $cfg): Closure {
     $factory = new LockFactory(new RLockStore(bench_rlock_options($cfg)));
