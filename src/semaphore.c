@@ -7,8 +7,11 @@
  *   server's clock (the convention the watchdog's renew script keeps, so it renews a
  *   semaphore's holders unchanged), and, scored negative so that a range of leases (0, now]
  *   never meets them: "#" token -> -(permits the holder has), "#used" -> -(permits held in
- *   all). The key lives at least as long as the longest lease: when it expires every lease
- *   has ended, and nothing else is left.
+ *   all), "%" token -> the ticket that last gave the holder permits (-(its first 13 hex
+ *   digits + 1): exact in a double), so that an acquire whose reply was lost and that is
+ *   sent again (lock.c waits on through a dropped connection) finds itself served and takes
+ *   nothing twice. The key lives at least as long as the longest lease: when it expires
+ *   every lease has ended, and nothing else is left.
  * - holders "-queue", a list of tickets (one per waiting acquire() call) in order of arrival,
  *   and holders "-waiters", a hash: ticket -> "n ttl deadline token limit" (how many permits,
  *   the lease to give, when the ticket dies unless its waiter comes back, the holder to
@@ -27,8 +30,8 @@
  * deadline passed.
  *
  * What a contended section costs Redis: the waiter's acquire (8 commands in its script, the
- * ticket queued), its BLPOP, and the holder's release (15: its permits back, the head
- * served); 26 commands in all. */
+ * ticket queued), its BLPOP, and the holder's release (16: its permits back, the head
+ * served); 27 commands in all. */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -41,8 +44,9 @@
  * once at its end (a release that serves the next waiter changes it by nothing).
  * used(): the count as stored; save(u): u stored, unless it is what is stored.
  * purge(now): the holders whose lease ended gone; the permits they had.
- * take(): n permits to tok, its lease ttl from now (a longer one it has is kept); the permits
- * tok has now (the count held is the caller's to raise by n).
+ * take(): n permits to tok for ticket tk, its lease ttl from now (a longer one it has is
+ * kept); the permits tok has now (the count held is the caller's to raise by n).
+ * served(tk): the score of "%" token when ticket tk gave it permits.
  * serve(): the queue served from its head while the head's permits fit (u: the count held
  * now): credited to the head's holder and "g <permits it has now>" pushed on its own list,
  * but for me (the caller's ticket, or nil), whose permits the caller's reply tells. Returns
@@ -59,12 +63,14 @@
 	"  local m = 0\n" \
 	"  for _, h in ipairs(redis.call('zrangebyscore', H, '(0', now)) do\n" \
 	"    m = m - (tonumber(redis.call('zscore', H, '#' .. h)) or 0)\n" \
-	"    redis.call('zrem', H, h, '#' .. h)\n" \
+	"    redis.call('zrem', H, h, '#' .. h, '%' .. h)\n" \
 	"  end\n" \
 	"  return m\n" \
 	"end\n" \
-	"local function take(tok, n, ttl, now)\n" \
+	"local function served(tk) return -(tonumber(string.sub(tk, 1, 13), 16) + 1) end\n" \
+	"local function take(tok, n, ttl, now, tk)\n" \
 	"  local have = -tonumber(redis.call('zincrby', H, -n, '#' .. tok))\n" \
+	"  redis.call('zadd', H, served(tk), '%' .. tok)\n" \
 	"  local lease = have > n and tonumber(redis.call('zscore', H, tok))\n" \
 	"  if not lease or lease < now + ttl then redis.call('zadd', H, now + ttl, tok) end\n" \
 	"  atleast(H, ttl, ttl)\n" \
@@ -91,7 +97,7 @@
 	"          if i > 1 then drop(ts, i - 1) end\n" \
 	"          return given, u, {w, tonumber(dl)}, rec\n" \
 	"        end\n" \
-	"        local have = take(tok, tonumber(n), tonumber(ttl), now)\n" \
+	"        local have = take(tok, tonumber(n), tonumber(ttl), now, w)\n" \
 	"        u = u + tonumber(n)\n" \
 	"        if w == me then given = have else\n" \
 	"          local s = H .. '-self-' .. w\n" \
@@ -131,6 +137,9 @@ static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"    if string.sub(v, 1, 1) == 'g' then return won(-(tonumber(redis.call('zscore', H, '#' .. token)) or 0)) end\n"
 	"  end\n"
 	"end\n"
+	"if ARGV[8] ~= '1' and tonumber(redis.call('zscore', H, '%' .. token)) == served(ticket) then\n"
+	"  return won(-(tonumber(redis.call('zscore', H, '#' .. token)) or 0))\n"
+	"end\n"
 	"local now = clock_ms()\n"
 	"local function first()\n"
 	"  local f = redis.call('zrangebyscore', H, '(0', '+inf', 'WITHSCORES', 'LIMIT', 0, 1)\n"
@@ -148,7 +157,7 @@ static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"if given then save(u) return won(given) end\n"
 	"local queued = rec ~= nil\n"
 	"if not queued and not head and limit - u >= n then\n"
-	"  local have = take(token, n, ttl, now)\n"
+	"  local have = take(token, n, ttl, now, ticket)\n"
 	"  save(u + n)\n"
 	"  return won(have)\n"
 	"end\n"
@@ -188,7 +197,7 @@ static rlock_script script_release = { .source = LUA_SEMAPHORE
 	"if not lease then return -1 end\n"
 	"local mine = -(tonumber(redis.call('zscore', H, '#' .. tok)) or 0)\n"
 	"if n <= 0 or n > mine then n = mine end\n"
-	"if n < mine then redis.call('zincrby', H, n, '#' .. tok) else redis.call('zrem', H, tok, '#' .. tok) end\n"
+	"if n < mine then redis.call('zincrby', H, n, '#' .. tok) else redis.call('zrem', H, tok, '#' .. tok, '%' .. tok) end\n"
 	"local u = used() - n - purge(now)\n"
 	"local _, head\n"
 	"_, u, head = serve(now, u, nil)\n"

@@ -12,7 +12,7 @@ $h = rlock_test_companion($o['prefix'] . 'lease', 'semaphore');
 $s = new RSemaphore('lease', 3, $o);
 $lease = function () use ($h) {
     foreach (array_chunk(rlock_test_cmd('ZRANGE', $h, '0', '-1', 'WITHSCORES'), 2) as [$m, $score]) {
-        if ($m[0] !== '#') {
+        if ((float) $score > 0) {  // a lease; counts and markers score negative
             [$sec, $usec] = rlock_test_cmd('TIME');
             return (int) $score - ((int) $sec * 1000 + intdiv((int) $usec, 1000));
         }
