@@ -1,5 +1,5 @@
 --TEST--
-RSemaphore: what a contended hand-over costs Redis: a waiter that queues behind a holder, is served by the holder's release, and releases in turn runs at most 40 commands (scripts' redis.call counted; 38 now, 55 before the semaphore's scripts were cut)
+RSemaphore: what a contended hand-over costs Redis: a waiter that queues behind a holder, is served by the holder's release, and releases in turn runs at most 40 commands (scripts' redis.call counted; 39 now, 55 before the semaphore's scripts were cut)
 --EXTENSIONS--
 rlock
 --SKIPIF--
