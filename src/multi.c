@@ -151,6 +151,13 @@ zend_string *rlock_multi_key(zend_string **full, uint32_t n)
 	return smart_str_extract(&s);
 }
 
+static void keys_free(multi_keys *m)
+{
+	for (uint32_t i = 0; i < m->n; i++) {
+		rlock_keys_free(&m->k[i]);
+	}
+}
+
 /* key, rlock_multi_key()'s, into m: false should it not be one (nothing to free then). */
 static bool keys_init(multi_keys *m, zend_string *key)
 {
@@ -179,19 +186,10 @@ static bool keys_init(multi_keys *m, zend_string *key)
 		p = colon + 2 + len;
 	}
 	if (p != end || m->n == 0) {
-		for (uint32_t i = 0; i < m->n; i++) {
-			rlock_keys_free(&m->k[i]);
-		}
+		keys_free(m);
 		return false;
 	}
 	return true;
-}
-
-static void keys_free(multi_keys *m)
-{
-	for (uint32_t i = 0; i < m->n; i++) {
-		rlock_keys_free(&m->k[i]);
-	}
 }
 
 /* keys_init(), or err set. */
@@ -263,8 +261,7 @@ static int multi_release(const rlock_opts *o, zend_string *key, const rlock_hold
 {
 	multi_keys m;
 	rlock_call c;
-	zend_long n = 0;
-	char packed[3 * RLOCK_LONG_STR];
+	zend_long n = 0, nums[3] = { o->fair, o->ttl, rlock_fence_keep(o->ttl) };
 	smart_str next = {0};
 
 	rlock_conn_begin(o, 0);
@@ -285,11 +282,9 @@ static int multi_release(const rlock_opts *o, zend_string *key, const rlock_hold
 		zend_string_release(t);
 	}
 	smart_str_0(&next);
-	int len = snprintf(packed, sizeof(packed), "%d " ZEND_LONG_FMT " " ZEND_LONG_FMT, o->fair ? 1 : 0, o->ttl,
-		rlock_fence_keep(o->ttl));
 	rlock_call_start(&c, &script_release, 4 * m.n, m.all, NULL);
 	rlock_call_str(&c, h->token);
-	rlock_call_arg(&c, packed, len);
+	rlock_call_packed(&c, NULL, nums, 3);
 	rlock_call_str(&c, next.s);
 	int rc = run_script(o, &m, &c, 0, 1, &n, err);
 	smart_str_free(&next);

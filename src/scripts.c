@@ -339,7 +339,7 @@ void rlock_call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_stri
 	}
 }
 
-void rlock_call_arg(rlock_call *c, const char *arg, size_t len)
+static void call_arg(rlock_call *c, const char *arg, size_t len)
 {
 	c->cmd.argv[c->cmd.argc] = arg;
 	c->cmd.lens[c->cmd.argc++] = len;
@@ -348,35 +348,39 @@ void rlock_call_arg(rlock_call *c, const char *arg, size_t len)
 void rlock_call_num(rlock_call *c, int slot, zend_long n)
 {
 	const char *s = rlock_long_str(c->num[slot], n);
-	rlock_call_arg(c, s, c->num[slot] + sizeof(c->num[slot]) - 1 - s);
+	call_arg(c, s, c->num[slot] + sizeof(c->num[slot]) - 1 - s);
 }
 
 void rlock_call_str(rlock_call *c, zend_string *s)
 {
-	rlock_call_arg(c, ZSTR_VAL(s), ZSTR_LEN(s));
+	call_arg(c, ZSTR_VAL(s), ZSTR_LEN(s));
 }
 
-/* The packed argument: a token, then the m numbers of nums, each after a space; the token is
- * cut should it not leave room for them (a token never is: 32 bytes). */
+/* The packed argument: a token (none when NULL), then the m numbers of nums, separated by
+ * spaces; the token is cut should it not leave room for them (a token never is: 32 bytes). */
 void rlock_call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m)
 {
 	char *p = c->packed, num[RLOCK_LONG_STR];
-	size_t len = MIN(ZSTR_LEN(token), sizeof(c->packed) - (size_t) m * RLOCK_LONG_STR);
-	memcpy(p, ZSTR_VAL(token), len);
-	p += len;
+	size_t len = token ? MIN(ZSTR_LEN(token), sizeof(c->packed) - (size_t) m * RLOCK_LONG_STR) : 0;
+	if (token) {
+		memcpy(p, ZSTR_VAL(token), len);
+		p += len;
+	}
 	for (int i = 0; i < m; i++) {
 		const char *n = rlock_long_str(num, nums[i]);
 		len = num + sizeof(num) - 1 - n;
-		*p++ = ' ';
+		if (token || i > 0) {
+			*p++ = ' ';
+		}
 		memcpy(p, n, len);
 		p += len;
 	}
-	rlock_call_arg(c, c->packed, p - c->packed);
+	call_arg(c, c->packed, p - c->packed);
 }
 
 void rlock_call_flag(rlock_call *c, bool flag)
 {
-	rlock_call_arg(c, flag ? "1" : "0", 1);
+	call_arg(c, flag ? "1" : "0", 1);
 }
 
 void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,

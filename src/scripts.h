@@ -141,11 +141,10 @@ void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_
 /* The pieces of a call, for the scripts of other primitives: EVALSHA s numkeys keys...
  * [extra], then arguments; a number is written into c->num[slot] (0 is taken by numkeys). */
 void rlock_call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra);
-void rlock_call_arg(rlock_call *c, const char *arg, size_t len);
 void rlock_call_num(rlock_call *c, int slot, zend_long n);
 void rlock_call_str(rlock_call *c, zend_string *s);
 void rlock_call_flag(rlock_call *c, bool flag);
-/* The packed argument: "token n n ..." (m numbers, m <= 5). */
+/* The packed argument: "token n n ..." (m numbers, m <= 5; no token when NULL). */
 void rlock_call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m);
 /* Send the script itself (EVAL), not its SHA. */
 void rlock_call_use_eval(rlock_call *c);
