@@ -46,7 +46,8 @@
  * purge(now): the holders whose lease ended gone; the permits they had.
  * take(): n permits to tok for ticket tk, its lease ttl from now (a longer one it has is
  * kept); the permits tok has now (the count held is the caller's to raise by n).
- * served(tk): the score of "%" token when ticket tk gave it permits.
+ * served(tk): the score of "%" token when ticket tk gave it permits; have(tok): the permits
+ * tok has.
  * serve(): the queue served from its head while the head's permits fit (u: the count held
  * now): credited to the head's holder and "g <permits it has now>" pushed on its own list,
  * but for me (the caller's ticket, or nil), whose permits the caller's reply tells. Returns
@@ -68,6 +69,7 @@
 	"  return m\n" \
 	"end\n" \
 	"local function served(tk) return -(tonumber(string.sub(tk, 1, 13), 16) + 1) end\n" \
+	"local function have(tok) return -(tonumber(redis.call('zscore', H, '#' .. tok)) or 0) end\n" \
 	"local function take(tok, n, ttl, now, tk)\n" \
 	"  local have = -tonumber(redis.call('zincrby', H, -n, '#' .. tok))\n" \
 	"  redis.call('zadd', H, served(tk), '%' .. tok)\n" \
@@ -112,11 +114,13 @@
 	"end\n"
 
 /* KEYS: holders, queue, waiters, self. ARGV: token, n, limit, ttl, wait, ticket, blocking
- * (a BLPOP on self follows), fresh (the ticket's first call: nothing can be on self yet). {1, token, permits token has now} taken (and "1" pushed on self
- * when blocking);
- * {0, pttl of the first lease or -2, block ms} not, and with wait > 0 the ticket queued
- * (or its deadline moved), with wait 0 the ticket left the queue. A "g" found on self is
- * a grant its BLPOP was not there to take (it had timed out): taken. A ticket lives 1000 ms
+ * (a BLPOP on self follows), fresh (the ticket's first call: it cannot have been served, and
+ * nothing is on self yet). {1, token, permits token has now} taken (and "1" pushed on self
+ * when blocking); {0, pttl of the first lease or -2, block ms} not, and with wait > 0 the
+ * ticket queued (or its deadline moved), with wait 0 the ticket left the queue. A later call
+ * empties self (what an earlier round left there) and, when the ticket was served already
+ * (a grant its BLPOP was not there to take, or a win or grant whose reply was lost), wins
+ * with the permits token has, taking none again. A ticket lives 1000 ms
  * past its round's end: a waiter later than that loses its place (it comes back as a
  * newcomer: takes what is free when nobody waits, else queues at the back), a dead one holds
  * the head of the queue that long at most. A ticket's record is "n ttl deadline token
@@ -130,15 +134,9 @@ static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"  if ARGV[7] == '1' then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end\n"
 	"  return {1, token, math.max(have, n)}\n"
 	"end\n"
-	"local left = ARGV[8] == '1' and {} or redis.call('lrange', self, 0, -1)\n"
-	"if #left > 0 then\n"
+	"if ARGV[8] ~= '1' then\n"
 	"  redis.call('del', self)\n"
-	"  for _, v in ipairs(left) do\n"
-	"    if string.sub(v, 1, 1) == 'g' then return won(-(tonumber(redis.call('zscore', H, '#' .. token)) or 0)) end\n"
-	"  end\n"
-	"end\n"
-	"if ARGV[8] ~= '1' and tonumber(redis.call('zscore', H, '%' .. token)) == served(ticket) then\n"
-	"  return won(-(tonumber(redis.call('zscore', H, '#' .. token)) or 0))\n"
+	"  if tonumber(redis.call('zscore', H, '%' .. token)) == served(ticket) then return won(have(token)) end\n"
 	"end\n"
 	"local now = clock_ms()\n"
 	"local function first()\n"
@@ -195,7 +193,7 @@ static rlock_script script_release = { .source = LUA_SEMAPHORE
 	"local tok, n = ARGV[1], tonumber(ARGV[2])\n"
 	"local lease = tonumber(redis.call('zscore', H, tok))\n"
 	"if not lease then return -1 end\n"
-	"local mine = -(tonumber(redis.call('zscore', H, '#' .. tok)) or 0)\n"
+	"local mine = have(tok)\n"
 	"if n <= 0 or n > mine then n = mine end\n"
 	"if n < mine then redis.call('zincrby', H, n, '#' .. tok) else redis.call('zrem', H, tok, '#' .. tok, '%' .. tok) end\n"
 	"local u = used() - n - purge(now)\n"
