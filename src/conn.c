@@ -407,6 +407,19 @@ static const char *auth_refusal(const redisReply *r)
 	return "the server refused the credentials";
 }
 
+bool rlock_conn_unauthenticated(const redisReply *r, bool pass, char *why, size_t why_size)
+{
+	static const char unauthenticated[] = "ERR Protocol error: unauthenticated";
+	size_t n = sizeof(unauthenticated) - 1;
+	if (!r || r->type != REDIS_REPLY_ERROR || !((r->len >= 6 && memcmp(r->str, "NOAUTH", 6) == 0)
+			|| (r->len >= n && memcmp(r->str, unauthenticated, n) == 0))) {
+		return false;
+	}
+	snprintf(why, why_size, "authentication failed: the server wants a password%s",
+		pass ? " (NOAUTH)" : ", and the DSN gives none (redis://user:password@host)");
+	return true;
+}
+
 bool rlock_conn_handshake_check(redisContext *ctx, redisReply *r, bool auth, long long db, const char *pass,
 	size_t pass_len, char *why, size_t why_size)
 {
@@ -423,7 +436,7 @@ bool rlock_conn_handshake_check(redisContext *ctx, redisReply *r, bool auth, lon
 		: r->type != REDIS_REPLY_ERROR;
 	if (!ok && auth) {
 		snprintf(why, why_size, "authentication failed: %s", auth_refusal(r));
-	} else if (!ok) {
+	} else if (!ok && !rlock_conn_unauthenticated(r, pass != NULL, why, why_size)) {
 		snprintf(why, why_size, "%s failed: %s", what, rlock_err_quote(text, sizeof(text), r->str, r->len, pass, pass_len));
 	}
 	freeReplyObject(r);
@@ -504,6 +517,7 @@ static bool handshake_reply(rlock_conn *c, const rlock_server *s, redisReply *r,
 	bool auth = s->pass && c->handshake == (s->db != 0 ? 2 : 1);
 
 	c->handshake--;
+	c->answered |= r != NULL;
 	if (!rlock_conn_handshake_check(c->ctx, r, auth, (long long) s->db, s->pass ? ZSTR_VAL(s->pass) : NULL,
 			s->pass ? ZSTR_LEN(s->pass) : 0, why, sizeof(why))) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", why);
@@ -859,23 +873,80 @@ static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_er
 	return c;
 }
 
-/* After an I/O error or a timeout the reply may still come: never read it, reconnect. */
-static void conn_drop(const rlock_opts *o, const rlock_server *s, rlock_err *err)
-{
-	rlock_conn *c = zend_hash_str_find_ptr(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
-	char buf[32];
-	if (c && err->kind == RLOCK_ERR_NONE) {
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", cause(c->ctx, buf, sizeof(buf)));
-	}
-	conn_forget(o, s);
-}
-
 /* The reply to the command written after c's handshake, read by deadline: the handshake's
  * replies first. false with err set (the connection is the caller's to drop). */
 static bool get_reply(rlock_conn *c, const rlock_server *s, zend_long deadline, redisReply **r, rlock_err *err)
 {
 	*r = NULL;
-	return finish_handshake(c, s, deadline, err) && ctx_get_reply(c->ctx, deadline, (void **) r) == REDIS_OK;
+	if (!finish_handshake(c, s, deadline, err) || ctx_get_reply(c->ctx, deadline, (void **) r) != REDIS_OK) {
+		return false;
+	}
+	c->answered = true;
+	return true;
+}
+
+/* Whether the server ended plain-text connection c before any reply came on it: closed it,
+ * reset it, or sent what is no reply. */
+static bool closed_early(const rlock_conn *c)
+{
+	const redisContext *ctx = c->ctx;
+	return !c->answered && !c->tls && (ctx->err == REDIS_ERR_EOF || ctx->err == REDIS_ERR_PROTOCOL
+		|| (ctx->err == REDIS_ERR_IO && strcmp(ctx->errstr, strerror(ECONNRESET)) == 0));
+}
+
+/* A plain-text connection to s ended before any reply (closed_early()): why, asked with a
+ * PING on a connection opened for it, into err. A server that wants a password closes a
+ * client without one whose first command is long (the error it sent first may be lost to
+ * the reset): the PING gets NOAUTH. A TLS port closes on plain text, or answers with a TLS
+ * alert (no reply to a Redis client): the PING fares no better. */
+static void closed_why(const rlock_opts *o, const rlock_server *s, rlock_err *err)
+{
+	static const rlock_cmd ping = { .argc = 1, .argv = { "PING" }, .lens = { 4 } };
+	rlock_err ignored = {0};
+	rlock_conn *c = conn_open(o, s, &ignored);
+	redisReply *r = NULL;
+	char why[256];
+
+	if (!c) {
+		return;
+	}
+	if (append_command(c->ctx, &ping) == REDIS_OK && get_reply(c, s, deadline_of(o->read_timeout), &r, &ignored)) {
+		if (rlock_conn_unauthenticated(r, s->pass != NULL, why, sizeof(why))) {
+			rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", why);
+		}
+		freeReplyObject(r);
+	} else if (s->port && closed_early(c)) {
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s before any reply: the server may want TLS (rediss://)",
+			cause(c->ctx, why, sizeof(why)));
+	}
+	conn_free(c);
+}
+
+/* After an I/O error or a timeout the reply may still come: never read it, reconnect. */
+static void conn_drop(const rlock_opts *o, const rlock_server *s, rlock_err *err)
+{
+	rlock_conn *c = zend_hash_str_find_ptr(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+	char buf[32];
+	bool early = c && closed_early(c);
+	if (c && err->kind == RLOCK_ERR_NONE) {
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", cause(c->ctx, buf, sizeof(buf)));
+	}
+	conn_forget(o, s);
+	if (early) {
+		closed_why(o, s, err);
+	}
+}
+
+/* c's exchange with s is over, r its last reply: c may carry the next command, unless r is
+ * an error after which the server closes the connection ("ERR Protocol error: ...", a
+ * command too long for a client that has not authenticated, say). */
+static void conn_done(const rlock_opts *o, const rlock_server *s, rlock_conn *c, const redisReply *r)
+{
+	static const char closing[] = "ERR Protocol error";
+	c->busy = false;
+	if (r && r->type == REDIS_REPLY_ERROR && r->len >= sizeof(closing) - 1 && memcmp(r->str, closing, sizeof(closing) - 1) == 0) {
+		conn_forget(o, s);
+	}
 }
 
 redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rlock_cmd *cmd,
@@ -892,7 +963,7 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 		conn_drop(o, s, err);
 		return NULL;
 	}
-	c->busy = false;
+	conn_done(o, s, c, r);
 	return r;
 }
 
@@ -915,6 +986,7 @@ static int read_reply(rlock_conn *c, zend_long deadline, zend_long wait_ms, redi
 		return -1;
 	}
 	*r = reply;
+	c->answered = true;
 	return 1;
 }
 
@@ -982,7 +1054,7 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 	if (got < 0) {
 		goto fail;
 	}
-	c->busy = false;
+	conn_done(o, s, c, *r1 && (*r1)->type == REDIS_REPLY_ERROR ? *r1 : *r2);
 	return 0;
 
 fail:
@@ -1020,6 +1092,7 @@ static bool take_replies(rlock_conn *c, const rlock_server *s, redisReply **repl
 		}
 		if (c->handshake == 0) {
 			*reply = r;
+			c->answered = true;
 		} else if (!handshake_reply(c, s, r, err)) {
 			return false;
 		}
@@ -1085,7 +1158,7 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 				conns[i] = NULL;
 				pending--;
 			} else if (replies[i]) {
-				conns[i]->busy = false;
+				conn_done(o, &servers[i], conns[i], replies[i]);
 				answered += answers(replies[i]);
 				pending--;
 			}

@@ -67,6 +67,12 @@ int rlock_conn_handshake_append(redisContext *ctx, const char *user, size_t user
 bool rlock_conn_handshake_check(redisContext *ctx, redisReply *r, bool auth, long long db, const char *pass,
 	size_t pass_len, char *why, size_t why_size);
 
+/* Whether r, a reply to a command that is not AUTH, says the connection has not
+ * authenticated and must (NOAUTH; a command too long for a client that has not: "ERR
+ * Protocol error: unauthenticated ..."): then that failure in why, in rlock's words, as
+ * rlock_conn_handshake_check() says AUTH's. Plain C. */
+bool rlock_conn_unauthenticated(const redisReply *r, bool pass, char *why, size_t why_size);
+
 /* One hiredis connection, owned by the process that opened it. */
 typedef struct {
 	redisContext *ctx;
@@ -79,6 +85,7 @@ typedef struct {
 	short want;            /* a connect under way: the poll() events it waits for */
 	bool tcp_up;           /* the TCP connect is over (a TLS handshake may follow) */
 	bool tls;              /* TLS: the socket stays non-blocking, every read and write polls */
+	bool answered;         /* a reply came on it (of the handshake, or to a command) */
 #ifdef RLOCK_HAVE_TLS
 	SSL *ssl;              /* the context's (redisFree frees it) */
 #endif

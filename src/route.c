@@ -190,8 +190,7 @@ static slot_map *slot_map_load(const rlock_opts *o, rlock_err *err)
 			continue;
 		}
 		if (r->type == REDIS_REPLY_ERROR) {
-			char text[201];
-			rlock_err_set(err, RLOCK_ERR_REPLY, seed->label, "CLUSTER SLOTS: %s", rlock_server_quote(seed, text, sizeof(text), r));
+			rlock_reply_error_set(seed, r, "CLUSTER SLOTS: ", err);
 		} else if (r->type != REDIS_REPLY_ARRAY) {
 			rlock_err_set(err, RLOCK_ERR_CONNECTION, seed->label, "CLUSTER SLOTS: unexpected reply");
 		} else if (r->elements > CLUSTER_SLOTS) {

@@ -170,9 +170,11 @@ bool rlock_reply_is_attempt(const redisReply *r);
 /* Replies into results; each frees r. False with err set on an unexpected reply (an
  * integer: outside min..max). */
 bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err);
-/* The text of r, a reply from s, for a message: s's password, should the server echo it,
- * shown as "***" (rlock_err_quote). */
-const char *rlock_server_quote(const rlock_server *s, char *out, size_t size, const redisReply *r);
+/* err set from r, an error reply from s, its text after what ("" or "COMMAND: "): a refusal
+ * for want of a password (rlock_conn_unauthenticated()) an authentication failure
+ * (RLOCK_ERR_CONNECTION), as AUTH's own are, any other a reply error (its text with s's password, should the server
+ * echo it, shown as "***": rlock_err_quote). */
+void rlock_reply_error_set(const rlock_server *s, const redisReply *r, const char *what, rlock_err *err);
 bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long min, zend_long max, zend_long *out,
 	rlock_err *err);
 bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *res, rlock_err *err);
