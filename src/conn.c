@@ -894,17 +894,33 @@ static bool closed_early(const rlock_conn *c)
 		|| (ctx->err == REDIS_ERR_IO && strcmp(ctx->errstr, strerror(ECONNRESET)) == 0));
 }
 
+/* What the server did to c when it is what a TLS port does with plain text: closed or reset
+ * it before any reply, or sent a TLS record (an alert: hiredis takes its first byte, 0x15,
+ * or 0x16 for a handshake, for a reply type it does not know). NULL: not that. */
+static const char *tls_like(const rlock_conn *c)
+{
+	const redisContext *ctx = c->ctx;
+	if (!closed_early(c)) {
+		return NULL;
+	}
+	if (ctx->err == REDIS_ERR_PROTOCOL) {
+		return strstr(ctx->errstr, "\"\\x15\"") || strstr(ctx->errstr, "\"\\x16\"") ? "answered with a TLS record" : NULL;
+	}
+	return "closed the connection before any reply";  /* or reset it, which is timing */
+}
+
 /* A plain-text connection to s ended before any reply (closed_early()): why, asked with a
  * PING on a connection opened for it, into err. A server that wants a password closes a
  * client without one whose first command is long (the error it sent first may be lost to
  * the reset): the PING gets NOAUTH. A TLS port closes on plain text, or answers with a TLS
- * alert (no reply to a Redis client): the PING fares no better. */
+ * alert: the PING fares no better. */
 static void closed_why(const rlock_opts *o, const rlock_server *s, rlock_err *err)
 {
 	static const rlock_cmd ping = { .argc = 1, .argv = { "PING" }, .lens = { 4 } };
 	rlock_err ignored = {0};
 	rlock_conn *c = conn_open(o, s, &ignored);
 	redisReply *r = NULL;
+	const char *what;
 	char why[256];
 
 	if (!c) {
@@ -915,9 +931,8 @@ static void closed_why(const rlock_opts *o, const rlock_server *s, rlock_err *er
 			rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", why);
 		}
 		freeReplyObject(r);
-	} else if (s->port && closed_early(c)) {
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s before any reply: the server may want TLS (rediss://)",
-			cause(c->ctx, why, sizeof(why)));
+	} else if (s->port && (what = tls_like(c))) {
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "server %s: it may want TLS (rediss://)", what);
 	}
 	conn_free(c);
 }
