@@ -22,6 +22,7 @@
 #include "src/route.h"
 #include "src/registry.h"
 #include "src/multi.h"
+#include "src/rwlock.h"
 #include "src/watchdog.h"
 #include "rlock_class.h"
 
@@ -335,14 +336,15 @@ PHP_METHOD(RLock, synchronized)
 	if (rc < 0) {
 		RETURN_THROWS();
 	}
+	zend_string *name = rlock_algo_name(l->algo, l->key);
 	if (rc == 0) {
-		zend_throw_exception_ex(rlock_ce_timeout_exception, 0,
-			"Could not acquire the lock \"%s\" within " ZEND_LONG_FMT " ms", ZSTR_VAL(l->key), wait);
-		RETURN_THROWS();
+		zend_throw_exception_ex(rlock_ce_timeout_exception, 0, "Could not acquire the %s within " ZEND_LONG_FMT " ms",
+			ZSTR_VAL(name), wait);
+	} else {
+		rlock_synchronized_run(return_value, ZEND_THIS, &fci, &fcc, rlock_sync_give_back, l,
+			"The %s expired before it was released", name);
 	}
-
-	rlock_synchronized_run(return_value, ZEND_THIS, &fci, &fcc, rlock_sync_give_back, l,
-		"The lock \"%s\" expired before it was released", l->key);
+	zend_string_release(name);
 }
 
 PHP_METHOD(RLock, isLocked)
@@ -454,6 +456,47 @@ PHP_METHOD(RLock, lost)
 	RETURN_BOOL(l->lost);
 }
 
+/* The hold of token on the lock key names, released: 1, 0 no lock key may name holds it,
+ * -1 err set. key is what key() returns (prefix included: a mutex's, a read-write lock's
+ * whose side holds it, a lock over several keys'), or a key as a constructor takes it
+ * (prefix added). Both may name a lock ("rlock:x" under the prefix "rlock:" is the key
+ * "x", and the key "rlock:x" itself): a token, 128 random bits, is held by one lock at
+ * most, and only that one is released. The likely ones first, each its own round trip
+ * (Cluster: two keys need not share a slot), all within one call's deadline. */
+static int release_any(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
+{
+	const rlock_algo *algos[3] = { rlock_algo_of(o), &rlock_rwlock_write_algo, &rlock_rwlock_read_algo };
+	uint32_t nalgos = o->nservers > 0 ? 1 : 3;  /* Redlock: mutexes only */
+	zend_string *keys[2];
+	uint32_t nkeys = 0;
+	rlock_hold hold = { .token = token };
+	int rc = 0;
+
+	if (rlock_keys_is_lock_key(key, o->prefix)) {
+		keys[nkeys++] = zend_string_copy(key);
+	}
+	keys[nkeys] = rlock_full_key(o, key);
+	if (nkeys == 1 && zend_string_equals(keys[0], keys[1])) {
+		zend_string_release(keys[1]);
+	} else {
+		nkeys++;
+	}
+	rlock_conn_enter(o, 0);
+	if (o->nservers == 0 && rlock_multi_is_key(key)) {
+		rlock_registry_forget(&rlock_multi_algo, o, key, token);
+		rc = rlock_multi_algo.release(o, key, &hold, err);
+	}
+	for (uint32_t k = 0; k < nkeys; k++) {
+		for (uint32_t a = 0; rc == 0 && a < nalgos; a++) {
+			rlock_registry_forget(algos[a], o, keys[k], token);
+			rc = algos[a]->release(o, keys[k], &hold, err);
+		}
+		zend_string_release(keys[k]);
+	}
+	rlock_conn_leave();
+	return rc;
+}
+
 PHP_METHOD(RLock, release)
 {
 	zend_string *key, *token;
@@ -475,11 +518,7 @@ PHP_METHOD(RLock, release)
 	if (!o) {
 		RETURN_THROWS();
 	}
-	zend_string *full = rlock_full_key(o, key);
-	rlock_hold hold = { .token = token };
-	rlock_registry_forget(rlock_algo_of(o), o, full, token);
-	int rc = rlock_algo_of(o)->release(o, full, &hold, &err);
-	zend_string_release(full);
+	int rc = release_any(o, key, token, &err);
 	if (rc < 0) {
 		rlock_throw(o, &err);
 	}

@@ -14,7 +14,7 @@ static zend_object_handlers rrwlock_object_handlers;
 
 typedef struct {
 	rlock_opts *opts;
-	zend_string *key;  /* the lock's key, prefix included; its sides' keys are its companions */
+	zend_string *key;  /* the lock's key, prefix included: its sides' too (their Redis keys are its companions) */
 	zval read, write;  /* the sides, made at their first call: every call hands out the same RLock */
 	zend_object std;
 } rrwlock_object;
@@ -95,9 +95,7 @@ static void rrwlock_side(zval *this_ptr, bool write, zval *return_value)
 		return;
 	}
 	if (Z_ISUNDEF_P(side)) {
-		zend_string *key = rlock_rwlock_side_key(rw->key, write);
-		rlock_class_rlock_new(side, rw->opts, key, write ? &rlock_rwlock_write_algo : &rlock_rwlock_read_algo);
-		zend_string_release(key);
+		rlock_class_rlock_new(side, rw->opts, rw->key, write ? &rlock_rwlock_write_algo : &rlock_rwlock_read_algo);
 	}
 	RETURN_COPY(side);
 }

@@ -447,16 +447,18 @@ PHP_METHOD(RSemaphore, synchronized)
 	if (rc < 0) {
 		RETURN_THROWS();
 	}
+	/* the semaphore as the user named it (prefix included), not its holders' key */
+	zend_string *name = rlock_semaphore_name(s->key);
 	if (rc == 0) {
 		zend_throw_exception_ex(rlock_ce_timeout_exception, 0,
-			"Could not acquire " ZEND_LONG_FMT " permits of the semaphore \"%s\" within " ZEND_LONG_FMT " ms",
-			n, ZSTR_VAL(s->key), wait);
-		RETURN_THROWS();
+			"Could not acquire " ZEND_LONG_FMT " permit%s of the semaphore \"%s\" within " ZEND_LONG_FMT " ms",
+			n, n == 1 ? "" : "s", ZSTR_VAL(name), wait);
+	} else {
+		rsemaphore_sync sync = { .s = s, .n = n };
+		rlock_synchronized_run(return_value, ZEND_THIS, &fci, &fcc, rsemaphore_sync_give_back, &sync,
+			"The permits of the semaphore \"%s\" expired before they were released", name);
 	}
-
-	rsemaphore_sync sync = { .s = s, .n = n };
-	rlock_synchronized_run(return_value, ZEND_THIS, &fci, &fcc, rsemaphore_sync_give_back, &sync,
-		"The permits of the semaphore \"%s\" expired before they were released", s->key);
+	zend_string_release(name);
 }
 
 void rlock_class_rsemaphore_minit(zend_class_entry *ce)

@@ -53,7 +53,11 @@ final class RLock
     /** The fencing token of our current hold (option "fencing"). */
     public function fencingToken(): ?int {}
 
-    /** The Redis key, prefix included. */
+    /**
+     * The Redis key, prefix included ("rlock:orders:42"); a read-write lock's side: the
+     * read-write lock's key; a lock over several keys: one string naming them all.
+     * RLock::release() takes it.
+     */
     public function key(): string {}
 
     /**
@@ -63,7 +67,12 @@ final class RLock
      */
     public function lost(): bool {}
 
-    /** Release a lock by key and owner token, from any process. */
+    /**
+     * Release a lock by key and owner token, from any process (a job handed the lock). $key
+     * is what key() returned (prefix included), or the key the constructor took (prefix
+     * added): only the lock that holds $token is released. A mutex, a read-write lock's
+     * side, a lock over several keys.
+     */
     public static function release(string $key, #[\SensitiveParameter] string $token, #[\SensitiveParameter] array $options = []): bool {}
 
     /**
@@ -143,7 +152,7 @@ class RLockException extends RuntimeException
 {
 }
 
-/** Redis unreachable, I/O error or timeout. */
+/** Redis unreachable, I/O error or timeout; authentication refused (or a password wanted). */
 class RLockConnectionException extends RLockException
 {
 }

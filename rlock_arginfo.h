@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: de3eba9278a8dd4681cc2a1464c43170e82efc65 */
+ * Stub hash: f3857b8f7998b68f3ee9c730f3668f080ae42a82 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)

@@ -4,6 +4,11 @@
 
 #include "php.h"
 #include "php_rlock.h"
+#if PHP_VERSION_ID >= 80200
+# include "ext/random/php_random.h"
+#else
+# include "ext/standard/php_random.h"
+#endif
 #include "conn.h"
 
 #include <poll.h>
@@ -515,12 +520,13 @@ static bool handshake_reply(rlock_conn *c, const rlock_server *s, redisReply *r,
 {
 	char why[256];
 	bool auth = s->pass && c->handshake == (s->db != 0 ? 2 : 1);
+	bool refused = r && r->type == REDIS_REPLY_ERROR && (auth || rlock_conn_unauthenticated(r, false, why, sizeof(why)));
 
 	c->handshake--;
 	c->answered |= r != NULL;
 	if (!rlock_conn_handshake_check(c->ctx, r, auth, (long long) s->db, s->pass ? ZSTR_VAL(s->pass) : NULL,
 			s->pass ? ZSTR_LEN(s->pass) : 0, why, sizeof(why))) {
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", why);
+		rlock_err_set(err, refused ? RLOCK_ERR_AUTH : RLOCK_ERR_CONNECTION, s->label, "%s", why);
 		return false;
 	}
 	return true;
@@ -918,17 +924,19 @@ static void closed_why(const rlock_opts *o, const rlock_server *s, rlock_err *er
 {
 	static const rlock_cmd ping = { .argc = 1, .argv = { "PING" }, .lens = { 4 } };
 	rlock_err ignored = {0};
-	rlock_conn *c = conn_open(o, s, &ignored);
+	rlock_conn *c;
 	redisReply *r = NULL;
 	const char *what;
 	char why[256];
 
-	if (!c) {
+	/* a connect after a failure, as any: no sooner than retry_delay allows */
+	rlock_sleep_jittered(o->retry_delay, rlock_conn_left());
+	if (!(c = conn_open(o, s, &ignored))) {
 		return;
 	}
 	if (append_command(c->ctx, &ping) == REDIS_OK && get_reply(c, s, deadline_of(o->read_timeout), &r, &ignored)) {
 		if (rlock_conn_unauthenticated(r, s->pass != NULL, why, sizeof(why))) {
-			rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", why);
+			rlock_err_set(err, RLOCK_ERR_AUTH, s->label, "%s", why);
 		}
 		freeReplyObject(r);
 	} else if (s->port && (what = tls_like(c))) {
@@ -1082,6 +1090,20 @@ zend_long rlock_now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (zend_long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms)
+{
+	/* base/2 to base, counted in us: a 1 ms base sleeps 0.5 to 1 ms, not 0 */
+	zend_long us = MIN(base_ms, RLOCK_MS_MAX) * 1000, jitter = 0;
+	if (us > 0 && php_random_int(0, us, &jitter, false) == SUCCESS) {
+		us = us / 2 + jitter / 2;
+	}
+	us = MIN(us, MIN(max_ms, RLOCK_MS_MAX) * 1000);
+	if (us > 0) {
+		struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
+		nanosleep(&ts, NULL);
+	}
 }
 
 /* A reply that answers the question: neither an error nor nil. */

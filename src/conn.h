@@ -171,6 +171,8 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 
 /* The monotonic clock, in ms (touches no Zend state: the watchdog's thread uses it too). */
 zend_long rlock_now_ms(void);
+/* Sleep about base_ms (jittered between half and all of it), never past max_ms. */
+void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms);
 
 /* Module and request life cycle. The request's own connections (persistent = false) are
  * closed at its very end, post_deactivate, as locks can be taken and released until then. */

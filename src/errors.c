@@ -41,6 +41,7 @@ const char *rlock_err_quote(char *out, size_t size, const char *text, size_t len
 
 void rlock_err_throw(const rlock_err *err)
 {
-	zend_class_entry *ce = err->kind == RLOCK_ERR_CONNECTION ? rlock_ce_connection_exception : rlock_ce_exception;
+	zend_class_entry *ce = err->kind == RLOCK_ERR_CONNECTION || err->kind == RLOCK_ERR_AUTH
+		? rlock_ce_connection_exception : rlock_ce_exception;
 	zend_throw_exception(ce, err->msg, 0);
 }

@@ -11,6 +11,8 @@ extern zend_class_entry *rlock_ce_lost_exception;
 typedef enum {
 	RLOCK_ERR_NONE = 0,
 	RLOCK_ERR_CONNECTION,  /* unreachable, I/O error, timeout: RLockConnectionException */
+	RLOCK_ERR_AUTH,        /* credentials refused, or wanted: RLockConnectionException too, but
+	                        * Redis answered, and nothing ran: waiting or retrying is no help */
 	RLOCK_ERR_REPLY        /* Redis answered with an error: RLockException */
 } rlock_err_kind;
 

@@ -34,6 +34,25 @@ const rlock_algo *rlock_algo_of(const rlock_opts *o)
 	return o->nservers > 0 ? &rlock_redlock_algo : &rlock_lock_algo;
 }
 
+void rlock_lock_name(smart_str *out, const char *noun, zend_string *key)
+{
+	smart_str_appends(out, noun);
+	smart_str_appends(out, " \"");
+	smart_str_append(out, key);
+	smart_str_appendc(out, '"');
+}
+
+zend_string *rlock_algo_name(const rlock_algo *a, zend_string *key)
+{
+	smart_str out = {0};
+	if (a->name) {
+		a->name(key, &out);
+	} else {
+		rlock_lock_name(&out, "lock", key);
+	}
+	return smart_str_extract(&out);
+}
+
 redisReply *rlock_lock_run(const rlock_opts *o, zend_string *key, rlock_call *c, rlock_err *err)
 {
 	redisReply *r = rlock_route_call(o, key, &c->cmd, 0, err);

@@ -4,6 +4,7 @@
 #include "options.h"
 #include "errors.h"
 #include "conn.h"
+#include "zend_smart_str.h"
 
 /* One acquisition of a key. */
 typedef struct {
@@ -35,6 +36,9 @@ typedef struct {
 	/* The Redis keys a hold of key keeps its token in, which the watchdog renews: at most
 	 * max into out (the caller releases them), how many. NULL: key itself. */
 	uint32_t (*renewed)(zend_string *key, zend_string **out, uint32_t max);
+	/* How a message names the lock on key, as the user knows it, appended to out (after
+	 * "the"). NULL: lock "key" (a mutex's key is the user's, prefix included). */
+	void (*name)(zend_string *key, smart_str *out);
 } rlock_algo;
 
 /* The most Redis keys one hold keeps its token in (rlock_algo.renewed). */
@@ -44,6 +48,11 @@ extern const rlock_algo rlock_lock_algo;
 
 /* The algorithm o asks for. */
 const rlock_algo *rlock_algo_of(const rlock_opts *o);
+
+/* noun "key" appended to out: how messages name a lock. */
+void rlock_lock_name(smart_str *out, const char *noun, zend_string *key);
+/* How messages name a's lock on key, after "the" (a->name): a new string. */
+zend_string *rlock_algo_name(const rlock_algo *a, zend_string *key);
 
 /* WAIT until sync_replicas replicas have our writes, within read_timeout: 1 they have, 0
  * too few did in time, -1 err set. After any acquire, the caller giving the lock back short

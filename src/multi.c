@@ -192,6 +192,16 @@ static bool keys_init(multi_keys *m, zend_string *key)
 	return true;
 }
 
+bool rlock_multi_is_key(zend_string *key)
+{
+	multi_keys m;
+	if (!keys_init(&m, key)) {
+		return false;
+	}
+	keys_free(&m);
+	return true;
+}
+
 /* keys_init(), or err set. */
 static bool keys_of(multi_keys *m, zend_string *key, rlock_err *err)
 {
@@ -403,6 +413,23 @@ static uint32_t multi_renewed(zend_string *key, zend_string **out, uint32_t max)
 	return n;
 }
 
+/* lock over "a", "b", ...: the keys as the user named them (prefix included). */
+static void multi_name(zend_string *key, smart_str *out)
+{
+	multi_keys m;
+	if (!keys_init(&m, key)) {
+		rlock_lock_name(out, "lock", key);
+		return;
+	}
+	smart_str_appends(out, "lock over ");
+	for (uint32_t i = 0; i < m.n; i++) {
+		smart_str_appends(out, i ? ", \"" : "\"");
+		smart_str_append(out, m.locks[i]);
+		smart_str_appendc(out, '"');
+	}
+	keys_free(&m);
+}
+
 const rlock_algo rlock_multi_algo = {
 	.kind = MULTI_KIND,
 	.acquire = multi_acquire,
@@ -412,4 +439,5 @@ const rlock_algo rlock_multi_algo = {
 	.exists = multi_exists,
 	.pttl = multi_pttl,
 	.renewed = multi_renewed,
+	.name = multi_name,
 };

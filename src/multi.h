@@ -16,6 +16,8 @@ extern const rlock_algo rlock_multi_algo;
  * netstring ("len:bytes,"), so that one set of keys is one key whatever their order. NULL
  * when a key is there twice. */
 zend_string *rlock_multi_key(zend_string **full, uint32_t n);
+/* Whether key is one rlock_multi_key() makes. */
+bool rlock_multi_is_key(zend_string *key);
 
 void rlock_multi_minit(void);
 

@@ -204,25 +204,20 @@ typedef struct {
 	zend_string *keys[RW_NKEYS];
 } rw_keys;
 
-zend_string *rlock_rwlock_side_key(zend_string *lock_key, bool write)
+/* The Redis key of a side of the lock on L: the read side's sorted set, the write side's
+ * string. A new string. */
+static zend_string *side_key(zend_string *l, bool write)
 {
-	return rlock_keys_companion(lock_key, rw_roles[write ? RW_WRITE : RW_READ]);
+	return rlock_keys_companion(l, rw_roles[write ? RW_WRITE : RW_READ]);
 }
 
-/* The keys of the lock whose side key is side. */
-static bool rw_keys_init(rw_keys *rk, zend_string *side, bool write, rlock_err *err)
+/* The keys of the lock on L. */
+static void rw_keys_init(rw_keys *rk, zend_string *l)
 {
-	zend_string *l = rlock_keys_companion_base(side, rw_roles[write ? RW_WRITE : RW_READ]);
-	if (!l) {
-		rlock_err_set(err, RLOCK_ERR_REPLY, "-", "not the key of a read-write lock's side");
-		return false;
-	}
 	rlock_keys_init(&rk->k, l);
-	zend_string_release(l);
 	for (int i = 0; i < RW_NKEYS; i++) {
-		rk->keys[i] = rlock_keys_companion(rk->k.keys[0], rw_roles[i]);
+		rk->keys[i] = rlock_keys_companion(l, rw_roles[i]);
 	}
-	return true;
 }
 
 static void rw_keys_free(rw_keys *rk)
@@ -287,9 +282,7 @@ static int rw_acquire(bool write, const rlock_opts *o, zend_string *key, zend_lo
 	int rc;
 
 	rlock_conn_begin(o, wait_ms);
-	if (!rw_keys_init(&rk, key, write, err)) {
-		return -1;
-	}
+	rw_keys_init(&rk, key);
 	zend_string *token = rlock_new_token(err);
 	if (!token) {
 		rw_keys_free(&rk);
@@ -298,7 +291,7 @@ static int rw_acquire(bool write, const rlock_opts *o, zend_string *key, zend_lo
 	/* a reader in a process that holds the write side (reentrant, as a process' holds are)
 	 * gets in past its own writer */
 	zend_string *other = write ? token
-		: o->reentrant ? rlock_registry_token(&rlock_rwlock_write_algo, o, rk.keys[RW_WRITE]) : NULL;
+		: o->reentrant ? rlock_registry_token(&rlock_rwlock_write_algo, o, key) : NULL;
 	rw_round round = { .rk = &rk, .write = write, .other = other ? other : ZSTR_EMPTY_ALLOC() };
 	rlock_waiter w = { .k = &rk.k, .token = token, .list = rk.keys[write ? RW_WGRANTS : RW_RWAKE],
 		.call = rw_round_call, .arg = &round };
@@ -346,9 +339,7 @@ static int rw_release(bool write, const rlock_opts *o, zend_string *key, const r
 {
 	rw_keys rk;
 	rlock_conn_begin(o, 0);
-	if (!rw_keys_init(&rk, key, write, err)) {
-		return -1;
-	}
+	rw_keys_init(&rk, key);
 	int rc = rw_key_release(write, o, &rk, h->token, err);
 	rw_keys_free(&rk);
 	return rc;
@@ -374,18 +365,21 @@ static int write_release(const rlock_opts *o, zend_string *key, const rlock_hold
 	return rw_release(true, o, key, h, err);
 }
 
-/* A script about the read side's key alone: its integer reply in min..max, or -1 err set. */
+/* A script about the read side's key alone (of the lock on key): its integer reply in
+ * min..max, or -1 err set. */
 static int read_script(const rlock_opts *o, zend_string *key, rlock_script *s, zend_string *token, zend_long ttl,
 	zend_long min, zend_long max, zend_long *out, rlock_err *err)
 {
 	rlock_call c;
+	zend_string *read = side_key(key, false);
 	rlock_conn_begin(o, 0);
-	rlock_call_start(&c, s, 1, &key, NULL);
+	rlock_call_start(&c, s, 1, &read, NULL);
 	rlock_call_str(&c, token);
 	if (ttl > 0) {
 		rlock_call_num(&c, 1, ttl);
 	}
-	redisReply *r = rlock_lock_run(o, key, &c, err);
+	redisReply *r = rlock_lock_run(o, read, &c, err);
+	zend_string_release(read);
 	return r && rlock_reply_integer(rlock_route_answered(o), r, min, max, out, err) ? 0 : -1;
 }
 
@@ -418,6 +412,31 @@ static int read_exists(const rlock_opts *o, zend_string *key, rlock_err *err)
 	return read_pttl(o, key, &pttl, err) < 0 ? -1 : pttl != -2;
 }
 
+/* The side's key, which the watchdog renews (a reader: its member of the sorted set). */
+static uint32_t read_renewed(zend_string *key, zend_string **out, uint32_t max)
+{
+	(void) max;
+	out[0] = side_key(key, false);
+	return 1;
+}
+
+static uint32_t write_renewed(zend_string *key, zend_string **out, uint32_t max)
+{
+	(void) max;
+	out[0] = side_key(key, true);
+	return 1;
+}
+
+static void read_name(zend_string *key, smart_str *out)
+{
+	rlock_lock_name(out, "read lock", key);
+}
+
+static void write_name(zend_string *key, smart_str *out)
+{
+	rlock_lock_name(out, "write lock", key);
+}
+
 /* Readers: a sorted set of leases, renewed by the watchdog member by member. */
 const rlock_algo rlock_rwlock_read_algo = {
 	.kind = "read",
@@ -427,28 +446,42 @@ const rlock_algo rlock_rwlock_read_algo = {
 	.is_owner = read_is_owner,
 	.exists = read_exists,
 	.pttl = read_pttl,
+	.renewed = read_renewed,
+	.name = read_name,
 };
 
 /* The writer: a string holding its token, which the mutex's compare-and-pexpire, GET,
- * EXISTS and PTTL answer for. */
+ * EXISTS and PTTL answer for, given the write side's key. */
 static int write_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
 {
-	return rlock_lock_algo.extend(o, key, h, ttl, err);
+	zend_string *w = side_key(key, true);
+	int rc = rlock_lock_algo.extend(o, w, h, ttl, err);
+	zend_string_release(w);
+	return rc;
 }
 
 static int write_is_owner(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
 {
-	return rlock_lock_algo.is_owner(o, key, token, err);
+	zend_string *w = side_key(key, true);
+	int rc = rlock_lock_algo.is_owner(o, w, token, err);
+	zend_string_release(w);
+	return rc;
 }
 
 static int write_exists(const rlock_opts *o, zend_string *key, rlock_err *err)
 {
-	return rlock_lock_algo.exists(o, key, err);
+	zend_string *w = side_key(key, true);
+	int rc = rlock_lock_algo.exists(o, w, err);
+	zend_string_release(w);
+	return rc;
 }
 
 static int write_pttl(const rlock_opts *o, zend_string *key, zend_long *out, rlock_err *err)
 {
-	return rlock_lock_algo.pttl(o, key, out, err);
+	zend_string *w = side_key(key, true);
+	int rc = rlock_lock_algo.pttl(o, w, out, err);
+	zend_string_release(w);
+	return rc;
 }
 
 const rlock_algo rlock_rwlock_write_algo = {
@@ -459,4 +492,6 @@ const rlock_algo rlock_rwlock_write_algo = {
 	.is_owner = write_is_owner,
 	.exists = write_exists,
 	.pttl = write_pttl,
+	.renewed = write_renewed,
+	.name = write_name,
 };

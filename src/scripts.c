@@ -190,20 +190,6 @@ zend_string *rlock_new_token(rlock_err *err)
 	return t;
 }
 
-void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms)
-{
-	/* base/2 to base, counted in us: a 1 ms base sleeps 0.5 to 1 ms, not 0 */
-	zend_long us = MIN(base_ms, RLOCK_MS_MAX) * 1000, jitter = 0;
-	if (us > 0 && php_random_int(0, us, &jitter, false) == SUCCESS) {
-		us = us / 2 + jitter / 2;
-	}
-	us = MIN(us, MIN(max_ms, RLOCK_MS_MAX) * 1000);
-	if (us > 0) {
-		struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
-		nanosleep(&ts, NULL);
-	}
-}
-
 static bool has_hash_tag(zend_string *key)
 {
 	size_t tag_len;
@@ -247,6 +233,21 @@ zend_string *rlock_keys_lock_key(zend_string *full)
 	zend_string *l = zend_string_concat2("}", 1, ZSTR_VAL(full), ZSTR_LEN(full));
 	zend_string_release(full);
 	return l;
+}
+
+bool rlock_keys_is_lock_key(zend_string *l, zend_string *prefix)
+{
+	const char *k = ZSTR_VAL(l);
+	size_t len = ZSTR_LEN(l);
+	if (len > 0 && k[0] == KEY_MARK) {
+		/* "}" put before a full key that begins with one; any other is a companion */
+		if (len < 2 || k[1] != KEY_MARK) {
+			return false;
+		}
+		k++;
+		len--;
+	}
+	return len > ZSTR_LEN(prefix) && memcmp(k, ZSTR_VAL(prefix), ZSTR_LEN(prefix)) == 0;
 }
 
 static zend_string *companion_of(zend_string *l, bool tagged, const char *role, zend_string *extra)
@@ -468,7 +469,7 @@ void rlock_reply_error_set(const rlock_server *s, const redisReply *r, const cha
 {
 	char text[401];
 	if (rlock_conn_unauthenticated(r, s->pass != NULL, text, sizeof(text))) {
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s%s", what, text);
+		rlock_err_set(err, RLOCK_ERR_AUTH, s->label, "%s%s", what, text);
 		return;
 	}
 	rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "%s%s", what, server_quote(s, text, sizeof(text), r));

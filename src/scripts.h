@@ -111,6 +111,9 @@ typedef struct rlock_keys_s {
 
 /* The Redis key of the lock on full (prefix and key; released, or returned as it is). */
 zend_string *rlock_keys_lock_key(zend_string *full);
+/* Whether l can be the Redis key of a lock whose full key begins with prefix (then a key of
+ * its own after it): rlock_keys_lock_key() of such a key. */
+bool rlock_keys_is_lock_key(zend_string *l, zend_string *prefix);
 void rlock_keys_init(rlock_keys *k, zend_string *key);
 /* Whether key's companions can share its Cluster slot: it has a {hash tag}, or no '}' at all
  * (then "{key}" is the companions' tag). */
@@ -172,7 +175,7 @@ bool rlock_reply_is_attempt(const redisReply *r);
 bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err);
 /* err set from r, an error reply from s, its text after what ("" or "COMMAND: "): a refusal
  * for want of a password (rlock_conn_unauthenticated()) an authentication failure
- * (RLOCK_ERR_CONNECTION), as AUTH's own are, any other a reply error (its text with s's password, should the server
+ * (RLOCK_ERR_AUTH), as AUTH's own are, any other a reply error (its text with s's password, should the server
  * echo it, shown as "***": rlock_err_quote). */
 void rlock_reply_error_set(const rlock_server *s, const redisReply *r, const char *what, rlock_err *err);
 bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long min, zend_long max, zend_long *out,
@@ -183,7 +186,5 @@ bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *re
 zend_string *rlock_new_token(rlock_err *err);
 /* now + wait_ms, saturating: lock(PHP_INT_MAX) waits for ever. */
 zend_long rlock_deadline(zend_long wait_ms);
-/* Sleep about base_ms (jittered between half and all of it), never past max_ms. */
-void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms);
 
 #endif

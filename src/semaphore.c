@@ -228,6 +228,12 @@ zend_string *rlock_semaphore_key(zend_string *full)
 	return rlock_keys_companion(full, "semaphore");
 }
 
+zend_string *rlock_semaphore_name(zend_string *key)
+{
+	zend_string *full = rlock_keys_companion_base(key, "semaphore");
+	return full ? full : zend_string_copy(key);
+}
+
 /* The keys: holders, queue, waiters, and self (NULL without a ticket). */
 static void keys_init(rlock_keys *k, zend_string *key, zend_string *ticket)
 {

@@ -14,6 +14,9 @@ void rlock_semaphore_minit(void);
 
 /* The Redis key of the holders of the semaphore on full (a lock key: rlock_full_key()). */
 zend_string *rlock_semaphore_key(zend_string *full);
+/* The semaphore's own key (full above) from its holders' key: how messages name it. A new
+ * string. */
+zend_string *rlock_semaphore_name(zend_string *key);
 
 /* Take n of limit permits for h->token (a new token when NULL, then h->token is the
  * caller's), waiting up to wait_ms, first come first served. 1 taken (h->valid_until set,

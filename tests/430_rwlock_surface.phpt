@@ -12,7 +12,8 @@ foreach ($c->getMethods() as $m) {
 }
 $rw = new RReadWriteLock('stock', ['server' => 'redis://127.0.0.1:1']);
 var_dump($rw->readLock() instanceof RLock, $rw->readLock() === $rw->readLock(), $rw->writeLock() === $rw->writeLock(), $rw->readLock() !== $rw->writeLock());
-// the sides' keys: companions of the lock's key (the prefix included), distinct from a mutex's
+// the sides' key(): the lock's own (the prefix included), as the user named it; their Redis
+// keys are its companions, distinct from a mutex's
 var_dump($rw->readLock()->key(), $rw->writeLock()->key(), $rw->readLock()->token());
 try {
     serialize($rw);
@@ -35,8 +36,8 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-string(19) "}{rlock:stock}:read"
-string(20) "}{rlock:stock}:write"
+string(11) "rlock:stock"
+string(11) "rlock:stock"
 NULL
 Exception: Serialization of 'RReadWriteLock' is not allowed
 Error: Trying to clone an uncloneable object of class RReadWriteLock

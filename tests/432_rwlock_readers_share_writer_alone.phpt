@@ -11,7 +11,7 @@ require __DIR__ . '/config.inc';
 $o = rlock_test_options(['reentrant' => false]);
 [$a, $b, $c] = [new RReadWriteLock('stock', $o), new RReadWriteLock('stock', $o), new RReadWriteLock('stock', $o)];
 echo "two readers: ", json_encode([$a->readLock()->tryLock(), $b->readLock()->tryLock()]), "\n";
-echo "readers overlap in Redis: ", rlock_test_cmd('ZCARD', $a->readLock()->key()), "\n";
+echo "readers overlap in Redis: ", rlock_test_cmd('ZCARD', rlock_test_companion($a->readLock()->key(), 'read')), "\n";
 echo "read side locked, acquired: ", json_encode([$a->readLock()->isLocked(), $a->readLock()->isAcquired(), $c->readLock()->isAcquired()]), "\n";
 echo "a writer meanwhile: ", json_encode($c->writeLock()->tryLock()), "\n";
 echo "one reader leaves: ", json_encode([$a->readLock()->unlock(), $c->writeLock()->tryLock()]), "\n";

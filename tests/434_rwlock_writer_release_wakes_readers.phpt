@@ -44,7 +44,7 @@ foreach ($children as $pid => $mine) {
     $child = json_decode(fgets($mine), true);
     echo "a reader got it: ", json_encode($child['got']), ", at once: ", json_encode(($child['at'] - $t0) * 1000 < 500 * $slow), "\n";
 }
-echo "both in together: ", rlock_test_cmd('ZCARD', $writer->readLock()->key()), "\n";
+echo "both in together: ", rlock_test_cmd('ZCARD', rlock_test_companion($writer->readLock()->key(), 'read')), "\n";
 echo "the writer meanwhile: ", json_encode($writer->writeLock()->tryLock()), "\n";
 foreach ($children as $pid => $mine) {
     fwrite($mine, "done\n");

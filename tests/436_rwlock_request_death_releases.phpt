@@ -28,7 +28,7 @@ $rw = new RReadWriteLock('stock', $o);
 $other = new RReadWriteLock('other', $o);
 echo "write side free: ", json_encode($rw->writeLock()->tryLock()), "\n";
 echo "the other lock's write side free: ", json_encode($other->writeLock()->tryLock()), "\n";
-echo "readers left: ", rlock_test_cmd('EXISTS', $rw->readLock()->key(), $other->readLock()->key()), "\n";
+echo "readers left: ", rlock_test_cmd('EXISTS', rlock_test_companion($rw->readLock()->key(), 'read'), rlock_test_companion($other->readLock()->key(), 'read')), "\n";
 ?>
 --EXPECT--
 locked

@@ -11,7 +11,7 @@ require __DIR__ . '/config.inc';
 $o = rlock_test_options(['sync_replicas' => 1, 'read_timeout' => 200]);
 $rw = new RReadWriteLock('stock', $o);
 var_dump($rw->readLock()->tryLock(), $rw->writeLock()->tryLock());
-var_dump(rlock_test_cmd('EXISTS', $rw->readLock()->key(), $rw->writeLock()->key()));
+var_dump(rlock_test_cmd('EXISTS', rlock_test_companion($rw->readLock()->key(), 'read'), rlock_test_companion($rw->writeLock()->key(), 'write')));
 $plain = new RReadWriteLock('stock', rlock_test_options(['sync_replicas' => 0]));
 var_dump($plain->writeLock()->tryLock());
 ?>
