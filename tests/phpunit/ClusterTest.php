@@ -440,6 +440,41 @@ final class ClusterTest extends TestCase
     }
 
     /**
+     * RLock::release() takes what key() returns, from another process (a job handed the lock),
+     * where the key as written and the key with the prefix added live in different slots, on
+     * different masters: the one that holds the token is released, the other left alone. A
+     * read-write lock's side and a lock over several keys alike.
+     */
+    public function testReleaseByKeyAcrossSlots(): void
+    {
+        $o = $this->options();
+        $ports = array_keys(self::masters());
+        // user keys "x" and PREFIX."x": Redis keys PREFIX."x" and PREFIX.PREFIX."x", on two masters
+        for ($i = 0; self::masterOf(self::slot($this->prefix . "x$i")) === self::masterOf(self::slot($this->prefix . $this->prefix . "x$i")); $i++) {
+        }
+        [$x, $px] = [new RLock("x$i", $o), new RLock($this->prefix . "x$i", $o)];
+        $this->assertTrue($x->tryLock());
+        $this->assertTrue($px->tryLock());
+        $rw = new RReadWriteLock($this->keyOn($ports[0], 'rw'), $o);
+        $this->assertTrue($rw->writeLock()->tryLock());
+        $m = RLock::multi(['{job}:1', '{job}:2'], $o);
+        $this->assertTrue($m->tryLock());
+
+        $code = '$o = json_decode($argv[1], true); foreach (array_chunk(array_slice($argv, 2), 2) as [$k, $t]) {'
+            . ' echo json_encode(RLock::release($k, $t, $o)), "\n"; }';
+        [$proc, $pipes] = Processes::start($code, [json_encode($o), $px->key(), $px->token(), $this->prefix . "x$i", $x->token(),
+            $rw->writeLock()->key(), $rw->writeLock()->token(), $m->key(), $m->token(), $x->key(), $x->token()]);
+        [$status, $out, $err] = Processes::finish($proc, $pipes);
+        $this->assertSame(0, $status, $err);
+        // the last: x's key() with the token it held, released already
+        $this->assertSame("true\ntrue\ntrue\ntrue\nfalse\n", $out, $err);
+        foreach ([$x, $px, $rw->writeLock(), $m] as $l) {
+            $this->assertFalse($l->isAcquired());
+        }
+        $this->assertTrue((new RLock('{job}:1', $o))->tryLock());
+    }
+
+    /**
      * The lock key's slot moves from master A to master B while the lock is held: once the
      * key went over, commands for it get ASK from A; the migration ends (SETSLOT NODE) half a
      * second later while the lock is being used.
