@@ -420,8 +420,10 @@ bool rlock_conn_unauthenticated(const redisReply *r, bool pass, char *why, size_
 			|| (r->len >= n && memcmp(r->str, unauthenticated, n) == 0))) {
 		return false;
 	}
-	snprintf(why, why_size, "authentication failed: the server wants a password%s",
-		pass ? " (NOAUTH)" : ", and the DSN gives none (redis://user:password@host)");
+	if (why) {
+		snprintf(why, why_size, "authentication failed: the server wants a password%s",
+			pass ? " (NOAUTH)" : ", and the DSN gives none (redis://user:password@host)");
+	}
 	return true;
 }
 
@@ -520,7 +522,7 @@ static bool handshake_reply(rlock_conn *c, const rlock_server *s, redisReply *r,
 {
 	char why[256];
 	bool auth = s->pass && c->handshake == (s->db != 0 ? 2 : 1);
-	bool refused = r && r->type == REDIS_REPLY_ERROR && (auth || rlock_conn_unauthenticated(r, false, why, sizeof(why)));
+	bool refused = r && r->type == REDIS_REPLY_ERROR && (auth || rlock_conn_unauthenticated(r, false, NULL, 0));
 
 	c->handshake--;
 	c->answered |= r != NULL;

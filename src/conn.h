@@ -69,8 +69,8 @@ bool rlock_conn_handshake_check(redisContext *ctx, redisReply *r, bool auth, lon
 
 /* Whether r, a reply to a command that is not AUTH, says the connection has not
  * authenticated and must (NOAUTH; a command too long for a client that has not: "ERR
- * Protocol error: unauthenticated ..."): then that failure in why, in rlock's words, as
- * rlock_conn_handshake_check() says AUTH's. Plain C. */
+ * Protocol error: unauthenticated ..."): then that failure in why (unless NULL), in rlock's
+ * words, as rlock_conn_handshake_check() says AUTH's. Plain C. */
 bool rlock_conn_unauthenticated(const redisReply *r, bool pass, char *why, size_t why_size);
 
 /* One hiredis connection, owned by the process that opened it. */

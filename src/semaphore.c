@@ -223,14 +223,17 @@ void rlock_semaphore_minit(void)
 	rlock_script_init(&script_available);
 }
 
+/* The role of the holders' key among the semaphore's companions. */
+#define HOLDERS "semaphore"
+
 zend_string *rlock_semaphore_key(zend_string *full)
 {
-	return rlock_keys_companion(full, "semaphore");
+	return rlock_keys_companion(full, HOLDERS);
 }
 
 zend_string *rlock_semaphore_name(zend_string *key)
 {
-	zend_string *full = rlock_keys_companion_base(key, "semaphore");
+	zend_string *full = rlock_keys_companion_base(key, HOLDERS);
 	return full ? full : zend_string_copy(key);
 }
 
