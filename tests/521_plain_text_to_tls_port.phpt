@@ -1,5 +1,5 @@
 --TEST--
-A redis:// DSN pointed at a TLS-only port: an RLockConnectionException naming host and port that says the server may want rediss:// (with or without a password in the DSN, a lock, a semaphore, Redlock); a server that just closes on a command it got an answer to before says no such thing
+A redis:// DSN pointed at a TLS-only port: an RLockConnectionException naming host and port that says the server may want rediss:// (with or without a password in the DSN; a lock, a semaphore, Redlock)
 --EXTENSIONS--
 rlock
 openssl
@@ -28,6 +28,7 @@ function show(string $what, callable $fn, int $port): void
     }
 }
 
+// the server closes the connection (Redis 7.0), or answers with a TLS alert (tests/522)
 $o = ['server' => $dsn, 'prefix' => 'rlock-test-521:'];
 show('RLock', fn () => (new RLock('k', $o))->tryLock(), $port);
 show('RLock, waiting', fn () => (new RLock('k', $o))->lock(100), $port);
@@ -38,10 +39,10 @@ show('Redlock', fn () => (new RLock('k', ['servers' => [$dsn], 'prefix' => 'rloc
 // the plain port of the same server works
 var_dump((new RLock('k', ['server' => $r['dsn']] + $o))->tryLock());
 ?>
---EXPECT--
-RLock: RLockConnectionException: Redis HOST:PORT: server closed the connection before any reply: it may want TLS (rediss://)
-RLock, waiting: RLockConnectionException: Redis HOST:PORT: server closed the connection before any reply: it may want TLS (rediss://)
-with a password: RLockConnectionException: Redis HOST:PORT: server closed the connection before any reply: it may want TLS (rediss://)
-RSemaphore: RLockConnectionException: Redis HOST:PORT: server closed the connection before any reply: it may want TLS (rediss://)
-Redlock: RLockConnectionException: Redis quorum: 1 of 1 masters failed, first Redis HOST:PORT: server closed the connection before any reply: it may want TLS (rediss://)
+--EXPECTF--
+RLock: RLockConnectionException: Redis HOST:PORT: server %s: it may want TLS (rediss://)
+RLock, waiting: RLockConnectionException: Redis HOST:PORT: server %s: it may want TLS (rediss://)
+with a password: RLockConnectionException: Redis HOST:PORT: server %s: it may want TLS (rediss://)
+RSemaphore: RLockConnectionException: Redis HOST:PORT: server %s: it may want TLS (rediss://)
+Redlock: RLockConnectionException: Redis quorum: 1 of 1 masters failed, first Redis HOST:PORT: server %s: it may want TLS (rediss://)
 bool(true)
