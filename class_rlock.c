@@ -467,33 +467,30 @@ static int release_any(const rlock_opts *o, zend_string *key, zend_string *token
 {
 	const rlock_algo *algos[3] = { rlock_algo_of(o), &rlock_rwlock_write_algo, &rlock_rwlock_read_algo };
 	uint32_t nalgos = o->nservers > 0 ? 1 : 3;  /* Redlock: mutexes only */
-	zend_string *keys[2];
-	uint32_t nkeys = 0;
+	zend_string *keys[2] = { rlock_keys_is_lock_key(key, o->prefix) ? zend_string_copy(key) : NULL, rlock_full_key(o, key) };
 	rlock_hold hold = { .token = token };
 	int rc = 0;
 
-	if (rlock_keys_is_lock_key(key, o->prefix)) {
-		keys[nkeys++] = zend_string_copy(key);
-	}
-	keys[nkeys] = rlock_full_key(o, key);
-	if (nkeys == 1 && zend_string_equals(keys[0], keys[1])) {
-		zend_string_release(keys[1]);
-	} else {
-		nkeys++;
-	}
 	rlock_conn_enter(o, 0);
 	if (o->nservers == 0 && rlock_multi_is_key(key)) {
 		rlock_registry_forget(&rlock_multi_algo, o, key, token);
 		rc = rlock_multi_algo.release(o, key, &hold, err);
 	}
-	for (uint32_t k = 0; k < nkeys; k++) {
-		for (uint32_t a = 0; rc == 0 && a < nalgos; a++) {
+	for (uint32_t k = 0; k < 2; k++) {
+		/* not twice the same key, nor one no lock in a Cluster has (its constructor refuses it) */
+		bool skip = !keys[k] || (k == 1 && keys[0] && zend_string_equals(keys[0], keys[1]))
+			|| (o->nnodes && !rlock_keys_cluster_safe(keys[k]));
+		for (uint32_t a = 0; !skip && rc == 0 && a < nalgos; a++) {
 			rlock_registry_forget(algos[a], o, keys[k], token);
 			rc = algos[a]->release(o, keys[k], &hold, err);
 		}
-		zend_string_release(keys[k]);
 	}
 	rlock_conn_leave();
+	for (uint32_t k = 0; k < 2; k++) {
+		if (keys[k]) {
+			zend_string_release(keys[k]);
+		}
+	}
 	return rc;
 }
 
