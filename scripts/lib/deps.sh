@@ -16,8 +16,9 @@ rlock_install() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	echo "installing: ${missing[*]}"
 	[ "$(id -u)" = 0 ] || sudo=(sudo)
-	"${sudo[@]}" apt-get update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+	# another apt (a parallel run, unattended upgrades) may hold the lock: wait for it
+	"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 # rlock_php: the PHP version the scripts install and build against (8.2, 8.4, ...):
