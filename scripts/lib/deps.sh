@@ -1,4 +1,8 @@
-# Shared by scripts/*.sh: install what is missing, build, start and stop a redis-server.
+# Shared by scripts/*.sh: install what is missing, build, start and stop a redis-server, run
+# PHP under the machine's configuration less rlock (phpini.sh).
+
+# shellcheck disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/phpini.sh"
 
 # What the scripts here run besides the packages they name, and a minimal Debian 12
 # (debootstrap --variant=minbase) lacks: make (phpize builds), git (ls-files: the release
