@@ -6,7 +6,7 @@
 
 # rlock_ini_filter: stdin to stdout without the lines that load rlock or set rlock.*.
 rlock_ini_filter() {
-	sed -E -e '/^[[:space:]]*(zend_)?extension[[:space:]]*=[[:space:]]*["'\'']?([^"'\'';]*\/)?rlock(\.so)?["'\'']?[[:space:]]*(;.*)?$/d' \
+	sed -E -e '/^[[:space:]]*(zend_)?extension[[:space:]]*=[[:space:]]*["'\'']?([^"'\'';]*\/)?rlock(\.so)?["'\'']?[[:space:]]*(;.*)?$/Id' \
 		-e '/^[[:space:]]*rlock\./d'
 }
 
