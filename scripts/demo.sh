@@ -43,7 +43,7 @@ for arg in "$@"; do
 done
 for arg in "$@"; do
 	case $arg in
-	--full | --quick) ;;  # --quick: the default run, as before it was the default
+	--full | --quick) ;;  # --quick: what the default run now is
 	--stock=*) stock=${arg#*=} ;;
 	--requests=*) requests=${arg#*=} ;;
 	--concurrency=*) concurrency=${arg#*=} ;;
