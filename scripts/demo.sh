@@ -27,7 +27,7 @@
 #      framework bridge (bridge/), and no lock; one watched run per lock (MONITOR counts
 #      its commands), then one round; the table, and a chart: DIR/demo.md, DIR/demo.png
 #      (default DIR: examples/seckill/out)
-# About a minute on 2 cores. --full: the comparison of step 6 with 3,000 buyers and 3 rounds
+# A minute or two on 2 cores. --full: the comparison of step 6 with 3,000 buyers and 3 rounds
 # (medians), and the goals it is measured against (several minutes).
 # Exits non-zero if a locked sale oversells or any check fails (not on a missed goal).
 set -euo pipefail
