@@ -424,7 +424,7 @@ static void range_why(const rlock_opt_def *def, zend_long v, bool integer, char 
 {
 	if (integer && def->min == RLOCK_MS_FLOOR && v > 0 && v < def->min) {
 		snprintf(why, size, "is in milliseconds and must be at least %d: " ZEND_LONG_FMT " would be " ZEND_LONG_FMT
-			" ms (" ZEND_LONG_FMT " seconds is " ZEND_LONG_FMT ")", RLOCK_MS_FLOOR, v, v, v, v * 1000);
+			" ms (" ZEND_LONG_FMT " second%s is " ZEND_LONG_FMT ")", RLOCK_MS_FLOOR, v, v, v, v == 1 ? "" : "s", v * 1000);
 		return;
 	}
 	snprintf(why, size, "must be %sbetween " ZEND_LONG_FMT " and " ZEND_LONG_FMT "%s", integer ? "" : "an integer ",
@@ -679,13 +679,14 @@ static bool ini_parse(const rlock_opt_def *def, const char *s, size_t len, void 
 
 	switch (def->kind) {
 		case OPT_LONG:
-			integer = rlock_parse_number(s, len, def->max, &n);
-			if (!integer || n < def->min) {
-				range_why(def, n, integer, why, size);
-				return false;
+			/* decimal digits only: "1e3", "1k" or 2^64 are not read as 1, 1024 or a wrapped value */
+			if (rlock_parse_number(s, len, def->max, &n) && n >= def->min) {
+				*(zend_long *) parsed = n;
+				return true;
 			}
-			*(zend_long *) parsed = n;
-			return true;
+			integer = len > (s[0] == '-') && strspn(s + (s[0] == '-'), "0123456789") == len - (s[0] == '-');
+			range_why(def, s[0] == '-' ? -1 : n, integer, why, size);
+			return false;
 		case OPT_BOOL:
 			if (!ini_bool(s, len, (bool *) parsed)) {
 				snprintf(why, size, "must be a bool: On, Off, 1, 0, yes, no, true or false");
