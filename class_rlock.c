@@ -585,19 +585,17 @@ PHP_METHOD(RLock, multi)
 static HashTable *rlock_debug_info(zend_object *obj, int *is_temp)
 {
 	rlock_object *l = rlock_from_obj(obj);
-	zval info, opts;
+	zval info;
 
 	*is_temp = 1;
 	array_init(&info);
-	if (l->opts) {
-		add_assoc_str(&info, "key", zend_string_copy(l->key));
-		add_assoc_bool(&info, "held", rlock_held(l));
-		add_assoc_bool(&info, "lost", l->lost);
-		add_assoc_long(&info, "ttl", l->opts->ttl);
-		rlock_opts_debug(l->opts, &opts);
-		add_assoc_zval(&info, "options", &opts);
+	if (!l->opts) {
+		return Z_ARR(info);
 	}
-	return Z_ARR(info);
+	add_assoc_str(&info, "key", zend_string_copy(l->key));
+	add_assoc_bool(&info, "held", rlock_held(l));
+	add_assoc_bool(&info, "lost", l->lost);
+	return rlock_debug_info(&info, l->opts);
 }
 
 bool rlock_class_rlock_held(zval *lock)

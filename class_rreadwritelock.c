@@ -119,19 +119,17 @@ PHP_METHOD(RReadWriteLock, writeLock)
 static HashTable *rrwlock_debug_info(zend_object *obj, int *is_temp)
 {
 	rrwlock_object *rw = rrwlock_from_obj(obj);
-	zval info, opts;
+	zval info;
 
 	*is_temp = 1;
 	array_init(&info);
-	if (rw->opts) {
-		add_assoc_str(&info, "key", zend_string_copy(rw->key));
-		add_assoc_bool(&info, "read_held", rlock_class_rlock_held(&rw->read));
-		add_assoc_bool(&info, "write_held", rlock_class_rlock_held(&rw->write));
-		add_assoc_long(&info, "ttl", rw->opts->ttl);
-		rlock_opts_debug(rw->opts, &opts);
-		add_assoc_zval(&info, "options", &opts);
+	if (!rw->opts) {
+		return Z_ARR(info);
 	}
-	return Z_ARR(info);
+	add_assoc_str(&info, "key", zend_string_copy(rw->key));
+	add_assoc_bool(&info, "read_held", rlock_class_rlock_held(&rw->read));
+	add_assoc_bool(&info, "write_held", rlock_class_rlock_held(&rw->write));
+	return rlock_debug_info(&info, rw->opts);
 }
 
 void rlock_class_rreadwritelock_minit(zend_class_entry *ce)

@@ -464,19 +464,17 @@ PHP_METHOD(RSemaphore, synchronized)
 static HashTable *rsemaphore_debug_info(zend_object *obj, int *is_temp)
 {
 	rsemaphore_object *s = rsemaphore_from_obj(obj);
-	zval info, opts;
+	zval info;
 
 	*is_temp = 1;
 	array_init(&info);
-	if (s->opts) {
-		add_assoc_str(&info, "name", rlock_keys_companion_base(s->key, "semaphore"));
-		add_assoc_long(&info, "permits", s->limit);
-		add_assoc_long(&info, "held", rsemaphore_found_lost(s) ? 0 : s->held);
-		add_assoc_long(&info, "ttl", s->opts->ttl);
-		rlock_opts_debug(s->opts, &opts);
-		add_assoc_zval(&info, "options", &opts);
+	if (!s->opts) {
+		return Z_ARR(info);
 	}
-	return Z_ARR(info);
+	add_assoc_str(&info, "name", rlock_keys_companion_base(s->key, "semaphore"));
+	add_assoc_long(&info, "permits", s->limit);
+	add_assoc_long(&info, "held", rsemaphore_found_lost(s) ? 0 : s->held);
+	return rlock_debug_info(&info, s->opts);
 }
 
 void rlock_class_rsemaphore_minit(zend_class_entry *ce)

@@ -149,6 +149,16 @@ zend_long rlock_ms_arg(const char *option, zend_long def, zend_long ms, bool is_
 	return rlock_opts_check_arg(option, ms, arg_num) ? ms : -1;
 }
 
+HashTable *rlock_debug_info(zval *info, const rlock_opts *o)
+{
+	zval opts;
+
+	add_assoc_long(info, "ttl", o->ttl);
+	rlock_opts_debug(o, &opts);
+	add_assoc_zval(info, "options", &opts);
+	return Z_ARR_P(info);
+}
+
 void rlock_synchronized_run(zval *return_value, zval *this_ptr, zend_fcall_info *fci, zend_fcall_info_cache *fcc,
 	rlock_give_back give_back, void *holder, const char *lost_format, zend_string *name)
 {

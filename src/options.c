@@ -674,7 +674,7 @@ static bool ini_parse(const rlock_opt_def *def, const char *s, size_t len, void 
 {
 	const char *reason;
 	zend_long n = 0;
-	bool integer;
+	bool neg = len > 0 && s[0] == '-';
 	rlock_server server;
 
 	switch (def->kind) {
@@ -684,8 +684,8 @@ static bool ini_parse(const rlock_opt_def *def, const char *s, size_t len, void 
 				*(zend_long *) parsed = n;
 				return true;
 			}
-			integer = len > (s[0] == '-') && strspn(s + (s[0] == '-'), "0123456789") == len - (s[0] == '-');
-			range_why(def, s[0] == '-' ? -1 : n, integer, why, size);
+			/* out of range, or (not only digits, a sign aside) no integer */
+			range_why(def, neg ? -1 : n, len > neg && strspn(s + neg, "0123456789") == len - neg, why, size);
 			return false;
 		case OPT_BOOL:
 			if (!ini_bool(s, len, (bool *) parsed)) {
