@@ -595,7 +595,7 @@ static HashTable *rlock_debug_info(zend_object *obj, int *is_temp)
 	add_assoc_str(&info, "key", zend_string_copy(l->key));
 	add_assoc_bool(&info, "held", rlock_held(l));
 	add_assoc_bool(&info, "lost", l->lost);
-	return rlock_debug_info(&info, l->opts);
+	return rlock_debug_array(&info, l->opts);
 }
 
 bool rlock_class_rlock_held(zval *lock)

@@ -129,7 +129,7 @@ static HashTable *rrwlock_debug_info(zend_object *obj, int *is_temp)
 	add_assoc_str(&info, "key", zend_string_copy(rw->key));
 	add_assoc_bool(&info, "read_held", rlock_class_rlock_held(&rw->read));
 	add_assoc_bool(&info, "write_held", rlock_class_rlock_held(&rw->write));
-	return rlock_debug_info(&info, rw->opts);
+	return rlock_debug_array(&info, rw->opts);
 }
 
 void rlock_class_rreadwritelock_minit(zend_class_entry *ce)

@@ -474,7 +474,7 @@ static HashTable *rsemaphore_debug_info(zend_object *obj, int *is_temp)
 	add_assoc_str(&info, "name", rlock_keys_companion_base(s->key, "semaphore"));
 	add_assoc_long(&info, "permits", s->limit);
 	add_assoc_long(&info, "held", rsemaphore_found_lost(s) ? 0 : s->held);
-	return rlock_debug_info(&info, s->opts);
+	return rlock_debug_array(&info, s->opts);
 }
 
 void rlock_class_rsemaphore_minit(zend_class_entry *ce)

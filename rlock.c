@@ -149,7 +149,7 @@ zend_long rlock_ms_arg(const char *option, zend_long def, zend_long ms, bool is_
 	return rlock_opts_check_arg(option, ms, arg_num) ? ms : -1;
 }
 
-HashTable *rlock_debug_info(zval *info, const rlock_opts *o)
+HashTable *rlock_debug_array(zval *info, const rlock_opts *o)
 {
 	zval opts;
 

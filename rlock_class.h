@@ -20,7 +20,7 @@ void rlock_class_rlock_new(zval *out, rlock_opts *o, zend_string *full, const rl
 
 /* var_dump()'s array of an object: info, holding what the class shows of it, with the lease
  * its holds ask and its options (passwords masked) added last. */
-HashTable *rlock_debug_info(zval *info, const rlock_opts *o);
+HashTable *rlock_debug_array(zval *info, const rlock_opts *o);
 
 /* Whether lock (an RLock, or UNDEF: none) is held by this process, as var_dump() shows it. */
 bool rlock_class_rlock_held(zval *lock);
