@@ -4,6 +4,8 @@ Options follow PHP's coercive parameter rules: numeric strings ('ttl' => '5000',
 rlock
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

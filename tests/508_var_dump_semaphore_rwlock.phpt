@@ -4,6 +4,8 @@ var_dump() and print_r() of an RSemaphore show its name, its permits, those this
 rlock
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

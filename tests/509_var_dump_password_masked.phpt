@@ -2,6 +2,8 @@
 var_dump(), print_r(), var_export(), json_encode() and debug_zval_dump() of RLock, RSemaphore and RReadWriteLock show the servers with their passwords as "***", never a password
 --EXTENSIONS--
 rlock
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 $secret = 'Sup3r-Secret-Pw';
