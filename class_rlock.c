@@ -580,6 +580,29 @@ PHP_METHOD(RLock, multi)
 	rlock_opts_release(o);
 }
 
+/* var_dump() and print_r(): the key, whether this object holds it, the lease it asks and
+ * the options, passwords masked; never the token, which RLock::release() takes as a secret. */
+static HashTable *rlock_debug_info(zend_object *obj, int *is_temp)
+{
+	rlock_object *l = rlock_from_obj(obj);
+	zval info;
+
+	*is_temp = 1;
+	array_init(&info);
+	if (!l->opts) {
+		return Z_ARR(info);
+	}
+	add_assoc_str(&info, "key", zend_string_copy(l->key));
+	add_assoc_bool(&info, "held", rlock_held(l));
+	add_assoc_bool(&info, "lost", l->lost);
+	return rlock_debug_array(&info, l->opts);
+}
+
+bool rlock_class_rlock_held(zval *lock)
+{
+	return !Z_ISUNDEF_P(lock) && rlock_held(Z_RLOCK_P(lock));
+}
+
 void rlock_class_rlock_minit(zend_class_entry *ce)
 {
 	rlock_ce = ce;
@@ -588,6 +611,7 @@ void rlock_class_rlock_minit(zend_class_entry *ce)
 	rlock_object_handlers.offset = XtOffsetOf(rlock_object, std);
 	rlock_object_handlers.free_obj = rlock_free;
 	rlock_object_handlers.clone_obj = NULL;
+	rlock_object_handlers.get_debug_info = rlock_debug_info;
 }
 
 void rlock_class_rlock_new(zval *out, rlock_opts *o, zend_string *full, const rlock_algo *a)

@@ -75,6 +75,16 @@ final class BridgeLaravelTest extends BridgeTestCase
         $this->assertSame(['bridge:k'], $this->client->keys('*'), 'get($callback) released its lock');
     }
 
+    public function testALeaseUnder100MsIsHeld100Ms(): void
+    {
+        // rlock refuses a ttl under 100 ms (seconds mistaken for ms); seconds are no mistake
+        $lock = $this->store()->lock('k', 0.05);
+        $this->assertTrue($lock->get());
+        $pttl = $this->client->pttl('bridge:k');
+        $this->assertTrue($pttl > 0 && $pttl <= 100, "pttl $pttl");
+        $this->assertTrue($lock->release());
+    }
+
     public function testBlockIsWokenByTheReleaseInAnotherProcess(): void
     {
         $lock = $this->store()->lock('k', 10);

@@ -72,6 +72,18 @@ final class BridgeSemaphoreTest extends BridgeTestCase
         $this->assertTrue($s[2]->isAcquired());
     }
 
+    public function testALeaseUnder100MsIsHeld100Ms(): void
+    {
+        // rlock refuses a ttl under 100 ms (seconds mistaken for ms); seconds are no mistake
+        $store = $this->store();
+        $key = new Key('pay', 1, 1);
+        $store->save($key, 0.05);
+        $this->assertTrue($store->exists($key));
+        $store->putOffExpiration($key, 0.05);
+        $store->delete($key);
+        $this->assertFalse($store->exists($key));
+    }
+
     public function testPutOffExpirationOfPermitsThatRanOutThrows(): void
     {
         $store = $this->store();

@@ -5,7 +5,9 @@
  * calls in its RSHUTDOWN, after rlock's. The locks must be released by the time the
  * response ends (FCGI_END_REQUEST), and the watchdog must renew nothing in the worker's
  * next request. And a persistent rediss:// (TLS) connection serves every request of the
- * worker. php-fpm is spoken to directly, over FastCGI: no web server in between.
+ * worker. And invalid rlock.* settings, from php.ini or the pool, throw in every request that
+ * would use them, with one warning at startup. php-fpm is spoken to directly, over FastCGI:
+ * no web server in between.
  *
  *   php -d extension=modules/rlock.so /usr/bin/phpunit tests/phpunit/RequestEndFpmTest.php
  */
@@ -34,6 +36,12 @@ final class RequestEndFpmTest extends OneServerTestCase
         mkdir($this->dir);
         // a copy: a rebuild rewriting modules/rlock.so in place must not change a running worker
         copy(getenv('RLOCK_EXT') ?: dirname(__DIR__, 2) . '/modules/rlock.so', "$this->dir/rlock.so");
+        $this->startFpm();
+    }
+
+    /** php-fpm with one static worker: -d settings $d for the master, $pool lines for the pool. */
+    private function startFpm(array $d = [], array $pool = []): void
+    {
         $this->port = RedisServer::freePort();
         file_put_contents("$this->dir/php-fpm.conf", implode("\n", [
             '[global]',
@@ -45,8 +53,13 @@ final class RequestEndFpmTest extends OneServerTestCase
             'pm.max_children = 1',
             'catch_workers_output = yes',
             'php_admin_flag[display_errors] = on',
+            ...$pool,
         ]) . "\n");
-        $cmd = [self::FPM, '-n', '-d', "extension=$this->dir/rlock.so", '-y', "$this->dir/php-fpm.conf", '-p', $this->dir];
+        $cmd = [self::FPM, '-n', '-d', "extension=$this->dir/rlock.so"];
+        foreach ($d as $setting) {
+            array_push($cmd, '-d', $setting);
+        }
+        array_push($cmd, '-y', "$this->dir/php-fpm.conf", '-p', $this->dir);
         if (posix_getuid() === 0) {
             $cmd[] = '-R';
         }
@@ -55,12 +68,18 @@ final class RequestEndFpmTest extends OneServerTestCase
         $this->await(fn () => @stream_socket_client("tcp://127.0.0.1:$this->port") !== false, 'php-fpm listens');
     }
 
-    protected function tearDown(): void
+    private function stopFpm(): void
     {
         if ($this->fpm) {
             proc_terminate($this->fpm);
             proc_close($this->fpm);
+            $this->fpm = null;
         }
+    }
+
+    protected function tearDown(): void
+    {
+        $this->stopFpm();
         array_map('unlink', glob("$this->dir/*") ?: []);
         @rmdir($this->dir);
         parent::tearDown();
@@ -181,5 +200,51 @@ echo " pid ", getmypid(), "\n";');
         $this->assertCount(1, array_unique($bodies), 'one worker, one outcome: ' . implode('', $bodies));
         $this->assertMatchesRegularExpression($built ? '/^locked pid \d+$/' : '/^RLockException pid \d+$/', $bodies[0]);
         $this->assertSame($built ? 1 : 0, $connections() - $before, 'connections the TLS server received');
+    }
+
+    /**
+     * Invalid settings, from php.ini (-d, read by the master at startup) and from the pool
+     * (php_admin_value, php_value, applied in the worker): never the default in their place.
+     * Every request's lock that would use one throws a ValueError naming it; options that
+     * give them all work; the worker lives on; one warning per setting at startup, none per
+     * request.
+     */
+    public function testInvalidSettingsThrowInEveryRequestWithOneWarningAtStartup(): void
+    {
+        $this->stopFpm();
+        $this->startFpm(['log_errors=1', 'rlock.server=admin:Sup3rSecret@127.0.0.1:16383', 'rlock.ttl=5'],
+            ['php_admin_value[rlock.read_timeout] = 5', 'php_value[rlock.fencing] = flase']);
+        $script = "$this->dir/invalid.php";
+        file_put_contents($script, '<?php
+$given = ["ttl" => 5000, "read_timeout" => 1000, "fencing" => true, "server" => $_GET["dsn"]];
+for ($n = 0; $n <= count($given); $n++) {
+    try {
+        $l = new RLock("fpm-invalid", array_slice($given, 0, $n));
+        echo $l->lock() && $l->unlock() ? "locked" : "not locked";
+    } catch (ValueError $e) {
+        echo $e->getMessage();
+    }
+    echo "\n";
+}
+echo "pid ", getmypid(), "\n";');
+        $bodies = [];
+        for ($i = 0; $i < 3; $i++) {
+            $bodies[] = $this->get($script, http_build_query(['dsn' => $this->redis->dsn()]));
+        }
+        $this->assertCount(1, array_unique($bodies), 'every request alike, one worker: ' . implode('', $bodies));
+        $this->assertSame([
+            'php.ini setting rlock.ttl="5" is in milliseconds and must be at least 100: 5 would be 5 ms (5 seconds is 5000)',
+            'php.ini setting rlock.read_timeout="5" is in milliseconds and must be at least 100: 5 would be 5 ms (5 seconds is 5000)',
+            'php.ini setting rlock.fencing="flase" must be a bool: On, Off, 1, 0, yes, no, true or false',
+            'php.ini setting rlock.server="admin:***@127.0.0.1:16383" must be redis://[user:pass@]host[:port][/db], '
+                . 'rediss://... (TLS), tcp://host:port or unix:///path',
+            'locked',
+        ], array_slice(explode("\n", $bodies[0]), 0, 5));
+        $this->stopFpm();
+        $log = file_get_contents("$this->dir/php-fpm.out") . file_get_contents("$this->dir/php-fpm.log");
+        $this->assertStringNotContainsString('Sup3rSecret', $log);
+        $this->assertSame(1, substr_count($log, 'rlock.server='), "one warning for rlock.server:\n$log");
+        $this->assertSame(1, substr_count($log, 'rlock.ttl='), "one warning for rlock.ttl:\n$log");
+        $this->assertSame(0, preg_match('/rlock\.(read_timeout|fencing)=/', $log), "no warning per request:\n$log");
     }
 }

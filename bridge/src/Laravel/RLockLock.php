@@ -29,7 +29,8 @@ class RLockLock extends Lock
         $this->options = ['reentrant' => false] + $options;
         $this->options['reentrant'] = false;
         if ($seconds > 0) {
-            $this->options['ttl'] = (int) ceil($seconds * 1000);
+            // rlock refuses a lease under 100 ms: a shorter one asked in seconds is held 100 ms
+            $this->options['ttl'] = max(100, (int) ceil($seconds * 1000));
         }
     }
 

@@ -63,7 +63,9 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
     {
         $key->reduceLifetime($ttl);
         $lock = $this->lockOf($key);
-        $ttlMs = max(1, (int) ceil($ttl * 1000));
+        // rlock refuses a lease under 100 ms (a ttl in seconds mistaken for ms): a shorter one
+        // asked in seconds is held 100 ms, the Key expiring at the time asked
+        $ttlMs = max(100, (int) ceil($ttl * 1000));
         if ($lock !== null && $this->leaseCovers($key, $lock, $ttlMs)) {
             // Lock::acquire() refreshes right after the save: the lease just taken already
             // ends when this one would, and asking Redis again would hold the lock longer

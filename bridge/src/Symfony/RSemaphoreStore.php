@@ -81,6 +81,7 @@ final class RSemaphoreStore implements PersistingStoreInterface
         if ($ttlInSecond <= 0) {
             throw new InvalidArgumentException("The TTL should be greater than 0, '$ttlInSecond' given.");
         }
-        return max(1, (int) ceil($ttlInSecond * 1000));
+        // rlock refuses a lease under 100 ms: a shorter one asked in seconds is held 100 ms
+        return max(100, (int) ceil($ttlInSecond * 1000));
     }
 }
