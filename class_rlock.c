@@ -314,6 +314,32 @@ static int rlock_sync_give_back(void *holder, bool throw)
 	return rlock_held(l) ? rlock_release_one(l, throw) : !l->lost;
 }
 
+PHP_METHOD(RLock, forceUnlock)
+{
+	rlock_object *l;
+	rlock_err err = {0};
+	rlock_hold whoever = { .token = NULL };
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	/* this process' hold, if it has one, is gone with it: no outer hold, no renewal */
+	zend_string *ours = rlock_registry_token(l->algo, l->opts, l->key);
+	if (ours) {
+		rlock_registry_forget(l->algo, l->opts, l->key, ours);
+	}
+	if (rlock_held(l)) {
+		rlock_drop_holds(l);
+	}
+	int rc = l->algo->release(l->opts, l->key, &whoever, &err);
+	if (rc < 0) {
+		rlock_throw(l->opts, &err);
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
+}
+
 PHP_METHOD(RLock, synchronized)
 {
 	zend_fcall_info fci;

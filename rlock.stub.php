@@ -33,6 +33,15 @@ final class RLock
     public function extend(?int $ttlMs = null): bool {}
 
     /**
+     * Release the lock whoever holds it (another process' or request's hold included), and
+     * serve its waiters as the holder's own release would (the next one is handed it, or
+     * woken); true when a hold was deleted, false when nobody held it. For an operator or a
+     * framework's forceRelease(): a holder finds it lost at its next unlock() or extend().
+     * A read-write lock's read side: every reader out; a lock over several keys: each key.
+     */
+    public function forceUnlock(): bool {}
+
+    /**
      * Acquire (or throw RLockTimeoutException), call $fn($this), release, and return what
      * $fn returned; throws RLockLostException when the lock expired before the release.
      */

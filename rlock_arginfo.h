@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: de3eba9278a8dd4681cc2a1464c43170e82efc65 */
+ * Stub hash: 49b27c216c6297a3a44b9fbc0df10f877a6b155e */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -18,6 +18,8 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_extend, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttlMs, IS_LONG, 1, "null")
 ZEND_END_ARG_INFO()
+
+#define arginfo_class_RLock_forceUnlock arginfo_class_RLock_tryLock
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_synchronized, 0, 1, IS_MIXED, 0)
 	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
@@ -98,6 +100,7 @@ ZEND_METHOD(RLock, lock);
 ZEND_METHOD(RLock, tryLock);
 ZEND_METHOD(RLock, unlock);
 ZEND_METHOD(RLock, extend);
+ZEND_METHOD(RLock, forceUnlock);
 ZEND_METHOD(RLock, synchronized);
 ZEND_METHOD(RLock, isLocked);
 ZEND_METHOD(RLock, isAcquired);
@@ -128,6 +131,7 @@ static const zend_function_entry class_RLock_methods[] = {
 	ZEND_ME(RLock, tryLock, arginfo_class_RLock_tryLock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, unlock, arginfo_class_RLock_unlock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, extend, arginfo_class_RLock_extend, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, forceUnlock, arginfo_class_RLock_forceUnlock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, synchronized, arginfo_class_RLock_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, isLocked, arginfo_class_RLock_isLocked, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, isAcquired, arginfo_class_RLock_isAcquired, ZEND_ACC_PUBLIC)
