@@ -33,6 +33,15 @@ final class RLock
     public function extend(?int $ttlMs = null): bool {}
 
     /**
+     * Become the holder whose token() was $token (a lock taken by another object, request or
+     * process, handed over: to a job, in a serialized framework key), if $token holds the
+     * lock now, asked of Redis: true, and unlock(), extend(), isAcquired(), token() and ttl()
+     * act as that holder from then on (released at request end with "auto_release", renewed
+     * with "watchdog", as a lock this object took); false when it does not hold it.
+     */
+    public function restore(#[\SensitiveParameter] string $token): bool {}
+
+    /**
      * Release the lock whoever holds it (another process' or request's hold included), and
      * serve its waiters as the holder's own release would (the next one is handed it, or
      * woken); true when a hold was deleted, false when nobody held it. For an operator or a

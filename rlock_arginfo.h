@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 49b27c216c6297a3a44b9fbc0df10f877a6b155e */
+ * Stub hash: ef72858d7f2707e55e37de1467cbb496b2fb4ff5 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -17,6 +17,10 @@ ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_extend, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttlMs, IS_LONG, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_restore, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, token, IS_STRING, 0)
 ZEND_END_ARG_INFO()
 
 #define arginfo_class_RLock_forceUnlock arginfo_class_RLock_tryLock
@@ -100,6 +104,7 @@ ZEND_METHOD(RLock, lock);
 ZEND_METHOD(RLock, tryLock);
 ZEND_METHOD(RLock, unlock);
 ZEND_METHOD(RLock, extend);
+ZEND_METHOD(RLock, restore);
 ZEND_METHOD(RLock, forceUnlock);
 ZEND_METHOD(RLock, synchronized);
 ZEND_METHOD(RLock, isLocked);
@@ -131,6 +136,7 @@ static const zend_function_entry class_RLock_methods[] = {
 	ZEND_ME(RLock, tryLock, arginfo_class_RLock_tryLock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, unlock, arginfo_class_RLock_unlock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, extend, arginfo_class_RLock_extend, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, restore, arginfo_class_RLock_restore, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, forceUnlock, arginfo_class_RLock_forceUnlock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, synchronized, arginfo_class_RLock_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, isLocked, arginfo_class_RLock_isLocked, ZEND_ACC_PUBLIC)
@@ -198,6 +204,8 @@ static zend_class_entry *register_class_RLock(void)
 
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "restore", sizeof("restore") - 1), 0, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "release", sizeof("release") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
