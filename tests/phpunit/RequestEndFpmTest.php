@@ -16,103 +16,31 @@ require_once __DIR__ . '/../child.inc';
 
 final class RequestEndFpmTest extends OneServerTestCase
 {
-    /** the php-fpm of the PHP running the tests */
-    private const FPM = '/usr/sbin/php-fpm' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION;
-
+    private Fpm $fpm;
     private string $dir;
-    private int $port;
-    /** @var resource|null */
-    private $fpm = null;
 
     protected function setUp(): void
     {
-        if (!is_executable(self::FPM)) {
-            $this->markTestSkipped(self::FPM . ' is not installed (php' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . '-fpm)');
+        if (!Fpm::available()) {
+            $this->markTestSkipped(Fpm::BINARY . ' is not installed (php' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . '-fpm)');
         }
         parent::setUp();
-        $this->dir = sys_get_temp_dir() . '/rlock-fpm-' . getmypid() . '-' . bin2hex(random_bytes(3));
-        mkdir($this->dir);
-        // a copy: a rebuild rewriting modules/rlock.so in place must not change a running worker
-        copy(getenv('RLOCK_EXT') ?: dirname(__DIR__, 2) . '/modules/rlock.so', "$this->dir/rlock.so");
-        $this->port = RedisServer::freePort();
-        file_put_contents("$this->dir/php-fpm.conf", implode("\n", [
-            '[global]',
-            "error_log = $this->dir/php-fpm.log",
-            'daemonize = no',
-            '[www]',
-            "listen = 127.0.0.1:$this->port",
-            'pm = static',
-            'pm.max_children = 1',
-            'catch_workers_output = yes',
-            'php_admin_flag[display_errors] = on',
-        ]) . "\n");
-        $cmd = [self::FPM, '-n', '-d', "extension=$this->dir/rlock.so", '-y', "$this->dir/php-fpm.conf", '-p', $this->dir];
-        if (posix_getuid() === 0) {
-            $cmd[] = '-R';
-        }
-        $this->fpm = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$this->dir/php-fpm.out", 'w'],
-            2 => ['file', "$this->dir/php-fpm.out", 'a']], $pipes);
-        $this->await(fn () => @stream_socket_client("tcp://127.0.0.1:$this->port") !== false, 'php-fpm listens');
+        $this->fpm = new Fpm();
+        $this->dir = $this->fpm->dir;
     }
 
     protected function tearDown(): void
     {
-        if ($this->fpm) {
-            proc_terminate($this->fpm);
-            proc_close($this->fpm);
+        if (isset($this->fpm)) {
+            $this->fpm->stop();
         }
-        array_map('unlink', glob("$this->dir/*") ?: []);
-        @rmdir($this->dir);
         parent::tearDown();
-    }
-
-    /** A FastCGI name-value pair: lengths of one byte below 128, else four. */
-    private static function pair(string $name, string $value): string
-    {
-        $len = fn (string $s): string => strlen($s) < 128 ? chr(strlen($s)) : pack('N', strlen($s) | 0x80000000);
-        return $len($name) . $len($value) . $name . $value;
-    }
-
-    /** One record: version 1, request id 1, no padding. */
-    private static function record(int $type, string $body): string
-    {
-        return pack('CCnnCx', 1, $type, 1, strlen($body), 0) . $body;
     }
 
     /** GET $script?$query from php-fpm; returns the body once FCGI_END_REQUEST arrived. */
     private function get(string $script, string $query): string
     {
-        $s = stream_socket_client("tcp://127.0.0.1:$this->port", $errno, $errstr, 5);
-        $this->assertNotFalse($s, "php-fpm: $errstr");
-        stream_set_timeout($s, 10);
-        $params = '';
-        foreach (['SCRIPT_FILENAME' => $script, 'SCRIPT_NAME' => '/' . basename($script),
-            'REQUEST_METHOD' => 'GET', 'QUERY_STRING' => $query, 'SERVER_PROTOCOL' => 'HTTP/1.1',
-            'GATEWAY_INTERFACE' => 'CGI/1.1', 'REMOTE_ADDR' => '127.0.0.1'] as $name => $value) {
-            $params .= self::pair($name, $value);
-        }
-        // BEGIN_REQUEST (role responder, close the connection after), PARAMS, STDIN
-        fwrite($s, self::record(1, pack('nCx5', 1, 0)) . self::record(4, $params) . self::record(4, '')
-            . self::record(5, ''));
-        $stdout = '';
-        $read = function (int $n) use ($s): string {
-            $data = '';
-            while (strlen($data) < $n && !feof($s) && ($chunk = fread($s, $n - strlen($data))) !== false) {
-                $data .= $chunk;
-            }
-            $this->assertSame($n, strlen($data), 'php-fpm closed the connection mid-record');
-            return $data;
-        };
-        while (true) {
-            $h = unpack('Cversion/Ctype/nid/nlength/Cpadding', $read(8));
-            $body = $read($h['length'] + $h['padding']);
-            if ($h['type'] === 6) {
-                $stdout .= substr($body, 0, $h['length']);
-            } elseif ($h['type'] === 3) {
-                fclose($s);
-                return substr($stdout, strpos($stdout, "\r\n\r\n") + 4);  // the body, past the headers
-            }
-        }
+        return $this->fpm->get($script, $query);
     }
 
     public function testSessionWriteLocksEndWithTheResponseAndAreNotRenewedAfter(): void

@@ -17,8 +17,9 @@ use Symfony\Component\Semaphore\PersistingStoreInterface;
  *
  * A Key's resource is the semaphore's name and its limit the permits; a save() takes the
  * Key's weight in permits, each holder's with a lease (the ttl symfony asks for), given
- * back on delete(), when the request ends, or when the lease runs out. Each saved Key keeps
- * its own RSemaphore in its state (an RSemaphore cannot be serialized): exists(),
+ * back on delete() (symfony's Semaphore::release(), and its destructor with autoRelease) or
+ * when the lease runs out: never by rlock when an object or the request ends. Each saved Key
+ * keeps its own RSemaphore in its state (an RSemaphore cannot be serialized): exists(),
  * putOffExpiration() and delete() act on that holder's permits only.
  */
 final class RSemaphoreStore implements PersistingStoreInterface
@@ -28,7 +29,7 @@ final class RSemaphoreStore implements PersistingStoreInterface
     /** @param array $options RSemaphore's options (server, prefix, ...); the lease is symfony's ttl */
     public function __construct(#[\SensitiveParameter] array $options = [])
     {
-        $this->options = $options;
+        $this->options = ['auto_release' => false] + $options;
         // bad options fail here, as RSemaphore's constructor names them, not at the first save
         new RSemaphore('rlock-bridge', 1, $this->options);
     }
