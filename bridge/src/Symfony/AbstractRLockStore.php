@@ -60,17 +60,17 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
     /** A new RLock on $resource: its read side when $read (a store with shared locks). */
     abstract protected function newLock(string $resource, bool $read): RLock;
 
-    public function save(Key $key)
+    public function save(Key $key): void
     {
         $this->take($key, 0, false);
     }
 
-    public function waitAndSave(Key $key)
+    public function waitAndSave(Key $key): void
     {
         $this->take($key, $this->waitMs, false);
     }
 
-    public function putOffExpiration(Key $key, float $ttl)
+    public function putOffExpiration(Key $key, float $ttl): void
     {
         $key->reduceLifetime($ttl);
         $lock = $this->lockOf($key);
@@ -87,7 +87,7 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
         $this->checkNotExpired($key);
     }
 
-    public function delete(Key $key)
+    public function delete(Key $key): void
     {
         $lock = $this->lockOf($key);
         if ($lock !== null) {

@@ -34,7 +34,7 @@ final class RSemaphoreStore implements PersistingStoreInterface
         new RSemaphore('rlock-bridge', 1, $this->options);
     }
 
-    public function save(Key $key, float $ttlInSecond)
+    public function save(Key $key, float $ttlInSecond): void
     {
         $ttlMs = self::ttlMs($ttlInSecond);
         $semaphore = $this->semaphoreOf($key);
@@ -49,7 +49,7 @@ final class RSemaphoreStore implements PersistingStoreInterface
         $key->setState(self::class, $semaphore);
     }
 
-    public function delete(Key $key)
+    public function delete(Key $key): void
     {
         $semaphore = $this->semaphoreOf($key);
         if ($semaphore !== null) {
@@ -64,7 +64,7 @@ final class RSemaphoreStore implements PersistingStoreInterface
         return $semaphore !== null && $semaphore->held() > 0;
     }
 
-    public function putOffExpiration(Key $key, float $ttlInSecond)
+    public function putOffExpiration(Key $key, float $ttlInSecond): void
     {
         $semaphore = $this->semaphoreOf($key);
         if ($semaphore === null || !$semaphore->extend(self::ttlMs($ttlInSecond))) {
