@@ -15,22 +15,17 @@ declare(strict_types=1);
 
 final class BridgeLifetimeFpmTest extends BridgeTestCase
 {
-    private Fpm $fpm;
+    private ?Fpm $fpm = null;
 
     protected function setUp(): void
     {
-        if (!Fpm::available()) {
-            $this->markTestSkipped(Fpm::BINARY . ' is not installed (php' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . '-fpm)');
-        }
+        $this->fpm = Fpm::start();
         parent::setUp();
-        $this->fpm = new Fpm();
     }
 
     protected function tearDown(): void
     {
-        if (isset($this->fpm)) {
-            $this->fpm->stop();
-        }
+        $this->fpm?->stop();
         parent::tearDown();
     }
 

@@ -19,12 +19,17 @@ final class Fpm
     /** @var resource|null */
     private $proc = null;
 
-    public static function available(): bool
+    /** A php-fpm of $workers workers, started; the test is skipped where php-fpm is not installed. */
+    public static function start(int $workers = 1): self
     {
-        return is_executable(self::BINARY);
+        if (!is_executable(self::BINARY)) {
+            PHPUnit\Framework\TestCase::markTestSkipped(self::BINARY . ' is not installed (php' . PHP_MAJOR_VERSION . '.'
+                . PHP_MINOR_VERSION . '-fpm)');
+        }
+        return new self($workers);
     }
 
-    public function __construct(int $workers = 1)
+    private function __construct(int $workers)
     {
         $this->dir = sys_get_temp_dir() . '/rlock-fpm-' . getmypid() . '-' . bin2hex(random_bytes(3));
         mkdir($this->dir);

@@ -16,24 +16,19 @@ require_once __DIR__ . '/../child.inc';
 
 final class RequestEndFpmTest extends OneServerTestCase
 {
-    private Fpm $fpm;
+    private ?Fpm $fpm = null;
     private string $dir;
 
     protected function setUp(): void
     {
-        if (!Fpm::available()) {
-            $this->markTestSkipped(Fpm::BINARY . ' is not installed (php' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . '-fpm)');
-        }
+        $this->fpm = Fpm::start();
         parent::setUp();
-        $this->fpm = new Fpm();
         $this->dir = $this->fpm->dir;
     }
 
     protected function tearDown(): void
     {
-        if (isset($this->fpm)) {
-            $this->fpm->stop();
-        }
+        $this->fpm?->stop();
         parent::tearDown();
     }
 
