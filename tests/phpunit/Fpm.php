@@ -23,7 +23,7 @@ final class Fpm
     public static function start(int $workers = 1): self
     {
         if (!is_executable(self::BINARY)) {
-            PHPUnit\Framework\TestCase::markTestSkipped(self::BINARY . ' is not installed (php' . PHP_MAJOR_VERSION . '.'
+            PHPUnit\Framework\Assert::markTestSkipped(self::BINARY . ' is not installed (php' . PHP_MAJOR_VERSION . '.'
                 . PHP_MINOR_VERSION . '-fpm)');
         }
         return new self($workers);
