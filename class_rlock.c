@@ -314,6 +314,80 @@ static int rlock_sync_give_back(void *holder, bool throw)
 	return rlock_held(l) ? rlock_release_one(l, throw) : !l->lost;
 }
 
+PHP_METHOD(RLock, restore)
+{
+	zend_string *token;
+	rlock_object *l;
+	rlock_err err = {0};
+	zend_long pttl = 0;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_STR(token)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	if (rlock_held(l)) {
+		zend_throw_error(NULL, "RLock::restore(): this object holds the lock already");
+		RETURN_THROWS();
+	}
+	if (ZSTR_LEN(token) == 0) {
+		zend_argument_value_error(1, "must not be empty");
+		RETURN_THROWS();
+	}
+	zend_long asked = rlock_now_ms();
+	int rc = l->algo->is_owner(l->opts, l->key, token, &err);
+	if (rc == 1 && l->algo->pttl(l->opts, l->key, &pttl, &err) < 0) {
+		rc = -1;
+	}
+	/* the lease Redis has left, from before we asked (-1, no expiry: as if it ran out, so
+	 * nothing vouches for it by our clock) */
+	rlock_hold hold = { .token = token, .valid_until = asked + MAX(pttl, 0) };
+	if (rc == 1 && rlock_registry_add(l->algo, l->opts, l->key, &hold, &err) < 0) {
+		rc = -1;
+	}
+	if (rc < 0) {
+		rlock_throw(l->opts, &err);
+		RETURN_THROWS();
+	}
+	if (rc == 1) {
+		l->token = zend_string_copy(token);
+		l->holds = 1;
+		l->pid = rlock_getpid();
+		l->lost = false;
+		l->fence = 0;
+		l->valid_until = hold.valid_until;
+	}
+	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RLock, forceUnlock)
+{
+	rlock_object *l;
+	rlock_err err = {0};
+	rlock_hold whoever = { .token = NULL };
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	/* this process' hold, if it has one, is gone with it: no outer hold, no renewal */
+	zend_string *ours = rlock_registry_token(l->algo, l->opts, l->key);
+	if (ours) {
+		rlock_registry_forget(l->algo, l->opts, l->key, ours);
+	}
+	if (rlock_held(l)) {
+		rlock_drop_holds(l);
+	}
+	int rc = l->algo->release(l->opts, l->key, &whoever, &err);
+	if (rc < 0) {
+		rlock_throw(l->opts, &err);
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
+}
+
 PHP_METHOD(RLock, synchronized)
 {
 	zend_fcall_info fci;

@@ -241,9 +241,11 @@ PHP_MINIT_FUNCTION(rlock)
 	REGISTER_INI_ENTRIES();
 	ini_read = true;
 
-	rlock_class_rlock_minit(register_class_RLock());
-	rlock_class_rreadwritelock_minit(register_class_RReadWriteLock());
-	rlock_class_rsemaphore_minit(register_class_RSemaphore());
+	/* the interfaces user code types against (and fakes in its tests), then the classes */
+	zend_class_entry *lock_iface = register_class_RLock_LockInterface();
+	rlock_class_rlock_minit(register_class_RLock(lock_iface));
+	rlock_class_rreadwritelock_minit(register_class_RReadWriteLock(register_class_RLock_ReadWriteLockInterface()));
+	rlock_class_rsemaphore_minit(register_class_RSemaphore(register_class_RLock_SemaphoreInterface()));
 
 	rlock_ce_exception = register_class_RLockException(spl_ce_RuntimeException);
 	rlock_ce_connection_exception = register_class_RLockConnectionException(rlock_ce_exception);

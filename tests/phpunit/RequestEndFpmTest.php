@@ -18,120 +18,26 @@ require_once __DIR__ . '/../child.inc';
 
 final class RequestEndFpmTest extends OneServerTestCase
 {
-    /** the php-fpm of the PHP running the tests */
-    private const FPM = '/usr/sbin/php-fpm' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION;
-
+    private ?Fpm $fpm = null;
     private string $dir;
-    private int $port;
-    /** @var resource|null */
-    private $fpm = null;
 
     protected function setUp(): void
     {
-        if (!is_executable(self::FPM)) {
-            $this->markTestSkipped(self::FPM . ' is not installed (php' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . '-fpm)');
-        }
+        $this->fpm = Fpm::start();
         parent::setUp();
-        $this->dir = sys_get_temp_dir() . '/rlock-fpm-' . getmypid() . '-' . bin2hex(random_bytes(3));
-        mkdir($this->dir);
-        // a copy: a rebuild rewriting modules/rlock.so in place must not change a running worker
-        copy(getenv('RLOCK_EXT') ?: dirname(__DIR__, 2) . '/modules/rlock.so', "$this->dir/rlock.so");
-        $this->startFpm();
-    }
-
-    /** php-fpm with one static worker: -d settings $d for the master, $pool lines for the pool. */
-    private function startFpm(array $d = [], array $pool = []): void
-    {
-        $this->port = RedisServer::freePort();
-        file_put_contents("$this->dir/php-fpm.conf", implode("\n", [
-            '[global]',
-            "error_log = $this->dir/php-fpm.log",
-            'daemonize = no',
-            '[www]',
-            "listen = 127.0.0.1:$this->port",
-            'pm = static',
-            'pm.max_children = 1',
-            'catch_workers_output = yes',
-            'php_admin_flag[display_errors] = on',
-            ...$pool,
-        ]) . "\n");
-        $cmd = [self::FPM, '-n', '-d', "extension=$this->dir/rlock.so"];
-        foreach ($d as $setting) {
-            array_push($cmd, '-d', $setting);
-        }
-        array_push($cmd, '-y', "$this->dir/php-fpm.conf", '-p', $this->dir);
-        if (posix_getuid() === 0) {
-            $cmd[] = '-R';
-        }
-        $this->fpm = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$this->dir/php-fpm.out", 'w'],
-            2 => ['file', "$this->dir/php-fpm.out", 'a']], $pipes);
-        $this->await(fn () => @stream_socket_client("tcp://127.0.0.1:$this->port") !== false, 'php-fpm listens');
-    }
-
-    private function stopFpm(): void
-    {
-        if ($this->fpm) {
-            proc_terminate($this->fpm);
-            proc_close($this->fpm);
-            $this->fpm = null;
-        }
+        $this->dir = $this->fpm->dir;
     }
 
     protected function tearDown(): void
     {
-        $this->stopFpm();
-        array_map('unlink', glob("$this->dir/*") ?: []);
-        @rmdir($this->dir);
+        $this->fpm?->stop();
         parent::tearDown();
-    }
-
-    /** A FastCGI name-value pair: lengths of one byte below 128, else four. */
-    private static function pair(string $name, string $value): string
-    {
-        $len = fn (string $s): string => strlen($s) < 128 ? chr(strlen($s)) : pack('N', strlen($s) | 0x80000000);
-        return $len($name) . $len($value) . $name . $value;
-    }
-
-    /** One record: version 1, request id 1, no padding. */
-    private static function record(int $type, string $body): string
-    {
-        return pack('CCnnCx', 1, $type, 1, strlen($body), 0) . $body;
     }
 
     /** GET $script?$query from php-fpm; returns the body once FCGI_END_REQUEST arrived. */
     private function get(string $script, string $query): string
     {
-        $s = stream_socket_client("tcp://127.0.0.1:$this->port", $errno, $errstr, 5);
-        $this->assertNotFalse($s, "php-fpm: $errstr");
-        stream_set_timeout($s, 10);
-        $params = '';
-        foreach (['SCRIPT_FILENAME' => $script, 'SCRIPT_NAME' => '/' . basename($script),
-            'REQUEST_METHOD' => 'GET', 'QUERY_STRING' => $query, 'SERVER_PROTOCOL' => 'HTTP/1.1',
-            'GATEWAY_INTERFACE' => 'CGI/1.1', 'REMOTE_ADDR' => '127.0.0.1'] as $name => $value) {
-            $params .= self::pair($name, $value);
-        }
-        // BEGIN_REQUEST (role responder, close the connection after), PARAMS, STDIN
-        fwrite($s, self::record(1, pack('nCx5', 1, 0)) . self::record(4, $params) . self::record(4, '')
-            . self::record(5, ''));
-        $stdout = '';
-        $read = function (int $n) use ($s): string {
-            $data = '';
-            while (strlen($data) < $n && !feof($s) && ($chunk = fread($s, $n - strlen($data))) !== false) {
-                $data .= $chunk;
-            }
-            $this->assertSame($n, strlen($data), 'php-fpm closed the connection mid-record');
-            return $data;
-        };
-        while (true) {
-            $h = unpack('Cversion/Ctype/nid/nlength/Cpadding', $read(8));
-            $body = $read($h['length'] + $h['padding']);
-            if ($h['type'] === 6) {
-                $stdout .= substr($body, 0, $h['length']);
-            } elseif ($h['type'] === 3) {
-                fclose($s);
-                return substr($stdout, strpos($stdout, "\r\n\r\n") + 4);  // the body, past the headers
-            }
-        }
+        return $this->fpm->get($script, $query);
     }
 
     public function testSessionWriteLocksEndWithTheResponseAndAreNotRenewedAfter(): void
@@ -211,9 +117,10 @@ echo " pid ", getmypid(), "\n";');
      */
     public function testInvalidSettingsThrowInEveryRequestWithOneWarningAtStartup(): void
     {
-        $this->stopFpm();
-        $this->startFpm(['log_errors=1', 'rlock.server=admin:Sup3rSecret@127.0.0.1:16383', 'rlock.ttl=5'],
+        $this->fpm->stop();
+        $this->fpm = Fpm::start(1, ['log_errors=1', 'rlock.server=admin:Sup3rSecret@127.0.0.1:16383', 'rlock.ttl=5'],
             ['php_admin_value[rlock.read_timeout] = 5', 'php_value[rlock.fencing] = flase']);
+        $this->dir = $this->fpm->dir;
         $script = "$this->dir/invalid.php";
         file_put_contents($script, '<?php
 $given = ["ttl" => 5000, "read_timeout" => 1000, "fencing" => true, "server" => $_GET["dsn"]];
@@ -240,8 +147,7 @@ echo "pid ", getmypid(), "\n";');
                 . 'rediss://... (TLS), tcp://host:port or unix:///path',
             'locked',
         ], array_slice(explode("\n", $bodies[0]), 0, 5));
-        $this->stopFpm();
-        $log = file_get_contents("$this->dir/php-fpm.out") . file_get_contents("$this->dir/php-fpm.log");
+        $log = $this->fpm->halt();
         $this->assertStringNotContainsString('Sup3rSecret', $log);
         $this->assertSame(1, substr_count($log, 'rlock.server='), "one warning for rlock.server:\n$log");
         $this->assertSame(1, substr_count($log, 'rlock.ttl='), "one warning for rlock.ttl:\n$log");
