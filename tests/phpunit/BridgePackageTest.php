@@ -65,14 +65,14 @@ final class BridgePackageTest extends TestCase
 
     public function testTheOptionsAreTheExtensionsOptionTable(): void
     {
-        preg_match_all('/\bOPT(?:_RANGE)?\("(\w+)",\s*(\w+)/', file_get_contents(self::REPO . '/src/options.c'), $m, PREG_SET_ORDER);
+        preg_match_all('/\bOPT(?:_RANGE|_MS)?\("(\w+)",\s*(\w+)/', file_get_contents(self::REPO . '/src/options.c'), $m, PREG_SET_ORDER);
         $table = [];
         foreach ($m as [, $name, $kind]) {
             $table[$name] = match ($kind) {
                 'OPT_BOOL' => 'bool',
                 'OPT_STRING', 'OPT_SERVER' => 'string',
                 'OPT_SERVERS', 'OPT_NODES', 'OPT_SENTINELS' => 'list<string>',
-                default => 'int',  // OPT_RANGE's field
+                default => 'int',  // OPT_RANGE's and OPT_MS' field
             };
         }
         ksort($table);
