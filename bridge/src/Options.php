@@ -23,6 +23,10 @@ final class Options
         'tls_verify_peer' => 'bool', 'tls_server_name' => 'string',
     ];
 
+    /** Durations in milliseconds that a value in seconds would be mistaken for: at least this. */
+    public const MS_FLOOR = 100;
+    public const MS_FLOORED = ['ttl', 'connect_timeout', 'read_timeout'];
+
     /** What each class (or static method) refuses of them. */
     public const REFUSED = [
         'RLock' => [],
@@ -62,7 +66,19 @@ final class Options
             if ($options[$name] === null) {
                 throw new \TypeError("$where option \"$name\" must be of type {$types[$name]}, " . get_debug_type($value) . ' given');
             }
+            if (in_array($name, self::MS_FLOORED, true)) {
+                self::checkMs($options[$name], "$where option \"$name\"");
+            }
         }
         return $options;
+    }
+
+    /** A duration in milliseconds ($what: where it was given) under MS_FLOOR is a ValueError, as the extension's. */
+    public static function checkMs(int $ms, string $what): void
+    {
+        if ($ms < self::MS_FLOOR) {
+            throw new \ValueError("$what is in milliseconds and must be at least " . self::MS_FLOOR
+                . ($ms > 0 ? ": $ms would be $ms ms ($ms seconds is " . $ms * 1000 . ')' : ''));
+        }
     }
 }

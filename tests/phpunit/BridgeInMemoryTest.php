@@ -242,6 +242,11 @@ final class BridgeInMemoryTest extends TestCase
             [fn () => new InMemorySemaphore('s', 1, ['fencing' => true]), ValueError::class, 'option "fencing" is not supported by RSemaphore'],
             [fn () => new InMemoryReadWriteLock('rw', ['servers' => []]), ValueError::class, 'option "servers" is not supported by RReadWriteLock'],
             [fn () => new InMemoryLock(''), ValueError::class, 'Argument #1 ($key) must not be empty'],
+            // milliseconds, as the extension: 5 (seconds meant) is refused
+            [fn () => new InMemoryLock('k', ['ttl' => 5]), ValueError::class, 'option "ttl" is in milliseconds and must be at least 100: 5 would be 5 ms'],
+            [fn () => new InMemorySemaphore('s', 1, ['read_timeout' => '2']), ValueError::class, 'option "read_timeout" is in milliseconds'],
+            [fn () => (new InMemoryLock('k'))->extend(5), ValueError::class, 'Argument #1 ($ttlMs) is in milliseconds and must be at least 100'],
+            [fn () => (new InMemorySemaphore('s', 1))->extend(30), ValueError::class, 'Argument #1 ($ttlMs) is in milliseconds'],
         ] as [$make, $class, $message]) {
             try {
                 $make();

@@ -115,6 +115,7 @@ class InMemoryLock implements LockInterface
     public function extend(?int $ttlMs = null): bool
     {
         $ttlMs ??= $this->ttl;
+        Options::checkMs($ttlMs, static::class . '::extend(): Argument #1 ($ttlMs)');
         if ($this->holds === 0) {
             return false;
         }

@@ -76,6 +76,7 @@ class InMemorySemaphore implements SemaphoreInterface
 
     public function extend(?int $ttlMs = null): bool
     {
+        Options::checkMs($ttlMs ?? $this->ttl, static::class . '::extend(): Argument #1 ($ttlMs)');
         $h = $this->mine();
         if ($h === null) {
             return $this->token !== null && $this->foundLost();
