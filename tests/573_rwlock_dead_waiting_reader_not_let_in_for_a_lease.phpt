@@ -28,7 +28,7 @@ while (rlock_test_cmd('ZCARD', $readers) !== 1 || !preg_match('/^blocked_clients
     }
     usleep(5000);
 }
-posix_kill($pid, SIGKILL);
+exec("kill -KILL $pid");
 pcntl_waitpid($pid, $status);
 echo "killed: ", json_encode(pcntl_wifsignaled($status)), "\n";
 while (preg_match('/^blocked_clients:1/m', rlock_test_cmd('INFO', 'clients'))) {
