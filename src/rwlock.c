@@ -110,8 +110,21 @@ static rlock_script rw_script_read_acquire = { .source = RLOCK_LUA_ATLEAST LUA_N
 #define LUA_HANDED \
 	"local function handed(m) return math.max(math.min(math.floor(tonumber(m) - now), " WAIT_MARK_MS "), 1) end\n"
 
+/* wake_writer(): a "wake" for the writer blocked longest, when one waits: its round, planned
+ * against what kept it out then, is planned again against the readers in now. */
+#define LUA_WAKE_WRITER \
+	"local function wake_writer()\n" \
+	"  local m = redis.call('zrange', WQ, -1, -1, 'WITHSCORES')\n" \
+	"  if m[2] and tonumber(m[2]) > now then\n" \
+	"    redis.call('rpush', WG, 'wake')\n" \
+	"    redis.call('pexpire', WG, " WAIT_MARK_MS ")\n" \
+	"  end\n" \
+	"end\n"
+
 /* readers_in(): every waiting reader let in (with the lease handed() gives it) and woken;
- * false when none waits. */
+ * false when none waits. A reader let in and not back yet is scored with half a ms more
+ * than its lease's end (a reader's own leases are whole ms): a release can tell it from
+ * the readers in. */
 #define LUA_READERS_IN LUA_HANDED \
 	"local function readers_in()\n" \
 	"  redis.call('zremrangebyscore', RQ, '-inf', now)\n" \
@@ -120,7 +133,7 @@ static rlock_script rw_script_read_acquire = { .source = RLOCK_LUA_ATLEAST LUA_N
 	"  local longest = 1\n" \
 	"  for i = 1, #rs, 2 do\n" \
 	"    local lease = handed(rs[i + 1])\n" \
-	"    redis.call('zadd', R, now + lease, rs[i])\n" \
+	"    redis.call('zadd', R, string.format('%d.5', now + lease), rs[i])\n" \
 	"    if lease > longest then longest = lease end\n" \
 	"  end\n" \
 	"  atleast(R, longest)\n" \
@@ -168,11 +181,17 @@ static rlock_script rw_script_write_acquire = { .source = RLOCK_LUA_ISSUE LUA_NO
  * the next token, with the lease handed() gives the latest mark's writer (the writer
  * blocked longest pops the grant; a dead one blocks nobody, so the grant goes unclaimed
  * only when no live writer is blocked). The one writer waiting has its mark cut to that
- * lease too: should it have died there, new readers wait for it no longer. */
-#define LUA_GRANT_WRITER \
+ * lease too: should it have died there, new readers wait for it no longer. With readers
+ * still in, the longest of them a reader let in and not back yet (who may have died
+ * there), a waiting writer plans its round again. */
+#define LUA_GRANT_WRITER LUA_WAKE_WRITER \
 	"local function grant_writer()\n" \
 	"  redis.call('zremrangebyscore', R, '-inf', now)\n" \
-	"  if redis.call('zcard', R) > 0 then return 1 end\n" \
+	"  local last = redis.call('zrange', R, -1, -1, 'WITHSCORES')\n" \
+	"  if #last > 0 then\n" \
+	"    if string.find(last[2], '.', 1, true) then wake_writer() end\n" \
+	"    return 1\n" \
+	"  end\n" \
 	"  redis.call('zremrangebyscore', WQ, '-inf', now)\n" \
 	"  local latest = redis.call('zrange', WQ, -2, -1, 'WITHSCORES')\n" \
 	"  if #latest == 0 then return 1 end\n" \
@@ -196,11 +215,12 @@ static rlock_script rw_script_read_release = { .source = LUA_NOW LUA_KEYS LUA_HA
 };
 
 /* ARGV: token, next token. 0 not ours, 1 released, 2 let the waiting readers in (all of
- * them), or else handed the lock to a waiting writer. */
+ * them; a waiting writer, whose round was planned against our lease, plans it again), or
+ * else handed the lock to a waiting writer. */
 static rlock_script rw_script_write_release = { .source = RLOCK_LUA_ATLEAST LUA_NOW LUA_KEYS LUA_READERS_IN LUA_GRANT_WRITER
 	"if redis.call('get', W) ~= ARGV[1] then return 0 end\n"
 	"redis.call('del', W)\n"
-	"if readers_in() then return 2 end\n"
+	"if readers_in() then wake_writer() return 2 end\n"
 	"return grant_writer()\n"
 };
 
