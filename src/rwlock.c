@@ -24,7 +24,11 @@
  * A waiter let in by a release (a grant, a place in "read") gets a short lease until it
  * comes back: WAIT_MARK_MS at most, and never past its mark. A waiter blocked in its round
  * comes back at once; one that died there holds the lock for that second at most, never
- * for a lease (the releaser's, or its own).
+ * for a lease (the releaser's, or its own). The one writer waiting has its mark end with
+ * its grant. A writer whose round was planned against a lease that is gone (a writer's
+ * release let readers in; the readers left but one let in and not back yet) is woken to
+ * plan it again: a reader that died in the queue holds it up that second, not the lease.
+ * Readers that queued behind a writer that died wait for its mark, as before.
  *
  * A waiter's token is the one its last acquire whose reply was lost used, if any
  * (rlock_lock_token_for()): the scripts take a place in "write" or "read" that holds it
