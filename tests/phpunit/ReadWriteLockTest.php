@@ -21,18 +21,22 @@ final class ReadWriteLockTest extends OneServerTestCase
     /** How long a waiting mark outlives its round (src/rwlock.c, WAIT_MARK_MS). */
     private const MARK_MS = 1000;
 
-    /**
-     * A worker: waits for the start signal, then takes its side sections times; inside, it
-     * counts itself in ("in:read" or "in:write") and checks who else is in: a writer must be
-     * alone, a reader with no writer. Writers also add one to a read-modify-write counter.
-     */
-    private const WORKER = <<<'PHP'
+    /** What every child starts with: its config ($cfg), a Redis client ($r), the side it takes ($side). */
+    private const SIDE = <<<'PHP'
         [, $cfg] = $argv;
         $cfg = json_decode($cfg, true);
         $r = new Redis();
         $r->connect('127.0.0.1', $cfg['port']);
         $rw = new RReadWriteLock('stock', $cfg['opts']);
         $side = $cfg['write'] ? $rw->writeLock() : $rw->readLock();
+        PHP . "\n";
+
+    /**
+     * A worker: waits for the start signal, then takes its side sections times; inside, it
+     * counts itself in ("in:read" or "in:write") and checks who else is in: a writer must be
+     * alone, a reader with no writer. Writers also add one to a read-modify-write counter.
+     */
+    private const WORKER = self::SIDE . <<<'PHP'
         $r->blPop(['go'], 30);
         $bad = $failures = $overlap = 0;
         for ($i = 0; $i < $cfg['sections']; $i++) {
@@ -57,33 +61,13 @@ final class ReadWriteLockTest extends OneServerTestCase
         echo json_encode(['bad' => $bad, 'failures' => $failures, 'overlap' => $overlap]), "\n";
         PHP;
 
-    /** A reader that takes the read side again and again, holding it hold ms each time, until "stop" is set. */
-    private const STREAM_READER = <<<'PHP'
-        [, $cfg] = $argv;
-        $cfg = json_decode($cfg, true);
-        $r = new Redis();
-        $r->connect('127.0.0.1', $cfg['port']);
-        $read = (new RReadWriteLock('stock', $cfg['opts']))->readLock();
-        usleep($cfg['offset'] * 1000);
-        $n = 0;
-        for ($end = microtime(true) + 20; !$r->get('stop') && microtime(true) < $end; $n++) {
-            $read->lock(20000);
-            usleep($cfg['hold'] * 1000);
-            $read->unlock();
-        }
-        echo json_encode(['sections' => $n]), "\n";
-        PHP;
-
-    /** Takes the write side (waiting up to wait ms), reports how long it waited. */
-    private const WRITER = <<<'PHP'
-        [, $cfg] = $argv;
-        $cfg = json_decode($cfg, true);
-        $w = (new RReadWriteLock('stock', $cfg['opts']))->writeLock();
+    /** Takes a side (waiting up to wait ms), reports how long it waited. */
+    private const WAITER = self::SIDE . <<<'PHP'
         echo "waiting\n";
         $t0 = microtime(true);
-        $got = $w->lock($cfg['wait']);
+        $got = $side->lock($cfg['wait']);
         echo json_encode(['got' => $got, 'ms' => (microtime(true) - $t0) * 1000]), "\n";
-        $got && $w->unlock();
+        $got && $side->unlock();
         PHP;
 
     private function options(array $more = []): array
@@ -130,10 +114,11 @@ final class ReadWriteLockTest extends OneServerTestCase
         $stream = [];
         // three readers, staggered: from the first one's lock on, some reader is always in
         foreach ([0, 70, 140] as $offset) {
-            $stream[] = $this->start(self::STREAM_READER, ['offset' => $offset, 'hold' => $hold, 'opts' => $this->options()]);
+            $stream[] = $this->start(self::STREAM, ['write' => false, 'offset' => $offset, 'hold' => $hold, 'wait' => 20000,
+                'opts' => $this->options()]);
         }
         $this->await(fn() => $this->readers() >= 2, 'the readers overlap');
-        $w = $this->start(self::WRITER, ['wait' => 10000, 'opts' => $this->options()]);
+        $w = $this->start(self::WAITER, ['write' => true, 'wait' => 10000, 'opts' => $this->options()]);
         $this->assertSame('waiting', Processes::readLine($this->children[$w][1], 20));
         $r = $this->report($w, 20);
         $this->client->set('stop', '1');
@@ -159,7 +144,7 @@ final class ReadWriteLockTest extends OneServerTestCase
             PHP;
         $reader = $this->start($code, ['opts' => $this->options(['ttl' => 30000])]);
         $this->assertTrue($this->report($reader)['locked']);
-        $w = $this->start(self::WRITER, ['wait' => 20000, 'opts' => $this->options()]);
+        $w = $this->start(self::WAITER, ['write' => true, 'wait' => 20000, 'opts' => $this->options()]);
         $this->assertSame('waiting', Processes::readLine($this->children[$w][1]));
         $this->await(fn() => (int) $this->client->zCard('}{rw:stock}:writers') === 1
             && (int) $this->client->info('clients')['blocked_clients'] === 2, 'the writer waits');
@@ -179,13 +164,7 @@ final class ReadWriteLockTest extends OneServerTestCase
      * is counted and the loop goes on. Reports sections, errors, timeouts and the longest
      * lock() in ms.
      */
-    private const STREAM = <<<'PHP'
-        [, $cfg] = $argv;
-        $cfg = json_decode($cfg, true);
-        $r = new Redis();
-        $r->connect('127.0.0.1', $cfg['port']);
-        $rw = new RReadWriteLock('stock', $cfg['opts']);
-        $side = $cfg['write'] ? $rw->writeLock() : $rw->readLock();
+    private const STREAM = self::SIDE . <<<'PHP'
         usleep($cfg['offset'] * 1000);
         $st = ['sections' => 0, 'errors' => 0, 'timeouts' => 0, 'longest' => 0];
         for ($end = microtime(true) + 30; !$r->get('stop') && microtime(true) < $end;) {
@@ -210,28 +189,13 @@ final class ReadWriteLockTest extends OneServerTestCase
         echo json_encode($st), "\n";
         PHP;
 
-    /** One side's lock(wait): a waiter to kill in the queue. */
-    private const WAITER = <<<'PHP'
-        [, $cfg] = $argv;
-        $cfg = json_decode($cfg, true);
-        $rw = new RReadWriteLock('stock', $cfg['opts']);
-        $side = $cfg['write'] ? $rw->writeLock() : $rw->readLock();
-        echo json_encode(['got' => $side->lock($cfg['wait'])]), "\n";
-        PHP;
-
     /**
      * The kill hammer's worker: sections on its side until "stop" is set, each checked by the
      * witness script ENTER; connection errors (a CLIENT KILL) counted, and lock() calls that
      * returned past their wait + late ms.
      */
-    private const HAMMERED = <<<'PHP'
-        [, $cfg] = $argv;
-        $cfg = json_decode($cfg, true);
-        $r = new Redis();
-        $r->connect('127.0.0.1', $cfg['port']);
+    private const HAMMERED = self::SIDE . <<<'PHP'
         $r->select(1);  // the witness' db: the killer drops db 0's clients, rlock's
-        $rw = new RReadWriteLock('stock', $cfg['opts']);
-        $side = $cfg['write'] ? $rw->writeLock() : $rw->readLock();
         echo "ready\n";
         $r->blPop(['go'], 30);
         $st = ['sections' => 0, 'errors' => 0, 'timeouts' => 0, 'late' => 0];
