@@ -13,13 +13,26 @@
  *            readers within its round (at most the lease it waits for, or its wait);
  *   readers  waiting readers, marked the same way;
  *   wgrants  the writers' list: a release that lets a writer in sets "write" to a fresh
- *            token and pushes "token 0 ttl" here; the writer blocked longest pops it and owns
- *            the lock from then on (lock.c's hand-over), then makes it its own in one more
- *            call (leaves "writers", its ttl, its fencing token);
+ *            token and pushes "token 0 lease" here; the writer blocked longest pops it and
+ *            owns the lock from then on (lock.c's hand-over), then makes it its own in one
+ *            more call (leaves "writers", its ttl, its fencing token);
  *   rwake    the readers' list: a release that lets readers in adds every waiting reader
  *            to "read" itself and pushes one "wake" per reader, each woken reader's next
- *            round finding itself in;
+ *            round finding itself in (and taking its own ttl);
  *   wfence   the write side's fencing counter.
+ *
+ * A waiter let in by a release (a grant, a place in "read") gets a short lease until it
+ * comes back: WAIT_MARK_MS at most, and never past its mark. A waiter blocked in its round
+ * comes back at once; one that died there holds the lock for that second at most, never
+ * for a lease (the releaser's, or its own). The one writer waiting has its mark end with
+ * its grant. A writer whose round was planned against a lease that is gone (a writer's
+ * release let readers in; the readers left but one let in and not back yet) is woken to
+ * plan it again: a reader that died in the queue holds it up that second, not the lease.
+ * Readers that queued behind a writer that died wait for its mark, as before.
+ *
+ * A waiter's token is the one its last acquire whose reply was lost used, if any
+ * (rlock_lock_token_for()): the scripts take a place in "write" or "read" that holds it
+ * for ours, so a reply lost on the way leaves no holder that nobody knows of.
  *
  * Writers first: a waiting writer's mark keeps new readers out, so readers that keep coming
  * never starve it: it gets in when the readers already in leave (the last one out hands it
@@ -51,12 +64,16 @@
  * well within it. */
 #define WAIT_MARK_MS "1000"
 
-/* An acquire that cannot get in: {0, left, 0} with wait 0 (the caller's mark removed), else
- * the caller marked as waiting in set Q under id, and {0, left, block}: block until what
- * blocks it ends (left ms, when known), or the wait. */
+/* An acquire that cannot get in: {0, left, 0} with wait 0 (the caller's mark removed, and
+ * gone() called when there was one), else the caller marked as waiting in set Q under id,
+ * and {0, left, block}: block until what blocks it ends (left ms, when known), or the
+ * wait. */
 #define LUA_BLOCKED \
-	"local function blocked(Q, id, left)\n" \
-	"  if wait <= 0 then redis.call('zrem', Q, id) return {0, left, 0} end\n" \
+	"local function blocked(Q, id, left, gone)\n" \
+	"  if wait <= 0 then\n" \
+	"    if redis.call('zrem', Q, id) == 1 and gone then gone() end\n" \
+	"    return {0, left, 0}\n" \
+	"  end\n" \
 	"  local block = wait\n" \
 	"  if left >= 0 and left + 1 < block then block = left + 1 end\n" \
 	"  redis.call('zadd', Q, now + block + " WAIT_MARK_MS ", id)\n" \
@@ -92,10 +109,50 @@ static rlock_script rw_script_read_acquire = { .source = RLOCK_LUA_ATLEAST LUA_N
 	"return blocked(RQ, token, math.floor(tonumber(first[2]) - now))\n"
 };
 
+/* A waiter let in by a release: its lease, from its mark's score m (the waiter's round end
+ * plus WAIT_MARK_MS, past now): until it comes back to take its own, a second at most. */
+#define LUA_HANDED \
+	"local function handed(m) return math.max(math.min(math.floor(tonumber(m) - now), " WAIT_MARK_MS "), 1) end\n"
+
+/* wake_writer(): a "wake" for the writer blocked longest, when one waits: its round, planned
+ * against what kept it out then, is planned again against the readers in now. */
+#define LUA_WAKE_WRITER \
+	"local function wake_writer()\n" \
+	"  local m = redis.call('zrange', WQ, -1, -1, 'WITHSCORES')\n" \
+	"  if m[2] and tonumber(m[2]) > now then\n" \
+	"    redis.call('rpush', WG, 'wake')\n" \
+	"    redis.call('pexpire', WG, " WAIT_MARK_MS ")\n" \
+	"  end\n" \
+	"end\n"
+
+/* readers_in(): every waiting reader let in (with the lease handed() gives it) and woken;
+ * false when none waits. A reader let in and not back yet is scored with half a ms more
+ * than its lease's end (a reader's own leases are whole ms): a release can tell it from
+ * the readers in. */
+#define LUA_READERS_IN LUA_HANDED \
+	"local function readers_in()\n" \
+	"  redis.call('zremrangebyscore', RQ, '-inf', now)\n" \
+	"  local rs = redis.call('zrange', RQ, 0, -1, 'WITHSCORES')\n" \
+	"  if #rs == 0 then return false end\n" \
+	"  local longest = 1\n" \
+	"  for i = 1, #rs, 2 do\n" \
+	"    local lease = handed(rs[i + 1])\n" \
+	"    redis.call('zadd', R, string.format('%d.5', now + lease), rs[i])\n" \
+	"    if lease > longest then longest = lease end\n" \
+	"  end\n" \
+	"  atleast(R, longest)\n" \
+	"  redis.call('del', RQ, RG)\n" \
+	"  for i = 1, #rs, 2 do redis.call('rpush', RG, 'wake') end\n" \
+	"  redis.call('pexpire', RG, longest)\n" \
+	"  return true\n" \
+	"end\n"
+
 /* ARGV: "token ttl fencing wait keep", the caller's own token (its waiting mark; a grant
  * it popped is the token). In when "write" holds the token (a grant popped), when a grant
- * nobody took is on wgrants, or when no writer holds it and no reader is in. */
+ * nobody took is on wgrants, or when no writer holds it and no reader is in. A writer that
+ * gives up behind readers, its mark the last one, lets the waiting readers in. */
 static rlock_script rw_script_write_acquire = { .source = RLOCK_LUA_ISSUE LUA_NOW LUA_KEYS LUA_ARGS LUA_BLOCKED
+	LUA_READERS_IN
 	"local function won(tok)\n"
 	"  redis.call('pexpire', W, ttl)\n"
 	"  redis.call('zrem', WQ, ARGV[2])\n"
@@ -103,6 +160,10 @@ static rlock_script rw_script_write_acquire = { .source = RLOCK_LUA_ISSUE LUA_NO
 	"  if fencing == '1' then f = issue(F, keep) end\n"
 	"  told()\n"
 	"  return {1, tok, f}\n"
+	"end\n"
+	"local function gave_up()\n"
+	"  redis.call('zremrangebyscore', WQ, '-inf', now)\n"
+	"  if redis.call('zcard', WQ) == 0 then readers_in() end\n"
 	"end\n"
 	"local writer = redis.call('get', W)\n"
 	"if writer == token then return won(token) end\n"
@@ -117,27 +178,39 @@ static rlock_script rw_script_write_acquire = { .source = RLOCK_LUA_ISSUE LUA_NO
 	"redis.call('zremrangebyscore', R, '-inf', now)\n"
 	"local last = redis.call('zrange', R, -1, -1, 'WITHSCORES')\n"
 	"if #last == 0 then redis.call('set', W, token, 'PX', ttl) return won(token) end\n"
-	"return blocked(WQ, ARGV[2], math.floor(tonumber(last[2]) - now))\n"
+	"return blocked(WQ, ARGV[2], math.floor(tonumber(last[2]) - now), gave_up)\n"
 };
 
-/* A release that lets the first waiting writer in, when one waits and nobody is in. */
-#define LUA_GRANT_WRITER \
+/* A release that lets a waiting writer in, when one waits and nobody is in: "write" set to
+ * the next token, with the lease handed() gives the latest mark's writer (the writer
+ * blocked longest pops the grant; a dead one blocks nobody, so the grant goes unclaimed
+ * only when no live writer is blocked). The one writer waiting has its mark cut to that
+ * lease too: should it have died there, new readers wait for it no longer. With readers
+ * still in, the longest of them a reader let in and not back yet (who may have died
+ * there), a waiting writer plans its round again. */
+#define LUA_GRANT_WRITER LUA_WAKE_WRITER \
 	"local function grant_writer()\n" \
 	"  redis.call('zremrangebyscore', R, '-inf', now)\n" \
-	"  if redis.call('zcard', R) > 0 then return 1 end\n" \
+	"  local last = redis.call('zrange', R, -1, -1, 'WITHSCORES')\n" \
+	"  if #last > 0 then\n" \
+	"    if string.find(last[2], '.', 1, true) then wake_writer() end\n" \
+	"    return 1\n" \
+	"  end\n" \
 	"  redis.call('zremrangebyscore', WQ, '-inf', now)\n" \
-	"  if redis.call('zcard', WQ) == 0 then return 1 end\n" \
-	"  local nexttoken, ttl = string.match(ARGV[2], '^(%x+) (%d+)$')\n" \
-	"  redis.call('set', W, nexttoken, 'PX', ttl)\n" \
-	"  redis.call('rpush', WG, nexttoken .. ' 0 ' .. ttl)\n" \
-	"  redis.call('pexpire', WG, ttl)\n" \
+	"  local latest = redis.call('zrange', WQ, -2, -1, 'WITHSCORES')\n" \
+	"  if #latest == 0 then return 1 end\n" \
+	"  local lease = handed(latest[#latest])\n" \
+	"  if #latest == 2 then redis.call('zadd', WQ, now + lease, latest[1]) end\n" \
+	"  redis.call('set', W, ARGV[2], 'PX', lease)\n" \
+	"  redis.call('rpush', WG, ARGV[2] .. ' 0 ' .. lease)\n" \
+	"  redis.call('pexpire', WG, lease)\n" \
 	"  return 2\n" \
 	"end\n"
 
-/* ARGV: token, "next-token ttl". 0 not ours (its lease ended), 1 released, 2 the last
- * reader out handed the lock to a waiting writer. Token '' (forceUnlock()): every reader
- * out; 0 none was in. */
-static rlock_script rw_script_read_release = { .source = LUA_NOW LUA_KEYS LUA_GRANT_WRITER
+/* ARGV: token, next token. 0 not ours (its lease ended), 1 released, 2 the last reader out
+ * handed the lock to a waiting writer. Token '' (forceUnlock()): every reader out; 0 none
+ * was in. */
+static rlock_script rw_script_read_release = { .source = LUA_NOW LUA_KEYS LUA_HANDED LUA_GRANT_WRITER
 	"if ARGV[1] == '' then\n"
 	"  redis.call('zremrangebyscore', R, '-inf', now)\n"
 	"  if redis.call('del', R) == 0 then return 0 end\n"
@@ -152,23 +225,16 @@ static rlock_script rw_script_read_release = { .source = LUA_NOW LUA_KEYS LUA_GR
 	"return grant_writer()\n"
 };
 
-/* ARGV: token, "next-token ttl". 0 not ours, 1 released, 2 let the waiting readers in (all
- * of them, each with ttl as its lease until it takes its own), or else handed the lock to
- * the first waiting writer. Token '' (forceUnlock()): whoever writes; 0 nobody did. */
-static rlock_script rw_script_write_release = { .source = RLOCK_LUA_ATLEAST LUA_NOW LUA_KEYS LUA_GRANT_WRITER
+/* ARGV: token, next token. 0 not ours, 1 released, 2 let the waiting readers in (all of
+ * them; a waiting writer, whose round was planned against our lease, plans it again), or
+ * else handed the lock to a waiting writer. Token '' (forceUnlock()): whoever writes; 0
+ * nobody did. */
+static rlock_script rw_script_write_release = { .source = RLOCK_LUA_ATLEAST LUA_NOW LUA_KEYS LUA_READERS_IN LUA_GRANT_WRITER
 	"local writer = redis.call('get', W)\n"
 	"if not writer or (ARGV[1] ~= '' and writer ~= ARGV[1]) then return 0 end\n"
 	"redis.call('del', W)\n"
-	"redis.call('zremrangebyscore', RQ, '-inf', now)\n"
-	"local rs = redis.call('zrange', RQ, 0, -1)\n"
-	"if #rs == 0 then return grant_writer() end\n"
-	"local ttl = tonumber(string.match(ARGV[2], ' (%d+)$'))\n"
-	"for i = 1, #rs do redis.call('zadd', R, now + ttl, rs[i]) end\n"
-	"atleast(R, ttl)\n"
-	"redis.call('del', RQ, RG)\n"
-	"for i = 1, #rs do redis.call('rpush', RG, 'wake') end\n"
-	"redis.call('pexpire', RG, ttl)\n"
-	"return 2\n"
+	"if readers_in() then wake_writer() return 2 end\n"
+	"return grant_writer()\n"
 };
 
 /* KEYS: read. ARGV: token, ttl. 1 the reader's lease set to ttl from now, 0 not ours. */
@@ -264,7 +330,7 @@ static void rw_round_call(rlock_call *c, const rlock_waiter *w, const rlock_opts
 static int rw_key_release(bool write, const rlock_opts *o, rw_keys *rk, zend_string *token, rlock_err *err)
 {
 	rlock_call c;
-	zend_long n = 0, nums[1] = { o->ttl };
+	zend_long n = 0;
 	zend_string *next = rlock_new_token(err);
 
 	if (!next) {
@@ -272,7 +338,7 @@ static int rw_key_release(bool write, const rlock_opts *o, rw_keys *rk, zend_str
 	}
 	rlock_call_start(&c, write ? &rw_script_write_release : &rw_script_read_release, RW_NKEYS, rk->keys, NULL);
 	rlock_call_str(&c, token ? token : ZSTR_EMPTY_ALLOC());
-	rlock_call_packed(&c, next, nums, 1);
+	rlock_call_str(&c, next);
 	redisReply *r = rlock_lock_run(o, rk->k.keys[0], &c, err);
 	zend_string_release(next);
 	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, 0, 2, &n, err)) {
@@ -291,7 +357,8 @@ static int rw_acquire(bool write, const rlock_opts *o, zend_string *key, zend_lo
 
 	rlock_conn_begin(o, wait_ms);
 	rw_keys_init(&rk, key);
-	zend_string *token = rlock_new_token(err);
+	const char *kind = write ? rlock_rwlock_write_algo.kind : rlock_rwlock_read_algo.kind;
+	zend_string *token = rlock_lock_token_for(o, kind, key, err);
 	if (!token) {
 		rw_keys_free(&rk);
 		return -1;
@@ -306,23 +373,32 @@ static int rw_acquire(bool write, const rlock_opts *o, zend_string *key, zend_lo
 	for (;;) {
 		rc = rlock_lock_wait(o, &w, deadline, &res, err);
 		if (rc != 1 || zend_string_equals(res.token, token)) {
+			if (rc < 0 && err->kind == RLOCK_ERR_CONNECTION) {
+				rlock_lock_token_lost(o, kind, key, token);
+			}
 			break;
 		}
-		/* a grant popped: ours already; make it ours in full (our mark gone, our ttl, a
-		 * fencing token) in one more call */
+		/* a grant popped: ours already, for a short lease; make it ours in full (our mark
+		 * gone, our ttl, a fencing token) in one more call, which marks us waiting again
+		 * should the lease have run out */
 		rlock_call c;
 		zend_string *grant = res.token;
-		rw_call_acquire(&c, &rk, write, grant, token, o, 0, NULL);
+		rw_call_acquire(&c, &rk, write, grant, token, o, MAX(deadline - rlock_now_ms(), 0), NULL);
 		redisReply *r = rlock_lock_run(o, rk.k.keys[0], &c, err);
-		zend_string_release(grant);
 		if (!r || !rlock_reply_attempt(rlock_route_answered(o), r, &res, err)) {
+			if (err->kind == RLOCK_ERR_CONNECTION) {
+				/* what Redis may hold for us now is the grant */
+				rlock_lock_token_lost(o, kind, key, grant);
+			}
+			zend_string_release(grant);
 			rc = -1;
 			break;
 		}
+		zend_string_release(grant);
 		if (res.acquired) {
 			break;
 		}
-		/* the grant's lease ran out before we made it ours: wait on */
+		/* the lease ran out before we made it ours: wait on */
 	}
 	if (rc == 1 && o->sync_replicas > 0 && (rc = rlock_lock_await_replicas(o, rk.k.keys[0], err)) != 1) {
 		/* short of the replicas: give it back */
