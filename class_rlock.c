@@ -21,6 +21,7 @@
 #include "src/scripts.h"
 #include "src/route.h"
 #include "src/registry.h"
+#include "src/context.h"
 #include "src/multi.h"
 #include "src/watchdog.h"
 #include "rlock_class.h"
@@ -36,12 +37,10 @@ typedef struct {
 	const rlock_algo *algo;  /* the mutex on one server or N; another kind for a read-write lock's side */
 	rlock_opts *opts;
 	zend_string *key;    /* prefix included */
-	zend_string *token;  /* while held */
-	zend_long fence;
-	zend_long valid_until;  /* when our lease (Redlock: its validity) ends, by our clock */
-	uint32_t holds;      /* nested holds through this object */
-	pid_t pid;           /* the process the holds belong to */
-	bool lost;           /* the last hold was found no longer ours before its release */
+	/* what it holds, in each execution context that took it: the token, the nested holds
+	 * (count), the fencing token and when the lease ends (Redlock: its validity), whether
+	 * the last hold was found no longer ours before its release */
+	rlock_owners own;
 	zend_object std;
 } rlock_object;
 
@@ -63,43 +62,36 @@ static zend_object *rlock_create(zend_class_entry *ce)
 	return &l->std;
 }
 
-/* The holds of this object, if they belong to this process (not to the parent of a fork). */
-static bool rlock_held(rlock_object *l)
+/* What the running context holds through l: its part while it holds, else NULL (nothing
+ * held in this context; none of a forked parent's). */
+static rlock_own *rlock_held(rlock_object *l)
 {
-	if (l->holds > 0 && l->pid != rlock_getpid()) {
-		l->holds = 0;
-		zend_string_release(l->token);
-		l->token = NULL;
-	}
-	return l->holds > 0;
-}
-
-static void rlock_drop_holds(rlock_object *l)
-{
-	l->holds = 0;
-	if (l->token) {
-		zend_string_release(l->token);
-		l->token = NULL;
-	}
+	rlock_own *me = rlock_owners_get(&l->own, false);
+	return me && me->count > 0 ? me : NULL;
 }
 
 static void rlock_free(zend_object *obj)
 {
 	rlock_object *l = rlock_from_obj(obj);
 	rlock_err err = {0};
+	rlock_own *p;
 
-	if (l->opts && RLOCK_G(request_active) && rlock_held(l)) {
+	/* every context's holds through it; a context that ended gave its own back already */
+	for (uint32_t i = 0; l->opts && RLOCK_G(request_active) && (p = rlock_owners_at(&l->own, i)); i++) {
+		if (!rlock_own_holds(p)) {
+			continue;
+		}
 		if (l->opts->auto_release) {
 			/* No exception from a destructor: a failed release expires with the ttl. */
-			while (l->holds-- > 0) {
-				rlock_registry_release(l->algo, l->opts, l->key, l->token, &err);
+			while (p->count-- > 0) {
+				rlock_registry_release(l->algo, l->opts, l->key, p->token, &err);
 			}
 		} else {
 			/* Kept past the object, but no longer renewed: the lease runs out by itself. */
-			rlock_registry_unwatch(l->algo, l->opts, l->key, l->token);
+			rlock_registry_unwatch(l->algo, l->opts, l->key, p->token);
 		}
 	}
-	rlock_drop_holds(l);
+	rlock_owners_free(&l->own);
 	if (l->key) {
 		zend_string_release(l->key);
 	}
@@ -124,10 +116,8 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 {
 	rlock_hold hold;
 	rlock_err err = {0};
-	int rc;
 
-	rlock_held(l);
-	rc = rlock_registry_acquire(l->algo, l->opts, l->key, wait, &hold, &err);
+	int rc = rlock_registry_acquire(l->algo, l->opts, l->key, wait, &hold, &err);
 	if (rc < 0) {
 		rlock_throw(l->opts, &err);
 		return -1;
@@ -135,18 +125,18 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 	if (rc == 0) {
 		return 0;
 	}
-	if (l->holds > 0 && zend_string_equals(l->token, hold.token)) {
+	rlock_own *me = rlock_owners_get(&l->own, true);
+	if (me->count > 0 && zend_string_equals(me->token, hold.token)) {
 		zend_string_release(hold.token);
-		l->holds++;
+		me->count++;
 	} else {
-		rlock_drop_holds(l);
-		l->token = hold.token;
-		l->holds = 1;
-		l->pid = rlock_getpid();
-		l->lost = false;
+		rlock_own_drop(me);
+		me->token = hold.token;
+		me->count = 1;
+		me->lost = false;
 	}
-	l->fence = hold.fence;
-	l->valid_until = hold.valid_until;
+	me->fence = hold.fence;
+	me->valid_until = hold.valid_until;
 	return 1;
 }
 
@@ -155,14 +145,14 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 static int rlock_release_one(rlock_object *l, bool throw)
 {
 	rlock_err err = {0};
-	zend_string *token;
+	rlock_own *me = rlock_held(l);
 
-	if (!rlock_held(l)) {
+	if (!me) {
 		return 0;
 	}
-	token = zend_string_copy(l->token);
-	if (--l->holds == 0) {
-		rlock_drop_holds(l);
+	zend_string *token = zend_string_copy(me->token);
+	if (--me->count == 0) {
+		rlock_own_drop(me);
 	}
 	int rc = rlock_registry_release(l->algo, l->opts, l->key, token, &err);
 	zend_string_release(token);
@@ -171,8 +161,8 @@ static int rlock_release_one(rlock_object *l, bool throw)
 	}
 	if (rc == 0) {
 		/* not ours: neither are the holds nested in this one */
-		rlock_drop_holds(l);
-		l->lost = true;
+		rlock_own_drop(me);
+		me->lost = true;
 		RLOCK_G(counters).lost++;
 	}
 	return rc;
@@ -181,10 +171,18 @@ static int rlock_release_one(rlock_object *l, bool throw)
 /* Whether the watchdog found our hold no longer ours. No round trip. */
 static bool rlock_found_lost(rlock_object *l)
 {
-	if (rlock_held(l) && rlock_registry_lost(l->algo, l->opts, l->key, l->token)) {
-		l->lost = true;
+	rlock_own *me = rlock_held(l);
+	if (me && rlock_registry_lost(l->algo, l->opts, l->key, me->token)) {
+		me->lost = true;
 	}
-	return l->holds > 0 && l->lost;
+	return me && me->lost;
+}
+
+/* unlock() or extend() called in a context that holds nothing through l, while another
+ * context does: never that context's hold. Thrown, true. */
+static bool rlock_held_elsewhere(rlock_object *l, const char *verb)
+{
+	return rlock_refuse_elsewhere(&l->own, verb, "the lock", l->key);
 }
 
 PHP_METHOD(RLock, __construct)
@@ -257,6 +255,9 @@ PHP_METHOD(RLock, unlock)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
+	if (!rlock_held(l) && rlock_held_elsewhere(l, "unlock")) {
+		RETURN_THROWS();
+	}
 	int rc = rlock_release_one(l, true);
 	if (rc < 0) {
 		RETURN_THROWS();
@@ -279,16 +280,20 @@ PHP_METHOD(RLock, extend)
 	if (!(l = rlock_this(ZEND_THIS)) || (ttl = rlock_ms_arg("ttl", l->opts->ttl, ttl, ttl_null, 1)) < 0) {
 		RETURN_THROWS();
 	}
-	if (!rlock_held(l)) {
+	rlock_own *me = rlock_held(l);
+	if (!me) {
+		if (rlock_held_elsewhere(l, "extend")) {
+			RETURN_THROWS();
+		}
 		RETURN_FALSE;
 	}
 	if (rlock_found_lost(l)) {
 		rlock_release_one(l, false);
 		RETURN_FALSE;
 	}
-	rlock_hold hold = { .token = l->token, .valid_until = l->valid_until };
+	rlock_hold hold = { .token = me->token, .valid_until = me->valid_until };
 	int rc = l->algo->extend(l->opts, l->key, &hold, ttl, &err);
-	l->valid_until = hold.valid_until;
+	me->valid_until = hold.valid_until;
 	if (rc == 1) {
 		rlock_registry_extended(l->algo, l->opts, l->key, &hold, ttl);
 	}
@@ -297,9 +302,9 @@ PHP_METHOD(RLock, extend)
 		RETURN_THROWS();
 	}
 	if (rc == 0) {
-		rlock_registry_forget(l->algo, l->opts, l->key, l->token);
-		rlock_drop_holds(l);
-		l->lost = true;
+		rlock_registry_forget(l->algo, l->opts, l->key, me->token);
+		rlock_own_drop(me);
+		me->lost = true;
 		RLOCK_G(counters).lost++;
 	}
 	RETURN_BOOL(rc);
@@ -311,7 +316,8 @@ PHP_METHOD(RLock, extend)
 static int rlock_sync_give_back(void *holder, bool throw)
 {
 	rlock_object *l = holder;
-	return rlock_held(l) ? rlock_release_one(l, throw) : !l->lost;
+	rlock_own *me = rlock_owners_get(&l->own, false);
+	return me && me->count > 0 ? rlock_release_one(l, throw) : !(me && me->lost);
 }
 
 PHP_METHOD(RLock, synchronized)
@@ -371,10 +377,11 @@ PHP_METHOD(RLock, isAcquired)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (!rlock_held(l) || rlock_found_lost(l)) {
+	rlock_own *me = rlock_held(l);
+	if (!me || rlock_found_lost(l)) {
 		RETURN_FALSE;
 	}
-	int rc = l->algo->is_owner(l->opts, l->key, l->token, &err);
+	int rc = l->algo->is_owner(l->opts, l->key, me->token, &err);
 	if (rc < 0) {
 		rlock_throw(l->opts, &err);
 		RETURN_THROWS();
@@ -392,9 +399,10 @@ PHP_METHOD(RLock, ttl)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (l->opts->nservers > 0 && rlock_held(l)) {
+	rlock_own *me = l->opts->nservers > 0 ? rlock_held(l) : NULL;
+	if (me) {
 		/* Redlock: the validity left, which is less than any master's PTTL */
-		RETURN_LONG(MAX(l->valid_until - rlock_now_ms(), 0));
+		RETURN_LONG(MAX(me->valid_until - rlock_now_ms(), 0));
 	}
 	if (l->algo->pttl(l->opts, l->key, &pttl, &err) < 0) {
 		rlock_throw(l->opts, &err);
@@ -411,10 +419,11 @@ PHP_METHOD(RLock, token)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (!rlock_held(l)) {
+	rlock_own *me = rlock_held(l);
+	if (!me) {
 		RETURN_NULL();
 	}
-	RETURN_STR_COPY(l->token);
+	RETURN_STR_COPY(me->token);
 }
 
 PHP_METHOD(RLock, fencingToken)
@@ -425,10 +434,11 @@ PHP_METHOD(RLock, fencingToken)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (!rlock_held(l) || !l->opts->fencing) {
+	rlock_own *me = rlock_held(l);
+	if (!me || !l->opts->fencing) {
 		RETURN_NULL();
 	}
-	RETURN_LONG(l->fence);
+	RETURN_LONG(me->fence);
 }
 
 PHP_METHOD(RLock, key)
@@ -451,7 +461,8 @@ PHP_METHOD(RLock, lost)
 		RETURN_THROWS();
 	}
 	rlock_found_lost(l);
-	RETURN_BOOL(l->lost);
+	rlock_own *me = rlock_owners_get(&l->own, false);
+	RETURN_BOOL(me && me->lost);
 }
 
 PHP_METHOD(RLock, release)
@@ -488,6 +499,12 @@ PHP_METHOD(RLock, release)
 		RETURN_THROWS();
 	}
 	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RLock, releaseAll)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_LONG(rlock_registry_end(rlock_context_renew()));
 }
 
 /* What RLock::multi() does not do with o: the option that asks for it, or NULL. */

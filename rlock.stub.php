@@ -63,8 +63,16 @@ final class RLock
      */
     public function lost(): bool {}
 
-    /** Release a lock by key and owner token, from any process. */
+    /** Release a lock by key and owner token, from any process and any execution context. */
     public static function release(string $key, #[\SensitiveParameter] string $token, #[\SensitiveParameter] array $options = []): bool {}
+
+    /**
+     * Release every hold the calling execution context (the main flow, or this Fiber) took,
+     * through any object: locks, lock sides, semaphore permits, as the request's end does
+     * (holds with auto_release off are let go unreleased, no longer renewed). For the end of
+     * a worker loop's iteration. Returns how many holds it released.
+     */
+    public static function releaseAll(): int {}
 
     /**
      * A lock over several keys: all of them or none, in one script, whatever order callers

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: de3eba9278a8dd4681cc2a1464c43170e82efc65 */
+ * Stub hash: bb7d87a4f25cdc5e34a5a64635b2a5fe682a4936 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -47,6 +47,8 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_release, 0, 2, _IS_B
 	ZEND_ARG_TYPE_INFO(0, token, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
+
+#define arginfo_class_RLock_releaseAll arginfo_class_RLock_ttl
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_RLock_multi, 0, 1, RLock, 0)
 	ZEND_ARG_TYPE_INFO(0, keys, IS_ARRAY, 0)
@@ -107,6 +109,7 @@ ZEND_METHOD(RLock, fencingToken);
 ZEND_METHOD(RLock, key);
 ZEND_METHOD(RLock, lost);
 ZEND_METHOD(RLock, release);
+ZEND_METHOD(RLock, releaseAll);
 ZEND_METHOD(RLock, multi);
 ZEND_METHOD(RSemaphore, __construct);
 ZEND_METHOD(RSemaphore, acquire);
@@ -137,6 +140,7 @@ static const zend_function_entry class_RLock_methods[] = {
 	ZEND_ME(RLock, key, arginfo_class_RLock_key, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, lost, arginfo_class_RLock_lost, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, release, arginfo_class_RLock_release, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(RLock, releaseAll, arginfo_class_RLock_releaseAll, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(RLock, multi, arginfo_class_RLock_multi, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };
