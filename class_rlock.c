@@ -73,25 +73,27 @@ static rlock_own *rlock_held(rlock_object *l)
 static void rlock_free(zend_object *obj)
 {
 	rlock_object *l = rlock_from_obj(obj);
-	rlock_err err = {0};
 	rlock_own *p;
 
 	/* every context's holds through it; a context that ended gave its own back already */
-	for (uint32_t i = 0; l->opts && RLOCK_G(request_active) && (p = rlock_owners_at(&l->own, i)); i++) {
-		if (!rlock_own_holds(p)) {
-			continue;
-		}
-		if (l->opts->auto_release) {
-			/* No exception from a destructor: a failed release expires with the ttl. */
-			while (p->count-- > 0) {
-				rlock_registry_release(l->algo, l->opts, l->key, p->token, &err);
+	for (uint32_t i = 0; (p = rlock_owners_at(&l->own, i)); i++) {
+		if (l->opts && RLOCK_G(request_active) && rlock_own_holds(p)) {
+			if (l->opts->auto_release) {
+				/* No exception from a destructor: a failed release expires with the ttl. */
+				rlock_err err = {0};
+				while (p->count-- > 0) {
+					rlock_registry_release(l->algo, l->opts, l->key, p->token, &err);
+				}
+			} else {
+				/* Kept past the object, but no longer renewed: the lease runs out by itself. */
+				rlock_registry_unwatch(l->algo, l->opts, l->key, p->token);
 			}
-		} else {
-			/* Kept past the object, but no longer renewed: the lease runs out by itself. */
-			rlock_registry_unwatch(l->algo, l->opts, l->key, p->token);
 		}
+		rlock_own_drop(p);
 	}
-	rlock_owners_free(&l->own);
+	if (l->own.more) {
+		efree(l->own.more);
+	}
 	if (l->key) {
 		zend_string_release(l->key);
 	}
@@ -140,22 +142,16 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 	return 1;
 }
 
-/* Give back one hold. 1 released (or still held by an outer hold), 0 it was no longer ours,
- * -1 thrown (when throw is set). */
-static int rlock_release_one(rlock_object *l, bool throw)
+/* Give back one hold of me (the running context's part of l, holding). 1 released (or
+ * still held by an outer hold), 0 it was no longer ours, -1 thrown (when throw is set). */
+static int rlock_release_one(rlock_object *l, rlock_own *me, bool throw)
 {
 	rlock_err err = {0};
-	rlock_own *me = rlock_held(l);
-
-	if (!me) {
-		return 0;
-	}
-	zend_string *token = zend_string_copy(me->token);
+	/* me stays: the release runs no PHP code */
+	int rc = rlock_registry_release(l->algo, l->opts, l->key, me->token, &err);
 	if (--me->count == 0) {
 		rlock_own_drop(me);
 	}
-	int rc = rlock_registry_release(l->algo, l->opts, l->key, token, &err);
-	zend_string_release(token);
 	if (rc < 0 && throw) {
 		rlock_throw(l->opts, &err);
 	}
@@ -255,10 +251,14 @@ PHP_METHOD(RLock, unlock)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (!rlock_held(l) && rlock_held_elsewhere(l, "unlock")) {
-		RETURN_THROWS();
+	rlock_own *me = rlock_held(l);
+	if (!me) {
+		if (rlock_held_elsewhere(l, "unlock")) {
+			RETURN_THROWS();
+		}
+		RETURN_FALSE;
 	}
-	int rc = rlock_release_one(l, true);
+	int rc = rlock_release_one(l, me, true);
 	if (rc < 0) {
 		RETURN_THROWS();
 	}
@@ -288,7 +288,7 @@ PHP_METHOD(RLock, extend)
 		RETURN_FALSE;
 	}
 	if (rlock_found_lost(l)) {
-		rlock_release_one(l, false);
+		rlock_release_one(l, me, false);
 		RETURN_FALSE;
 	}
 	rlock_hold hold = { .token = me->token, .valid_until = me->valid_until };
@@ -317,7 +317,7 @@ static int rlock_sync_give_back(void *holder, bool throw)
 {
 	rlock_object *l = holder;
 	rlock_own *me = rlock_owners_get(&l->own, false);
-	return me && me->count > 0 ? rlock_release_one(l, throw) : !(me && me->lost);
+	return me && me->count > 0 ? rlock_release_one(l, me, throw) : !(me && me->lost);
 }
 
 PHP_METHOD(RLock, synchronized)

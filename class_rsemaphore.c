@@ -57,16 +57,16 @@ static rlock_own *rsemaphore_held(rsemaphore_object *s)
 static void rsemaphore_free(zend_object *obj)
 {
 	rsemaphore_object *s = rsemaphore_from_obj(obj);
-	rlock_err err = {0};
 	rlock_own *p;
 
 	/* every context's permits through it; a context that ended gave its own back already */
-	for (uint32_t i = 0; s->opts && RLOCK_G(request_active) && (p = rlock_owners_at(&s->own, i)); i++) {
-		if (!rlock_own_holds(p)) {
+	for (uint32_t i = 0; (p = rlock_owners_at(&s->own, i)); i++) {
+		if (!s->opts || !RLOCK_G(request_active) || !rlock_own_holds(p)) {
 			continue;
 		}
 		if (s->opts->auto_release) {
 			/* No exception from a destructor: a failed release expires with the ttl. */
+			rlock_err err = {0};
 			rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, p->token, &err);
 		} else {
 			rlock_registry_unwatch(&rlock_semaphore_algo, s->opts, s->key, p->token);

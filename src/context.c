@@ -20,12 +20,9 @@ static rlock_ctx new_id(void)
 	return ++RLOCK_G(ctx_last);
 }
 
-rlock_ctx rlock_context(void)
+rlock_ctx rlock_context_fiber(void)
 {
 	zend_fiber_context *c = EG(current_fiber_context);
-	if (EXPECTED(c == EG(main_fiber_context))) {
-		return RLOCK_G(ctx_main);
-	}
 	zval *id = zend_hash_index_find(&RLOCK_G(ctx_fibers), FIBER_KEY(c));
 	if (id) {
 		return Z_LVAL_P(id);
@@ -37,9 +34,9 @@ rlock_ctx rlock_context(void)
 	return Z_LVAL(v);
 }
 
-bool rlock_context_alive(rlock_ctx ctx)
+bool rlock_context_fiber_alive(rlock_ctx ctx)
 {
-	return ctx == RLOCK_G(ctx_main) || zend_hash_index_exists(&RLOCK_G(ctx_alive), ctx);
+	return zend_hash_index_exists(&RLOCK_G(ctx_alive), ctx);
 }
 
 rlock_ctx rlock_context_renew(void)
@@ -105,23 +102,8 @@ static bool own_vacant(const rlock_own *p)
 	return p->pid != rlock_getpid() || (p->count == 0 && !p->lost) || !rlock_context_alive(p->ctx);
 }
 
-void rlock_own_drop(rlock_own *p)
+rlock_own *rlock_owners_find(rlock_owners *w, rlock_ctx ctx, bool create)
 {
-	p->count = 0;
-	if (p->token) {
-		zend_string_release(p->token);
-		p->token = NULL;
-	}
-}
-
-rlock_own *rlock_owners_at(rlock_owners *w, uint32_t i)
-{
-	return i == 0 ? &w->first : i <= w->nmore ? &w->more[i - 1] : NULL;
-}
-
-rlock_own *rlock_owners_get(rlock_owners *w, bool create)
-{
-	rlock_ctx ctx = rlock_context();
 	pid_t pid = rlock_getpid();
 	rlock_own *p, *vacant = NULL;
 
@@ -139,18 +121,13 @@ rlock_own *rlock_owners_get(rlock_owners *w, bool create)
 	if (!vacant) {
 		w->more = erealloc(w->more, (w->nmore + 1) * sizeof(*w->more));
 		vacant = &w->more[w->nmore++];
-		memset(vacant, 0, sizeof(*vacant));
+		vacant->token = NULL;
 	}
-	rlock_own_drop(vacant);
-	memset(vacant, 0, sizeof(*vacant));
-	vacant->ctx = ctx;
-	vacant->pid = pid;
+	if (vacant->token) {
+		zend_string_release(vacant->token);
+	}
+	*vacant = (rlock_own) { .ctx = ctx, .pid = pid };
 	return vacant;
-}
-
-bool rlock_own_holds(const rlock_own *p)
-{
-	return p->count > 0 && p->pid == rlock_getpid() && rlock_context_alive(p->ctx);
 }
 
 bool rlock_owners_elsewhere(rlock_owners *w)
@@ -165,13 +142,3 @@ bool rlock_owners_elsewhere(rlock_owners *w)
 	return false;
 }
 
-void rlock_owners_free(rlock_owners *w)
-{
-	rlock_own *p;
-	for (uint32_t i = 0; (p = rlock_owners_at(w, i)); i++) {
-		rlock_own_drop(p);
-	}
-	if (w->more) {
-		efree(w->more);
-	}
-}

@@ -137,36 +137,37 @@ static zend_string *hold_id(const rlock_algo *a, const rlock_opts *o, zend_strin
 	return with;
 }
 
-/* The holds of id, one per context (of this process or, after a fork, of its parent). */
-static rlock_held *chain(zend_string *id)
+/* The holds of id (the table's entry: a chain of them, one per context of this process or,
+ * after a fork, of its parent), or NULL. */
+static zval *chain(zend_string *id)
 {
-	return RLOCK_G(request_active) ? zend_hash_find_ptr(&RLOCK_G(held), id) : NULL;
+	return RLOCK_G(request_active) ? zend_hash_find(&RLOCK_G(held), id) : NULL;
 }
 
-/* This process' hold of id by context ctx, or NULL. */
-static rlock_held *find_ctx(zend_string *id, rlock_ctx ctx)
+/* This process' hold in chain zv by context ctx, or NULL. */
+static rlock_held *find_ctx(zval *zv, rlock_ctx ctx)
 {
-	rlock_held *h = chain(id);
+	rlock_held *h = zv ? Z_PTR_P(zv) : NULL;
 	while (h && (h->ctx != ctx || h->pid != rlock_getpid())) {
 		h = h->next;
 	}
 	return h;
 }
 
-/* This process' hold of id with token, whichever context took it, or NULL. */
-static rlock_held *find_token(zend_string *id, zend_string *token)
+/* This process' hold in chain zv with token, whichever context took it, or NULL. */
+static rlock_held *find_token(zval *zv, zend_string *token)
 {
-	rlock_held *h = chain(id);
+	rlock_held *h = zv ? Z_PTR_P(zv) : NULL;
 	while (h && (h->pid != rlock_getpid() || !zend_string_equals(h->hold.token, token))) {
 		h = h->next;
 	}
 	return h;
 }
 
-/* h, a hold of id, forgotten. */
-static void drop(zend_string *id, rlock_held *h)
+/* h, a hold in chain zv, forgotten (and the chain with its last hold): zv, or NULL when
+ * the chain is gone with it. */
+static zval *drop(zval *zv, rlock_held *h)
 {
-	zval *zv = zend_hash_find(&RLOCK_G(held), id);
 	rlock_held **p = (rlock_held **) &Z_PTR_P(zv);
 	while (*p != h) {
 		p = &(*p)->next;
@@ -174,13 +175,15 @@ static void drop(zend_string *id, rlock_held *h)
 	*p = h->next;
 	held_free(h);
 	if (!Z_PTR_P(zv)) {
-		zend_hash_del(&RLOCK_G(held), id);
+		zend_hash_del_bucket(&RLOCK_G(held), (Bucket *) zv);
+		return NULL;
 	}
+	return zv;
 }
 
 /* A lock the watchdog found gone: forget it. A lock over several keys found one gone gives
  * the others back now, not at the end of their lease. */
-static void settle_lost(rlock_held *h, zend_string *id)
+static zval *settle_lost(zval *zv, rlock_held *h)
 {
 	bool others = h->nwd > 1;
 	held_unwatch(h);
@@ -188,11 +191,12 @@ static void settle_lost(rlock_held *h, zend_string *id)
 		rlock_err ignored = {0};
 		h->algo->release(h->opts, h->key, &h->hold, &ignored);
 	}
-	drop(id, h);
+	return drop(zv, h);
 }
 
-/* A new hold under id, the running context's (the table copies what it keeps). */
-static void keep(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_string *id, const rlock_hold *hold,
+/* A new hold under id, the running context's, in chain zv (NULL: the first of id). The
+ * table copies what it keeps. */
+static void keep(zval *zv, const rlock_algo *a, rlock_opts *o, zend_string *key, zend_string *id, const rlock_hold *hold,
 	rlock_ctx ctx, rlock_watchdog_entry **wd, uint32_t nwd)
 {
 	rlock_held *h = emalloc(sizeof(*h));
@@ -210,7 +214,6 @@ static void keep(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_stri
 	if (a->renewed) {
 		RLOCK_G(held_over_keys)++;
 	}
-	zval *zv = zend_hash_find(&RLOCK_G(held), id);
 	if (zv) {
 		h->next = Z_PTR_P(zv);
 		Z_PTR_P(zv) = h;
@@ -261,18 +264,19 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 {
 	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
 	rlock_ctx ctx = rlock_context();
-	rlock_held *h = find_ctx(id, ctx);
+	zval *zv = chain(id);
+	rlock_held *h = find_ctx(zv, ctx);
 	rlock_watchdog_entry **wd = NULL;
 	uint32_t nwd = 0;
 
 	if (h && held_lost(h)) {
 		/* not ours any more: nothing to re-enter */
-		settle_lost(h, id);
+		zv = settle_lost(zv, h);
 		h = NULL;
 	}
 	if (h && rlock_now_ms() >= held_valid_until(h)) {
 		/* our lease ran out (by our clock): never vouch for it, ask Redis */
-		drop(id, h);
+		zv = drop(zv, h);
 		h = NULL;
 	}
 	if (h && o->reentrant) {
@@ -291,7 +295,7 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 			zend_string_release(id);
 			return rc;
 		}
-		drop(id, h);
+		zv = drop(zv, h);
 	}
 	if (RLOCK_G(request_active) && (a->renewed || RLOCK_G(held_over_keys) > 0)
 			&& self_deadlock(a, o, key, id, ctx, err)) {
@@ -314,7 +318,7 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		return -1;
 	}
 	if (rc == 1 && RLOCK_G(request_active)) {
-		keep(a, o, key, id, out, ctx, wd, nwd);
+		keep(zv, a, o, key, id, out, ctx, wd, nwd);
 	}
 	zend_string_release(id);
 	return rc;
@@ -339,7 +343,8 @@ int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, con
 		return 0;
 	}
 	zend_string *id = hold_id(a, o, key, hold->token);
-	rlock_held *h = find_token(id, hold->token);
+	zval *zv = chain(id);
+	rlock_held *h = find_token(zv, hold->token);
 	if (h && !held_lost(h)) {
 		/* more taken by the same holder: one hold still, its lease as long as the newest */
 		h->hold.valid_until = MAX(h->hold.valid_until, hold->valid_until);
@@ -351,9 +356,9 @@ int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, con
 		return -1;
 	}
 	if (h) {
-		drop(id, h);
+		zv = drop(zv, h);
 	}
-	keep(a, o, key, id, hold, rlock_context(), wd, nwd);
+	keep(zv, a, o, key, id, hold, rlock_context(), wd, nwd);
 	zend_string_release(id);
 	return 0;
 }
@@ -361,31 +366,30 @@ int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, con
 int rlock_registry_release(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
 {
 	zend_string *id = hold_id(a, o, key, token);
-	rlock_held *h = find_token(id, token);
+	zval *zv = chain(id);
+	rlock_held *h = find_token(zv, token);
 	rlock_hold hold = { .token = token };
 
+	zend_string_release(id);
 	if (h) {
 		if (held_lost(h)) {
 			/* every hold of it is gone with it */
-			settle_lost(h, id);
-			zend_string_release(id);
+			settle_lost(zv, h);
 			return 0;
 		}
 		if (--h->count > 0) {
-			zend_string_release(id);
 			return 1;
 		}
 		/* stop renewing before the release, so no renewal races it */
-		drop(id, h);
+		drop(zv, h);
 	}
-	zend_string_release(id);
 	return a->release(o, key, &hold, err);
 }
 
 void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_string *key, const rlock_hold *hold, zend_long ttl)
 {
 	zend_string *id = hold_id(a, o, key, hold->token);
-	rlock_held *h = find_token(id, hold->token);
+	rlock_held *h = find_token(chain(id), hold->token);
 	if (h) {
 		h->hold.valid_until = hold->valid_until;
 		for (uint32_t i = 0; i < h->nwd; i++) {
@@ -398,9 +402,10 @@ void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_stri
 void rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
 	zend_string *id = hold_id(a, o, key, token);
-	rlock_held *h = find_token(id, token);
+	zval *zv = chain(id);
+	rlock_held *h = find_token(zv, token);
 	if (h) {
-		drop(id, h);
+		drop(zv, h);
 	}
 	zend_string_release(id);
 }
@@ -408,7 +413,7 @@ void rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string
 bool rlock_registry_lost(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
 	zend_string *id = hold_id(a, o, key, token);
-	rlock_held *h = find_token(id, token);
+	rlock_held *h = find_token(chain(id), token);
 	zend_string_release(id);
 	return h && held_lost(h);
 }
@@ -416,7 +421,7 @@ bool rlock_registry_lost(const rlock_algo *a, const rlock_opts *o, zend_string *
 zend_string *rlock_registry_token(const rlock_algo *a, const rlock_opts *o, zend_string *key)
 {
 	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
-	rlock_held *h = RLOCK_G(request_active) ? find_ctx(id, rlock_context()) : NULL;
+	rlock_held *h = RLOCK_G(request_active) ? find_ctx(chain(id), rlock_context()) : NULL;
 	zend_string_release(id);
 	return h && !held_lost(h) ? h->hold.token : NULL;
 }
@@ -424,7 +429,7 @@ zend_string *rlock_registry_token(const rlock_algo *a, const rlock_opts *o, zend
 void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
 	zend_string *id = hold_id(a, o, key, token);
-	rlock_held *h = find_token(id, token);
+	rlock_held *h = find_token(chain(id), token);
 	if (h) {
 		held_unwatch(h);
 	}
