@@ -225,11 +225,11 @@ if [ ${#missing[@]} -eq 0 ]; then
 else
 	fail "php --re rlock: ${missing[*]}"
 fi
-# the README's API reference (### The class, ### RSemaphore) names every public method
+# the README's API reference (## The API, ## RSemaphore) names every public method
 readme_missing=$(php "${php_ini[@]}" -r '
 	$r = file_get_contents($argv[1]);
-	foreach (["RLock" => "The class", "RLockLostException" => "The class", "RSemaphore" => "RSemaphore"] as $c => $h) {
-		preg_match("/^### $h\\b[^\n]*\n(.*?)^#/ms", $r, $m) or exit(print("no \"### $h\" section"));
+	foreach (["RLock" => "The API", "RLockLostException" => "The API", "RSemaphore" => "RSemaphore"] as $c => $h) {
+		preg_match("/^##+ $h\\b[^\n]*\n(.*?)^#/ms", $r, $m) or exit(print("no \"## $h\" section"));
 		foreach ((new ReflectionClass($c))->getMethods(ReflectionMethod::IS_PUBLIC) as $f)
 			if ($f->getDeclaringClass()->getName() === $c && !preg_match("/function " . $f->getName() . "\(/", $m[1])) echo "$c::", $f->getName(), " ";
 	}

@@ -53,6 +53,9 @@ export RLOCK_RUN=$work
 # (under set -e a command that fails in this trap would fail the run: none may)
 trap 'rlock_redis_stop "$work"; rlock_reap "$work"; rm -rf "$work" || echo "warning: $work not removed" >&2' EXIT
 trap 'exit 143' TERM INT
+# php, and every php the tests start, without an rlock installed system-wide: the module
+# tested is the one just built (modules/rlock.so), loaded with -d extension=
+rlock_ini_use "$work/php-ini"
 port=$(rlock_free_port)
 [ "$mode" = --valkey ] && export RLOCK_TEST_SERVER=valkey-server
 rlock_redis_start "$work" "$port"
