@@ -89,11 +89,8 @@ static void rlock_free(zend_object *obj)
 				rlock_registry_unwatch(l->algo, l->opts, l->key, p->token);
 			}
 		}
-		rlock_own_drop(p);
 	}
-	if (l->own.more) {
-		efree(l->own.more);
-	}
+	rlock_owners_free(&l->own);
 	if (l->key) {
 		zend_string_release(l->key);
 	}

@@ -8,6 +8,10 @@
 /**
  * A distributed lock on Redis.
  *
+ * A hold belongs to the execution context that took it: the request's main flow or a Fiber.
+ * It is reentrant within that context only; another Fiber of the process waits for it as
+ * another process would, and a Fiber that ends holding releases as a request's end does.
+ *
  * @strict-properties
  * @not-serializable
  */
@@ -26,7 +30,10 @@ final class RLock
     /** Acquire without blocking: one round trip. */
     public function tryLock(): bool {}
 
-    /** Release; false when the lock was no longer ours. */
+    /**
+     * Release; false when the lock was no longer ours. Throws RLockException when the calling
+     * context holds nothing through this object while another context (Fiber) does.
+     */
     public function unlock(): bool {}
 
     /** Reset our lease to $ttlMs (default: option "ttl"); false when the lock was lost. */
@@ -104,7 +111,11 @@ final class RSemaphore
     /** Take $permits permits without blocking: one round trip. */
     public function tryAcquire(int $permits = 1): bool {}
 
-    /** Give back every permit this object holds; false when they were no longer ours. */
+    /**
+     * Give back every permit the calling execution context holds through this object; false
+     * when they were no longer ours. Throws RLockException when it holds none while another
+     * context (Fiber) does: permits are held per context, as a lock's holds are.
+     */
     public function release(): bool {}
 
     /** Reset the lease of our permits to $ttlMs (default: option "ttl"); false when they were lost. */

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: bb7d87a4f25cdc5e34a5a64635b2a5fe682a4936 */
+ * Stub hash: 966999c69e771b554ca75215284a860315e159dd */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
