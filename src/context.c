@@ -20,18 +20,21 @@ static rlock_ctx new_id(void)
 	return ++RLOCK_G(ctx_last);
 }
 
+/* A new id for Fiber c (for its context), alive from now on. */
+static rlock_ctx fiber_new_id(zend_fiber_context *c)
+{
+	zval v;
+	ZVAL_LONG(&v, new_id());
+	zend_hash_index_update(&RLOCK_G(ctx_fibers), FIBER_KEY(c), &v);
+	zend_hash_index_add_empty_element(&RLOCK_G(ctx_alive), Z_LVAL(v));
+	return Z_LVAL(v);
+}
+
 rlock_ctx rlock_context_fiber(void)
 {
 	zend_fiber_context *c = EG(current_fiber_context);
 	zval *id = zend_hash_index_find(&RLOCK_G(ctx_fibers), FIBER_KEY(c));
-	if (id) {
-		return Z_LVAL_P(id);
-	}
-	zval v;
-	ZVAL_LONG(&v, new_id());
-	zend_hash_index_add_new(&RLOCK_G(ctx_fibers), FIBER_KEY(c), &v);
-	zend_hash_index_add_empty_element(&RLOCK_G(ctx_alive), Z_LVAL(v));
-	return Z_LVAL(v);
+	return id ? (rlock_ctx) Z_LVAL_P(id) : fiber_new_id(c);
 }
 
 bool rlock_context_fiber_alive(rlock_ctx ctx)
@@ -45,13 +48,10 @@ rlock_ctx rlock_context_renew(void)
 	zend_fiber_context *c = EG(current_fiber_context);
 	if (c == EG(main_fiber_context)) {
 		RLOCK_G(ctx_main) = new_id();
-		return old;
+	} else {
+		zend_hash_index_del(&RLOCK_G(ctx_alive), old);
+		fiber_new_id(c);
 	}
-	zval v;
-	ZVAL_LONG(&v, new_id());
-	zend_hash_index_update(&RLOCK_G(ctx_fibers), FIBER_KEY(c), &v);
-	zend_hash_index_del(&RLOCK_G(ctx_alive), old);
-	zend_hash_index_add_empty_element(&RLOCK_G(ctx_alive), Z_LVAL(v));
 	return old;
 }
 

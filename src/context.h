@@ -12,6 +12,7 @@
 /* A context's id: never given to another context of this process. */
 typedef zend_ulong rlock_ctx;
 
+/* The two below when a Fiber runs (the main flow's id is at hand). */
 rlock_ctx rlock_context_fiber(void);
 bool rlock_context_fiber_alive(rlock_ctx ctx);
 
@@ -39,7 +40,7 @@ rlock_ctx rlock_context_renew(void);
 void rlock_context_minit(void);
 void rlock_context_ginit(HashTable *fibers, HashTable *alive);
 void rlock_context_gshutdown(HashTable *fibers, HashTable *alive);
-/* Request start and end: no context of the last request is alive in the next. */
+/* RINIT: no context of the last request is alive in this one. */
 void rlock_context_rinit(void);
 
 /* What an object (a lock, a semaphore) holds in one context. */
@@ -61,6 +62,7 @@ typedef struct {
 	uint32_t nmore;
 } rlock_owners;
 
+/* rlock_owners_get() past its first part. */
 rlock_own *rlock_owners_find(rlock_owners *w, rlock_ctx ctx, bool create);
 
 /* The running context's part of w: NULL when it has none, unless create (then an empty one,

@@ -234,7 +234,10 @@ static bool self_deadlock(const rlock_algo *a, const rlock_opts *o, zend_string 
 	rlock_held *h;
 
 	ZEND_HASH_FOREACH_STR_KEY_PTR(&RLOCK_G(held), hid, h) {
-		for (; h && !both && !zend_string_equals(hid, id); h = h->next) {
+		if (zend_string_equals(hid, id)) {
+			continue;  /* the same lock: reentrant, or (reentrant off) waiting as it asked */
+		}
+		for (; h && !both; h = h->next) {
 			if (h->ctx != ctx || h->pid != rlock_getpid() || (!a->renewed && !h->algo->renewed)
 					|| !zend_string_equals(h->opts->id, o->id)) {
 				continue;
