@@ -300,7 +300,7 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		}
 		zv = drop(zv, h);
 	}
-	if (RLOCK_G(request_active) && (a->renewed || RLOCK_G(held_over_keys) > 0)
+	if ((a->renewed || RLOCK_G(held_over_keys) > 0) && RLOCK_G(request_active)
 			&& self_deadlock(a, o, key, id, ctx, err)) {
 		zend_string_release(id);
 		return -1;
