@@ -10,7 +10,7 @@
 #   5. the tarball, unpacked, builds as pecl would build it (phpize, configure with the
 #      configureoption's default, make), and the phpt suite passes against that module
 #      loaded through an ini file (php -n -c rlock.ini);
-#   6. `php --re rlock` shows every class and method of the contract, with types, the README
+#   6. `php --re rlock` shows every class, interface and method of the contract, with types, the README
 #      API reference names every method, and phpversion('rlock') and phpinfo() show the version.
 #   scripts/release-check.sh --quick   checks 1 to 3 only (a few seconds, no build)
 # Uses the redis-server at RLOCK_TEST_HOST:RLOCK_TEST_PORT (scripts/test.sh exports them),
@@ -133,6 +133,10 @@ php -r '
 	if ($e) { fwrite(STDERR, "composer.json: " . implode("; ", $e) . "\n"); exit(1); }
 ' && ok "composer.json: php-ext rlock, with-hiredis" || fail "composer.json is not a PIE package of rlock"
 
+# the bridge's copies of the surface (stubs for IDEs and PHPStan, the polyfill) are what the stub makes
+php scripts/gen_bridge_stubs.php --check && ok "bridge/stubs/rlock.php and bridge/polyfill.php match rlock.stub.php" \
+	|| fail "bridge/stubs/rlock.php or bridge/polyfill.php is not what rlock.stub.php makes: php scripts/gen_bridge_stubs.php"
+
 if [ $quick = 1 ]; then
 	[ $status -eq 0 ] && echo "release-check: quick checks passed" || echo "release-check: FAILED" >&2
 	exit $status
@@ -204,7 +208,10 @@ missing=()
 for c in RLock RSemaphore RLockException RLockConnectionException RLockTimeoutException RLockLostException; do
 	grep -qE "Class \[ <internal:rlock> .*class $c( |$)" <<<"$re" || missing+=("class $c")
 done
-for m in __construct lock tryLock unlock extend synchronized isLocked isAcquired ttl token fencingToken key lost release; do
+for i in LockInterface SemaphoreInterface ReadWriteLockInterface; do
+	grep -qE "Interface \[ <internal:rlock> interface RLock\\\\$i " <<<"$re" || missing+=("interface RLock\\$i")
+done
+for m in __construct lock tryLock unlock extend restore forceUnlock synchronized isLocked isAcquired ttl token fencingToken key lost release; do
 	grep -qE "Method \[ <internal:rlock.*method $m \]" <<<"$re" || missing+=("RLock::$m")
 done
 grep -qE "Method \[ <internal:rlock.*method getResult \]" <<<"$re" || missing+=("RLockLostException::getResult")
@@ -221,7 +228,7 @@ untyped=$(php "${php_ini[@]}" -r '
 ')
 [ -z "$untyped" ] || missing+=("no return type: $untyped")
 if [ ${#missing[@]} -eq 0 ]; then
-	ok "php --re rlock shows the contract's 6 classes and 23 methods, typed"
+	ok "php --re rlock shows the contract's 6 classes, 3 interfaces and 25 methods, typed"
 else
 	fail "php --re rlock: ${missing[*]}"
 fi

@@ -34,9 +34,9 @@ case "$mode" in
 esac
 v=$(rlock_php)
 need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools)
-# PHPUnit, and the locks SeckillTest compares
+# PHPUnit, the locks SeckillTest compares, and composer (BridgePackageTest installs the bridge)
 [ "$mode" = --phpt ] || [ "$mode" = --valkey ] ||
-	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis)
+	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis composer)
 [ "$mode" = "--valkey" ] && need+=(valkey-server)
 [ "$mode" = "--valgrind" ] && need+=(valgrind)
 case "$mode" in --asan|--sanitizers) need+=(libasan8) ;; esac

@@ -358,10 +358,15 @@ int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, con
 		zend_string_release(id);
 		return -1;
 	}
+	rlock_ctx ctx = rlock_context();
+	if (!h && !a->shared) {
+		/* a lock restored: it replaces what this context held of it before */
+		h = find_ctx(zv, ctx);
+	}
 	if (h) {
 		zv = drop(zv, h);
 	}
-	keep(zv, a, o, key, id, hold, rlock_context(), wd, nwd);
+	keep(zv, a, o, key, id, hold, ctx, wd, nwd);
 	zend_string_release(id);
 	return 0;
 }
