@@ -21,6 +21,7 @@
 #include "src/scripts.h"
 #include "src/route.h"
 #include "src/registry.h"
+#include "src/context.h"
 #include "src/multi.h"
 #include "src/rwlock.h"
 #include "src/watchdog.h"
@@ -37,12 +38,10 @@ typedef struct {
 	const rlock_algo *algo;  /* the mutex on one server or N; another kind for a read-write lock's side */
 	rlock_opts *opts;
 	zend_string *key;    /* prefix included */
-	zend_string *token;  /* while held */
-	zend_long fence;
-	zend_long valid_until;  /* when our lease (Redlock: its validity) ends, by our clock */
-	uint32_t holds;      /* nested holds through this object */
-	pid_t pid;           /* the process the holds belong to */
-	bool lost;           /* the last hold was found no longer ours before its release */
+	/* what it holds, in each execution context that took it: the token, the nested holds
+	 * (count), the fencing token and when the lease ends (Redlock: its validity), whether
+	 * the last hold was found no longer ours before its release */
+	rlock_owners own;
 	zend_object std;
 } rlock_object;
 
@@ -64,43 +63,35 @@ static zend_object *rlock_create(zend_class_entry *ce)
 	return &l->std;
 }
 
-/* The holds of this object, if they belong to this process (not to the parent of a fork). */
-static bool rlock_held(rlock_object *l)
+/* What the running context holds through l: its part while it holds, else NULL (nothing
+ * held in this context; none of a forked parent's). */
+static rlock_own *rlock_held(rlock_object *l)
 {
-	if (l->holds > 0 && l->pid != rlock_getpid()) {
-		l->holds = 0;
-		zend_string_release(l->token);
-		l->token = NULL;
-	}
-	return l->holds > 0;
-}
-
-static void rlock_drop_holds(rlock_object *l)
-{
-	l->holds = 0;
-	if (l->token) {
-		zend_string_release(l->token);
-		l->token = NULL;
-	}
+	rlock_own *me = rlock_owners_get(&l->own, false);
+	return me && me->count > 0 ? me : NULL;
 }
 
 static void rlock_free(zend_object *obj)
 {
 	rlock_object *l = rlock_from_obj(obj);
-	rlock_err err = {0};
+	rlock_own *p;
 
-	if (l->opts && RLOCK_G(request_active) && rlock_held(l)) {
-		if (l->opts->auto_release) {
-			/* No exception from a destructor: a failed release expires with the ttl. */
-			while (l->holds-- > 0) {
-				rlock_registry_release(l->algo, l->opts, l->key, l->token, &err);
+	/* every context's holds through it; a context that ended gave its own back already */
+	for (uint32_t i = 0; (p = rlock_owners_at(&l->own, i)); i++) {
+		if (l->opts && RLOCK_G(request_active) && rlock_own_holds(p)) {
+			if (l->opts->auto_release) {
+				/* No exception from a destructor: a failed release expires with the ttl. */
+				rlock_err err = {0};
+				while (p->count-- > 0) {
+					rlock_registry_release(l->algo, l->opts, l->key, p->token, &err);
+				}
+			} else {
+				/* Kept past the object, but no longer renewed: the lease runs out by itself. */
+				rlock_registry_unwatch(l->algo, l->opts, l->key, p->token);
 			}
-		} else {
-			/* Kept past the object, but no longer renewed: the lease runs out by itself. */
-			rlock_registry_unwatch(l->algo, l->opts, l->key, l->token);
 		}
 	}
-	rlock_drop_holds(l);
+	rlock_owners_free(&l->own);
 	if (l->key) {
 		zend_string_release(l->key);
 	}
@@ -125,10 +116,8 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 {
 	rlock_hold hold;
 	rlock_err err = {0};
-	int rc;
 
-	rlock_held(l);
-	rc = rlock_registry_acquire(l->algo, l->opts, l->key, wait, &hold, &err);
+	int rc = rlock_registry_acquire(l->algo, l->opts, l->key, wait, &hold, &err);
 	if (rc < 0) {
 		rlock_throw(l->opts, &err);
 		return -1;
@@ -136,44 +125,38 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 	if (rc == 0) {
 		return 0;
 	}
-	if (l->holds > 0 && zend_string_equals(l->token, hold.token)) {
+	rlock_own *me = rlock_owners_get(&l->own, true);
+	if (me->count > 0 && zend_string_equals(me->token, hold.token)) {
 		zend_string_release(hold.token);
-		l->holds++;
+		me->count++;
 	} else {
-		rlock_drop_holds(l);
-		l->token = hold.token;
-		l->holds = 1;
-		l->pid = rlock_getpid();
-		l->lost = false;
+		rlock_own_drop(me);
+		me->token = hold.token;
+		me->count = 1;
+		me->lost = false;
 	}
-	l->fence = hold.fence;
-	l->valid_until = hold.valid_until;
+	me->fence = hold.fence;
+	me->valid_until = hold.valid_until;
 	return 1;
 }
 
-/* Give back one hold. 1 released (or still held by an outer hold), 0 it was no longer ours,
- * -1 thrown (when throw is set). */
-static int rlock_release_one(rlock_object *l, bool throw)
+/* Give back one hold of me (the running context's part of l, holding). 1 released (or
+ * still held by an outer hold), 0 it was no longer ours, -1 thrown (when throw is set). */
+static int rlock_release_one(rlock_object *l, rlock_own *me, bool throw)
 {
 	rlock_err err = {0};
-	zend_string *token;
-
-	if (!rlock_held(l)) {
-		return 0;
+	/* me stays: the release runs no PHP code */
+	int rc = rlock_registry_release(l->algo, l->opts, l->key, me->token, &err);
+	if (--me->count == 0) {
+		rlock_own_drop(me);
 	}
-	token = zend_string_copy(l->token);
-	if (--l->holds == 0) {
-		rlock_drop_holds(l);
-	}
-	int rc = rlock_registry_release(l->algo, l->opts, l->key, token, &err);
-	zend_string_release(token);
 	if (rc < 0 && throw) {
 		rlock_throw(l->opts, &err);
 	}
 	if (rc == 0) {
 		/* not ours: neither are the holds nested in this one */
-		rlock_drop_holds(l);
-		l->lost = true;
+		rlock_own_drop(me);
+		me->lost = true;
 		RLOCK_G(counters).lost++;
 	}
 	return rc;
@@ -182,10 +165,18 @@ static int rlock_release_one(rlock_object *l, bool throw)
 /* Whether the watchdog found our hold no longer ours. No round trip. */
 static bool rlock_found_lost(rlock_object *l)
 {
-	if (rlock_held(l) && rlock_registry_lost(l->algo, l->opts, l->key, l->token)) {
-		l->lost = true;
+	rlock_own *me = rlock_held(l);
+	if (me && rlock_registry_lost(l->algo, l->opts, l->key, me->token)) {
+		me->lost = true;
 	}
-	return l->holds > 0 && l->lost;
+	return me && me->lost;
+}
+
+/* unlock() or extend() called in a context that holds nothing through l, while another
+ * context does: never that context's hold. Thrown, true. */
+static bool rlock_held_elsewhere(rlock_object *l, const char *verb)
+{
+	return rlock_refuse_elsewhere(&l->own, verb, "the lock", l->key);
 }
 
 PHP_METHOD(RLock, __construct)
@@ -258,7 +249,14 @@ PHP_METHOD(RLock, unlock)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	int rc = rlock_release_one(l, true);
+	rlock_own *me = rlock_held(l);
+	if (!me) {
+		if (rlock_held_elsewhere(l, "unlock")) {
+			RETURN_THROWS();
+		}
+		RETURN_FALSE;
+	}
+	int rc = rlock_release_one(l, me, true);
 	if (rc < 0) {
 		RETURN_THROWS();
 	}
@@ -280,16 +278,20 @@ PHP_METHOD(RLock, extend)
 	if (!(l = rlock_this(ZEND_THIS)) || (ttl = rlock_ms_arg("ttl", l->opts->ttl, ttl, ttl_null, 1)) < 0) {
 		RETURN_THROWS();
 	}
-	if (!rlock_held(l)) {
+	rlock_own *me = rlock_held(l);
+	if (!me) {
+		if (rlock_held_elsewhere(l, "extend")) {
+			RETURN_THROWS();
+		}
 		RETURN_FALSE;
 	}
 	if (rlock_found_lost(l)) {
-		rlock_release_one(l, false);
+		rlock_release_one(l, me, false);
 		RETURN_FALSE;
 	}
-	rlock_hold hold = { .token = l->token, .valid_until = l->valid_until };
+	rlock_hold hold = { .token = me->token, .valid_until = me->valid_until };
 	int rc = l->algo->extend(l->opts, l->key, &hold, ttl, &err);
-	l->valid_until = hold.valid_until;
+	me->valid_until = hold.valid_until;
 	if (rc == 1) {
 		rlock_registry_extended(l->algo, l->opts, l->key, &hold, ttl);
 	}
@@ -298,9 +300,9 @@ PHP_METHOD(RLock, extend)
 		RETURN_THROWS();
 	}
 	if (rc == 0) {
-		rlock_registry_forget(l->algo, l->opts, l->key, l->token);
-		rlock_drop_holds(l);
-		l->lost = true;
+		rlock_registry_forget(l->algo, l->opts, l->key, me->token);
+		rlock_own_drop(me);
+		me->lost = true;
 		RLOCK_G(counters).lost++;
 	}
 	RETURN_BOOL(rc);
@@ -312,7 +314,8 @@ PHP_METHOD(RLock, extend)
 static int rlock_sync_give_back(void *holder, bool throw)
 {
 	rlock_object *l = holder;
-	return rlock_held(l) ? rlock_release_one(l, throw) : !l->lost;
+	rlock_own *me = rlock_owners_get(&l->own, false);
+	return me && me->count > 0 ? rlock_release_one(l, me, throw) : !(me && me->lost);
 }
 
 PHP_METHOD(RLock, restore)
@@ -353,12 +356,14 @@ PHP_METHOD(RLock, restore)
 		RETURN_THROWS();
 	}
 	if (rc == 1) {
-		l->token = zend_string_copy(token);
-		l->holds = 1;
-		l->pid = rlock_getpid();
-		l->lost = false;
-		l->fence = 0;
-		l->valid_until = hold.valid_until;
+		/* the calling context's hold from now on, as one it took */
+		rlock_own *me = rlock_owners_get(&l->own, true);
+		rlock_own_drop(me);
+		me->token = zend_string_copy(token);
+		me->count = 1;
+		me->lost = false;
+		me->fence = 0;
+		me->valid_until = hold.valid_until;
 	}
 	RETURN_BOOL(rc);
 }
@@ -373,13 +378,15 @@ PHP_METHOD(RLock, forceUnlock)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	/* this process' hold, if it has one, is gone with it: no outer hold, no renewal */
+	/* the calling context's hold, if it has one, is gone with it: no outer hold, no renewal
+	 * (another context's, as another process', is found lost at its unlock() or extend()) */
 	zend_string *ours = rlock_registry_token(l->algo, l->opts, l->key);
 	if (ours) {
 		rlock_registry_forget(l->algo, l->opts, l->key, ours);
 	}
-	if (rlock_held(l)) {
-		rlock_drop_holds(l);
+	rlock_own *me = rlock_held(l);
+	if (me) {
+		rlock_own_drop(me);
 	}
 	int rc = l->algo->release(l->opts, l->key, &whoever, &err);
 	if (rc < 0) {
@@ -447,10 +454,11 @@ PHP_METHOD(RLock, isAcquired)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (!rlock_held(l) || rlock_found_lost(l)) {
+	rlock_own *me = rlock_held(l);
+	if (!me || rlock_found_lost(l)) {
 		RETURN_FALSE;
 	}
-	int rc = l->algo->is_owner(l->opts, l->key, l->token, &err);
+	int rc = l->algo->is_owner(l->opts, l->key, me->token, &err);
 	if (rc < 0) {
 		rlock_throw(l->opts, &err);
 		RETURN_THROWS();
@@ -468,9 +476,10 @@ PHP_METHOD(RLock, ttl)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (l->opts->nservers > 0 && rlock_held(l)) {
+	rlock_own *me = l->opts->nservers > 0 ? rlock_held(l) : NULL;
+	if (me) {
 		/* Redlock: the validity left, which is less than any master's PTTL */
-		RETURN_LONG(MAX(l->valid_until - rlock_now_ms(), 0));
+		RETURN_LONG(MAX(me->valid_until - rlock_now_ms(), 0));
 	}
 	if (l->algo->pttl(l->opts, l->key, &pttl, &err) < 0) {
 		rlock_throw(l->opts, &err);
@@ -487,10 +496,11 @@ PHP_METHOD(RLock, token)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (!rlock_held(l)) {
+	rlock_own *me = rlock_held(l);
+	if (!me) {
 		RETURN_NULL();
 	}
-	RETURN_STR_COPY(l->token);
+	RETURN_STR_COPY(me->token);
 }
 
 PHP_METHOD(RLock, fencingToken)
@@ -501,10 +511,11 @@ PHP_METHOD(RLock, fencingToken)
 	if (!(l = rlock_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (!rlock_held(l) || !l->opts->fencing) {
+	rlock_own *me = rlock_held(l);
+	if (!me || !l->opts->fencing) {
 		RETURN_NULL();
 	}
-	RETURN_LONG(l->fence);
+	RETURN_LONG(me->fence);
 }
 
 PHP_METHOD(RLock, key)
@@ -527,7 +538,8 @@ PHP_METHOD(RLock, lost)
 		RETURN_THROWS();
 	}
 	rlock_found_lost(l);
-	RETURN_BOOL(l->lost);
+	rlock_own *me = rlock_owners_get(&l->own, false);
+	RETURN_BOOL(me && me->lost);
 }
 
 /* The hold of token on the lock key names, released: 1, 0 no lock key may name holds it,
@@ -598,6 +610,12 @@ PHP_METHOD(RLock, release)
 		RETURN_THROWS();
 	}
 	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RLock, releaseAll)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_LONG(rlock_registry_end(rlock_context_renew()));
 }
 
 /* What RLock::multi() does not do with o: the option that asks for it, or NULL. */
@@ -703,14 +721,15 @@ static HashTable *rlock_debug_info(zend_object *obj, int *is_temp)
 		return Z_ARR(info);
 	}
 	add_assoc_str(&info, "key", zend_string_copy(l->key));
-	add_assoc_bool(&info, "held", rlock_held(l));
-	add_assoc_bool(&info, "lost", l->lost);
+	rlock_own *me = rlock_owners_get(&l->own, false);
+	add_assoc_bool(&info, "held", me && me->count > 0);
+	add_assoc_bool(&info, "lost", me && me->lost);
 	return rlock_debug_array(&info, l->opts);
 }
 
 bool rlock_class_rlock_held(zval *lock)
 {
-	return !Z_ISUNDEF_P(lock) && rlock_held(Z_RLOCK_P(lock));
+	return !Z_ISUNDEF_P(lock) && rlock_held(Z_RLOCK_P(lock)) != NULL;
 }
 
 void rlock_class_rlock_minit(zend_class_entry *ce)

@@ -23,11 +23,10 @@ typedef struct {
 	rlock_opts *opts;
 	zend_string *key;    /* the holders' Redis key */
 	zend_long limit;     /* N, the permits there are */
-	zend_string *token;  /* our holder token: made at the first acquire, kept for the object's life */
-	zend_long held;      /* permits we hold */
-	zend_long valid_until;
-	pid_t pid;           /* the process token and holds belong to */
-	bool lost;           /* our permits were found no longer ours before their release */
+	/* what it holds, in each execution context that took permits: a holder token (made at
+	 * its first acquire, kept for its life), the permits (count), when their lease ends,
+	 * whether they were found no longer ours before their release */
+	rlock_owners own;
 	zend_object std;
 } rsemaphore_object;
 
@@ -47,34 +46,33 @@ static zend_object *rsemaphore_create(zend_class_entry *ce)
 	return &s->std;
 }
 
-/* The permits we hold, if they belong to this process (a forked child holds none of its
- * parent's, and takes its own under a token of its own). */
-static zend_long rsemaphore_held(rsemaphore_object *s)
+/* What the running context holds through s: its part while it holds permits, else NULL (a
+ * forked child holds none of its parent's, and takes its own under a token of its own). */
+static rlock_own *rsemaphore_held(rsemaphore_object *s)
 {
-	if (s->token && s->pid != rlock_getpid()) {
-		zend_string_release(s->token);
-		s->token = NULL;
-		s->held = 0;
-	}
-	return s->held;
+	rlock_own *me = rlock_owners_get(&s->own, false);
+	return me && me->count > 0 ? me : NULL;
 }
 
 static void rsemaphore_free(zend_object *obj)
 {
 	rsemaphore_object *s = rsemaphore_from_obj(obj);
-	rlock_err err = {0};
+	rlock_own *p;
 
-	if (s->opts && RLOCK_G(request_active) && rsemaphore_held(s) > 0) {
+	/* every context's permits through it; a context that ended gave its own back already */
+	for (uint32_t i = 0; (p = rlock_owners_at(&s->own, i)); i++) {
+		if (!s->opts || !RLOCK_G(request_active) || !rlock_own_holds(p)) {
+			continue;
+		}
 		if (s->opts->auto_release) {
 			/* No exception from a destructor: a failed release expires with the ttl. */
-			rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, s->token, &err);
+			rlock_err err = {0};
+			rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, p->token, &err);
 		} else {
-			rlock_registry_unwatch(&rlock_semaphore_algo, s->opts, s->key, s->token);
+			rlock_registry_unwatch(&rlock_semaphore_algo, s->opts, s->key, p->token);
 		}
 	}
-	if (s->token) {
-		zend_string_release(s->token);
-	}
+	rlock_owners_free(&s->own);
 	if (s->key) {
 		zend_string_release(s->key);
 	}
@@ -97,20 +95,22 @@ static rsemaphore_object *rsemaphore_this(zval *this_ptr)
 /* Whether the watchdog found our hold no longer ours. No round trip. */
 static bool rsemaphore_found_lost(rsemaphore_object *s)
 {
-	if (rsemaphore_held(s) > 0 && rlock_registry_lost(&rlock_semaphore_algo, s->opts, s->key, s->token)) {
-		s->lost = true;
+	rlock_own *me = rsemaphore_held(s);
+	if (me && rlock_registry_lost(&rlock_semaphore_algo, s->opts, s->key, me->token)) {
+		me->lost = true;
 	}
-	return s->held > 0 && s->lost;
+	return me && me->lost;
 }
 
 /* The permits we hold that may still be ours: none once the watchdog found them lost, or
  * (without the watchdog) once their lease ended by our clock. No round trip. */
 static zend_long rsemaphore_live(rsemaphore_object *s)
 {
-	if (rsemaphore_found_lost(s) || (!s->opts->watchdog && s->valid_until <= rlock_now_ms())) {
+	rlock_own *me = rsemaphore_held(s);
+	if (!me || rsemaphore_found_lost(s) || (!s->opts->watchdog && me->valid_until <= rlock_now_ms())) {
 		return 0;
 	}
-	return s->held;
+	return me->count;
 }
 
 /* A permits argument to take: 1 to the permits we do not hold (more could never be ours at
@@ -138,23 +138,22 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 	rlock_hold hold = {0};
 	zend_long total = 0;
 
-	if (rsemaphore_held(s) > 0 && rsemaphore_found_lost(s)) {
+	if (rsemaphore_found_lost(s)) {
 		/* not ours any more: the permits taken now start a new hold */
-		rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, s->token);
-		s->held = 0;
+		rlock_own *me = rsemaphore_held(s);
+		rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, me->token);
+		me->count = 0;
 	}
-	if (!s->token) {
-		s->pid = rlock_getpid();
-	}
-	hold.token = s->token;
+	rlock_own *me = rlock_owners_get(&s->own, true);
+	hold.token = me->token;
 	rlock_conn_enter(s->opts, wait);
 	int rc = rlock_semaphore_acquire(s->opts, s->key, s->limit, n, wait, &hold, &total, &err);
-	s->token = hold.token;
+	me->token = hold.token;
 	if (rc == 1 && rlock_registry_add(&rlock_semaphore_algo, s->opts, s->key, &hold, &err) < 0) {
 		/* not renewed, not kept: give them back at once (ours from before too) */
 		rlock_err ignored = {0};
 		rlock_semaphore_algo.release(s->opts, s->key, &hold, &ignored);
-		s->held = 0;
+		me->count = 0;
 		rc = -1;
 	}
 	rlock_conn_leave();
@@ -169,24 +168,24 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 		return 0;
 	}
 	RLOCK_G(counters).acquired++;
-	if (s->held == 0) {
-		s->lost = false;
+	if (me->count == 0) {
+		me->lost = false;
 	}
-	if (s->held + n > total) {
+	if (me->count + n > total) {
 		/* some we held had ended their lease (purged by Redis): Redis' count is the truth */
 		RLOCK_G(counters).lost++;
 	}
-	s->held = total;
-	s->valid_until = hold.valid_until;
+	me->count = total;
+	me->valid_until = hold.valid_until;
 	return 1;
 }
 
-/* Our permits found no longer ours. */
-static void rsemaphore_lost(rsemaphore_object *s)
+/* Our permits (me, the running context's) found no longer ours. */
+static void rsemaphore_lost(rsemaphore_object *s, rlock_own *me)
 {
-	rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, s->token);
-	s->held = 0;
-	s->lost = true;
+	rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, me->token);
+	me->count = 0;
+	me->lost = true;
 	RLOCK_G(counters).lost++;
 }
 
@@ -195,17 +194,18 @@ static void rsemaphore_lost(rsemaphore_object *s)
 static int rsemaphore_release(rsemaphore_object *s, bool throw)
 {
 	rlock_err err = {0};
+	rlock_own *me = rsemaphore_held(s);
 
-	if (rsemaphore_held(s) == 0) {
+	if (!me) {
 		return 0;
 	}
-	s->held = 0;
-	int rc = rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, s->token, &err);
+	me->count = 0;
+	int rc = rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, me->token, &err);
 	if (rc < 0 && throw) {
 		rlock_throw(s->opts, &err);
 	}
 	if (rc == 0) {
-		s->lost = true;
+		me->lost = true;
 		RLOCK_G(counters).lost++;
 	}
 	return rc;
@@ -217,19 +217,20 @@ static int rsemaphore_release_n(rsemaphore_object *s, zend_long n, bool throw)
 {
 	rlock_err err = {0};
 	zend_long left = 0;
+	rlock_own *me = rsemaphore_held(s);
 
-	if (rsemaphore_held(s) <= n) {
+	if (!me || me->count <= n) {
 		return rsemaphore_release(s, throw);
 	}
-	int rc = rlock_semaphore_release(s->opts, s->key, s->token, s->limit, n, &left, &err);
+	int rc = rlock_semaphore_release(s->opts, s->key, me->token, s->limit, n, &left, &err);
 	if (rc < 0 && throw) {
 		rlock_throw(s->opts, &err);
 	}
 	if (rc == 0) {
-		rsemaphore_lost(s);
-	} else if (rc == 1 && (s->held = left) == 0) {
+		rsemaphore_lost(s, me);
+	} else if (rc == 1 && (me->count = left) == 0) {
 		/* Redis counted fewer than we did: the hold ended with these */
-		rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, s->token);
+		rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, me->token);
 	}
 	return rc;
 }
@@ -338,6 +339,9 @@ PHP_METHOD(RSemaphore, release)
 	if (!(s = rsemaphore_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
+	if (!rsemaphore_held(s) && rlock_refuse_elsewhere(&s->own, "release", "the semaphore", s->key)) {
+		RETURN_THROWS();
+	}
 	int rc = rsemaphore_release(s, true);
 	if (rc < 0) {
 		RETURN_THROWS();
@@ -360,24 +364,28 @@ PHP_METHOD(RSemaphore, extend)
 	if (!(s = rsemaphore_this(ZEND_THIS)) || (ttl = rlock_ms_arg("ttl", s->opts->ttl, ttl, ttl_null, 1)) < 0) {
 		RETURN_THROWS();
 	}
-	if (rsemaphore_held(s) == 0) {
+	rlock_own *me = rsemaphore_held(s);
+	if (!me) {
+		if (rlock_refuse_elsewhere(&s->own, "extend", "the semaphore", s->key)) {
+			RETURN_THROWS();
+		}
 		RETURN_FALSE;
 	}
 	if (rsemaphore_found_lost(s)) {
 		rsemaphore_release(s, false);
 		RETURN_FALSE;
 	}
-	rlock_hold hold = { .token = s->token, .valid_until = s->valid_until };
+	rlock_hold hold = { .token = me->token, .valid_until = me->valid_until };
 	int rc = rlock_semaphore_algo.extend(s->opts, s->key, &hold, ttl, &err);
 	if (rc < 0) {
 		rlock_throw(s->opts, &err);
 		RETURN_THROWS();
 	}
 	if (rc == 1) {
-		s->valid_until = hold.valid_until;
+		me->valid_until = hold.valid_until;
 		rlock_registry_extended(&rlock_semaphore_algo, s->opts, s->key, &hold, ttl);
 	} else {
-		rsemaphore_lost(s);
+		rsemaphore_lost(s, me);
 	}
 	RETURN_BOOL(rc);
 }
@@ -390,7 +398,8 @@ PHP_METHOD(RSemaphore, held)
 	if (!(s = rsemaphore_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	RETURN_LONG(rsemaphore_found_lost(s) ? 0 : s->held);
+	rlock_own *me = rsemaphore_held(s);
+	RETURN_LONG(!me || rsemaphore_found_lost(s) ? 0 : me->count);
 }
 
 PHP_METHOD(RSemaphore, available)
@@ -421,7 +430,8 @@ typedef struct {
 static int rsemaphore_sync_give_back(void *holder, bool throw)
 {
 	rsemaphore_sync *sync = holder;
-	return rsemaphore_held(sync->s) > 0 ? rsemaphore_release_n(sync->s, sync->n, throw) : !sync->s->lost;
+	rlock_own *me = rlock_owners_get(&sync->s->own, false);
+	return me && me->count > 0 ? rsemaphore_release_n(sync->s, sync->n, throw) : !(me && me->lost);
 }
 
 PHP_METHOD(RSemaphore, synchronized)
@@ -475,7 +485,8 @@ static HashTable *rsemaphore_debug_info(zend_object *obj, int *is_temp)
 	}
 	add_assoc_str(&info, "name", rlock_keys_companion_base(s->key, "semaphore"));
 	add_assoc_long(&info, "permits", s->limit);
-	add_assoc_long(&info, "held", rsemaphore_found_lost(s) ? 0 : s->held);
+	rlock_own *me = rsemaphore_held(s);
+	add_assoc_long(&info, "held", !me || rsemaphore_found_lost(s) ? 0 : me->count);
 	return rlock_debug_array(&info, s->opts);
 }
 

@@ -63,9 +63,16 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	HashTable hot_keys;
 	HashTable lost_tokens;
 	pid_t lost_tokens_pid;
-	/* locks this request holds (src/registry.c) */
+	/* locks this request holds (src/registry.c), and how many of them are over several keys */
 	HashTable held;
+	uint32_t held_over_keys;
 	bool request_active;
+	/* execution contexts (src/context.c): the main flow's id, each Fiber's by its
+	 * zend_fiber_context, the ids alive, the last id given (per process) */
+	zend_ulong ctx_main;
+	HashTable ctx_fibers;
+	HashTable ctx_alive;
+	zend_ulong ctx_last;
 	/* getpid(), cached (glibc does not) and refreshed in a forked child */
 	pid_t pid;
 	/* CSPRNG bytes not handed out yet, for tokens; emptied in a forked child */

@@ -19,6 +19,7 @@
 #include "src/scripts.h"
 #include "src/route.h"
 #include "src/registry.h"
+#include "src/context.h"
 #include "src/multi.h"
 #include "src/semaphore.h"
 #include "src/watchdog.h"
@@ -159,6 +160,17 @@ HashTable *rlock_debug_array(zval *info, const rlock_opts *o)
 	return Z_ARR_P(info);
 }
 
+bool rlock_refuse_elsewhere(rlock_owners *w, const char *verb, const char *what, zend_string *name)
+{
+	if (!rlock_owners_elsewhere(w)) {
+		return false;
+	}
+	zend_throw_exception_ex(rlock_ce_exception, 0, "Cannot %s %s \"%s\" from this execution context: another one "
+		"(the main flow or another Fiber) holds it through this object, and a hold belongs to the context that took it",
+		verb, what, ZSTR_VAL(name));
+	return true;
+}
+
 void rlock_synchronized_run(zval *return_value, zval *this_ptr, zend_fcall_info *fci, zend_fcall_info_cache *fcc,
 	rlock_give_back give_back, void *holder, const char *lost_format, zend_string *name)
 {
@@ -217,6 +229,7 @@ static PHP_GINIT_FUNCTION(rlock)
 	rlock_route_ginit(&rlock_globals->topology);
 	zend_hash_init(&rlock_globals->hot_keys, 16, NULL, NULL, 1);
 	zend_hash_init(&rlock_globals->lost_tokens, 4, NULL, persistent_string_dtor, 1);
+	rlock_context_ginit(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive);
 }
 
 static PHP_GSHUTDOWN_FUNCTION(rlock)
@@ -225,6 +238,7 @@ static PHP_GSHUTDOWN_FUNCTION(rlock)
 	zend_hash_destroy(&rlock_globals->topology);
 	zend_hash_destroy(&rlock_globals->hot_keys);
 	zend_hash_destroy(&rlock_globals->lost_tokens);
+	rlock_context_gshutdown(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive);
 }
 
 /* In a forked child: a new pid, and none of the parent's unused random bytes. */
@@ -259,6 +273,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_conn_minit();
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();
+	rlock_context_minit();
 	return SUCCESS;
 }
 

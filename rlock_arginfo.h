@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 22bf1df3e4ad4756372d761c7bb9a800d1cf281e */
+ * Stub hash: d691e5ce527b1f560922d893c101aa57213145ad */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_lock, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
@@ -110,6 +110,8 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_release, 0, 2, _IS_B
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
 
+#define arginfo_class_RLock_releaseAll arginfo_class_RLock_LockInterface_ttl
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_RLock_multi, 0, 1, RLock, 0)
 	ZEND_ARG_TYPE_INFO(0, keys, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
@@ -162,6 +164,7 @@ ZEND_METHOD(RLock, fencingToken);
 ZEND_METHOD(RLock, key);
 ZEND_METHOD(RLock, lost);
 ZEND_METHOD(RLock, release);
+ZEND_METHOD(RLock, releaseAll);
 ZEND_METHOD(RLock, multi);
 ZEND_METHOD(RSemaphore, __construct);
 ZEND_METHOD(RSemaphore, acquire);
@@ -232,6 +235,7 @@ static const zend_function_entry class_RLock_methods[] = {
 	ZEND_ME(RLock, key, arginfo_class_RLock_key, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, lost, arginfo_class_RLock_lost, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, release, arginfo_class_RLock_release, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(RLock, releaseAll, arginfo_class_RLock_releaseAll, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(RLock, multi, arginfo_class_RLock_multi, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };

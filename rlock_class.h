@@ -7,6 +7,7 @@
 #include "src/options.h"
 #include "src/errors.h"
 #include "src/lock.h"
+#include "src/context.h"
 
 /* Each class file's MINIT part: ce is the class its stub registered. */
 void rlock_class_rlock_minit(zend_class_entry *ce);
@@ -40,6 +41,12 @@ rlock_opts *rlock_construct_args(zend_string *key, HashTable *options, zend_stri
 /* A ms argument: null means the option's value (def). -1 with a ValueError out of the
  * range of that option. */
 zend_long rlock_ms_arg(const char *option, zend_long def, zend_long ms, bool is_null, uint32_t arg_num);
+
+/* A call that gives back or extends (verb: "unlock", "release", "extend") what an object
+ * holds, made in a context that holds nothing through it while another context does: it
+ * must never act on that context's hold. Throws an RLockException naming what (e.g. "the
+ * lock") and name, true; false when no other context holds through w. */
+bool rlock_refuse_elsewhere(rlock_owners *w, const char *verb, const char *what, zend_string *name);
 
 /* Gives back what synchronized() took: 1 given back (or given back by $fn itself, and not
  * found lost), 0 it was no longer ours, -1 thrown (only when throw is set). */

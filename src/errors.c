@@ -12,7 +12,7 @@ zend_class_entry *rlock_ce_lost_exception;
 void rlock_err_set(rlock_err *err, rlock_err_kind kind, const char *label, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(err->msg, sizeof(err->msg), "Redis %s: ", label);
+	int n = label ? snprintf(err->msg, sizeof(err->msg), "Redis %s: ", label) : 0;
 	if (n < 0 || (size_t) n >= sizeof(err->msg)) {
 		n = 0;
 	}

@@ -13,7 +13,8 @@ typedef enum {
 	RLOCK_ERR_CONNECTION,  /* unreachable, I/O error, timeout: RLockConnectionException */
 	RLOCK_ERR_AUTH,        /* credentials refused, or wanted: RLockConnectionException too, but
 	                        * Redis answered, and nothing ran: waiting or retrying is no help */
-	RLOCK_ERR_REPLY        /* Redis answered with an error: RLockException */
+	RLOCK_ERR_REPLY,       /* Redis answered with an error: RLockException */
+	RLOCK_ERR_USE          /* a call that could never succeed as made (nothing asked of Redis): RLockException */
 } rlock_err_kind;
 
 /* A failure below rlock.c, carried up as data and thrown (or ignored) at the top. */
@@ -22,7 +23,8 @@ typedef struct {
 	char msg[512];
 } rlock_err;
 
-/* "<label>: <cause>"; the label names host and port, never a password. */
+/* "Redis <label>: <cause>"; the label names host and port, never a password. NULL: the cause
+ * alone (RLOCK_ERR_USE). */
 void rlock_err_set(rlock_err *err, rlock_err_kind kind, const char *label, const char *fmt, ...)
 	ZEND_ATTRIBUTE_FORMAT(printf, 4, 5);
 

@@ -1,4 +1,8 @@
-/* What this process holds: hold counts for reentrancy, and the release at request end. */
+/* What this process holds: hold counts for reentrancy, and the release at request end or
+ * at the end of the execution context that took them.
+ *
+ * RLOCK_G(held) maps what tells a hold apart (hold_id()) to the holds of it, one per
+ * context that holds it (a chain: usually one), each with its own token. */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -9,28 +13,45 @@
 
 #include <unistd.h>
 
-typedef struct {
+typedef struct rlock_held_s {
 	const rlock_algo *algo;
 	rlock_opts *opts;
 	zend_string *key;
 	rlock_hold hold;
 	uint32_t count;
+	rlock_ctx ctx;  /* the context that took it */
 	pid_t pid;  /* a forked child holds nothing of its parent's */
 	/* renewed by the watchdog while held, one entry per Redis key the hold keeps its token
 	 * in (a lock over several keys: each); NULL without it */
 	rlock_watchdog_entry **wd;
 	uint32_t nwd;
+	struct rlock_held_s *next;  /* another context's hold of the same */
 } rlock_held;
+
+/* The Redis keys a hold of key (a's) keeps its token in, into keys (the caller releases
+ * them): how many. */
+static uint32_t token_keys(const rlock_algo *a, zend_string *key, zend_string **keys)
+{
+	if (!a->renewed) {
+		keys[0] = zend_string_copy(key);
+		return 1;
+	}
+	return a->renewed(key, keys, RLOCK_ALGO_MAX_KEYS);
+}
+
+static void keys_release(zend_string **keys, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		zend_string_release(keys[i]);
+	}
+}
 
 /* The watchdog renewing token's hold of key from now on: nwd entries, or NULL with err set. */
 static rlock_watchdog_entry **watch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token,
 	uint32_t *nwd, rlock_err *err)
 {
 	zend_string *keys[RLOCK_ALGO_MAX_KEYS];
-	uint32_t n = a->renewed ? a->renewed(key, keys, RLOCK_ALGO_MAX_KEYS) : 0;
-	if (!a->renewed) {
-		keys[n++] = zend_string_copy(key);
-	}
+	uint32_t n = token_keys(a, key, keys);
 	rlock_watchdog_entry **wd = n ? ecalloc(n, sizeof(*wd)) : NULL;
 	for (uint32_t i = 0; i < n && wd; i++) {
 		if (!(wd[i] = rlock_watchdog_watch(o, keys[i], token, o->ttl, err))) {
@@ -41,9 +62,7 @@ static rlock_watchdog_entry **watch(const rlock_algo *a, const rlock_opts *o, ze
 			wd = NULL;
 		}
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		zend_string_release(keys[i]);
-	}
+	keys_release(keys, n);
 	if (!wd && n == 0) {
 		rlock_err_set(err, RLOCK_ERR_REPLY, "-", "no key to renew");
 	}
@@ -86,14 +105,24 @@ static zend_long held_valid_until(const rlock_held *h)
 	return MAX(h->hold.valid_until, renewed);
 }
 
-static void held_dtor(zval *zv)
+static void held_free(rlock_held *h)
 {
-	rlock_held *h = Z_PTR_P(zv);
 	held_unwatch(h);
+	if (h->algo->renewed) {
+		RLOCK_G(held_over_keys)--;
+	}
 	rlock_opts_release(h->opts);
 	zend_string_release(h->key);
 	zend_string_release(h->hold.token);
 	efree(h);
+}
+
+static void held_dtor(zval *zv)
+{
+	for (rlock_held *h = Z_PTR_P(zv), *next; h; h = next) {
+		next = h->next;
+		held_free(h);
+	}
 }
 
 /* What tells a hold apart: the key and kind, and for a shared kind the holder's token too. */
@@ -108,15 +137,53 @@ static zend_string *hold_id(const rlock_algo *a, const rlock_opts *o, zend_strin
 	return with;
 }
 
-static rlock_held *find(zend_string *id)
+/* The holds of id (the table's entry: a chain of them, one per context of this process or,
+ * after a fork, of its parent), or NULL. */
+static zval *chain(zend_string *id)
 {
-	rlock_held *h = RLOCK_G(request_active) ? zend_hash_find_ptr(&RLOCK_G(held), id) : NULL;
-	return h && h->pid == rlock_getpid() ? h : NULL;
+	return RLOCK_G(request_active) ? zend_hash_find(&RLOCK_G(held), id) : NULL;
+}
+
+/* This process' hold in chain zv by context ctx, or NULL. */
+static rlock_held *find_ctx(zval *zv, rlock_ctx ctx)
+{
+	rlock_held *h = zv ? Z_PTR_P(zv) : NULL;
+	while (h && (h->ctx != ctx || h->pid != rlock_getpid())) {
+		h = h->next;
+	}
+	return h;
+}
+
+/* This process' hold in chain zv with token, whichever context took it, or NULL. */
+static rlock_held *find_token(zval *zv, zend_string *token)
+{
+	rlock_held *h = zv ? Z_PTR_P(zv) : NULL;
+	while (h && (h->pid != rlock_getpid() || !zend_string_equals(h->hold.token, token))) {
+		h = h->next;
+	}
+	return h;
+}
+
+/* h, a hold in chain zv, forgotten (and the chain with its last hold): zv, or NULL when
+ * the chain is gone with it. */
+static zval *drop(zval *zv, rlock_held *h)
+{
+	rlock_held **p = (rlock_held **) &Z_PTR_P(zv);
+	while (*p != h) {
+		p = &(*p)->next;
+	}
+	*p = h->next;
+	held_free(h);
+	if (!Z_PTR_P(zv)) {
+		zend_hash_del_bucket(&RLOCK_G(held), (Bucket *) zv);
+		return NULL;
+	}
+	return zv;
 }
 
 /* A lock the watchdog found gone: forget it. A lock over several keys found one gone gives
  * the others back now, not at the end of their lease. */
-static void settle_lost(rlock_held *h, zend_string *id)
+static zval *settle_lost(zval *zv, rlock_held *h)
 {
 	bool others = h->nwd > 1;
 	held_unwatch(h);
@@ -124,12 +191,13 @@ static void settle_lost(rlock_held *h, zend_string *id)
 		rlock_err ignored = {0};
 		h->algo->release(h->opts, h->key, &h->hold, &ignored);
 	}
-	zend_hash_del(&RLOCK_G(held), id);
+	return drop(zv, h);
 }
 
-/* A new entry for hold under id (the table copies what it keeps). */
-static void keep(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_string *id, const rlock_hold *hold,
-	rlock_watchdog_entry **wd, uint32_t nwd)
+/* A new hold under id, the running context's, in chain zv (NULL: the first of id). The
+ * table copies what it keeps. */
+static void keep(zval *zv, const rlock_algo *a, rlock_opts *o, zend_string *key, zend_string *id, const rlock_hold *hold,
+	rlock_ctx ctx, rlock_watchdog_entry **wd, uint32_t nwd)
 {
 	rlock_held *h = emalloc(sizeof(*h));
 	h->algo = a;
@@ -138,27 +206,80 @@ static void keep(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_stri
 	h->hold = *hold;
 	h->hold.token = zend_string_copy(hold->token);
 	h->count = 1;
+	h->ctx = ctx;
 	h->pid = rlock_getpid();
 	h->wd = wd;
 	h->nwd = nwd;
-	zend_hash_update_ptr(&RLOCK_G(held), id, h);
+	h->next = NULL;
+	if (a->renewed) {
+		RLOCK_G(held_over_keys)++;
+	}
+	if (zv) {
+		h->next = Z_PTR_P(zv);
+		Z_PTR_P(zv) = h;
+	} else {
+		zend_hash_add_new_ptr(&RLOCK_G(held), id, h);
+	}
+}
+
+/* Whether context ctx holds, through another hold than id on o's servers, a Redis key that a
+ * hold of key (a's) keeps its token in: then its acquire would wait for itself (a lock over
+ * several keys, one of them held alone or by another such lock), and err says so. Only a
+ * lock over several keys can meet another hold on a key: otherwise holds of a key are one id. */
+static bool self_deadlock(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *id, rlock_ctx ctx,
+	rlock_err *err)
+{
+	zend_string *mine[RLOCK_ALGO_MAX_KEYS], *theirs[RLOCK_ALGO_MAX_KEYS], *hid, *both = NULL;
+	uint32_t n = token_keys(a, key, mine);
+	rlock_held *h;
+
+	ZEND_HASH_FOREACH_STR_KEY_PTR(&RLOCK_G(held), hid, h) {
+		if (zend_string_equals(hid, id)) {
+			continue;  /* the same lock: reentrant, or (reentrant off) waiting as it asked */
+		}
+		for (; h && !both; h = h->next) {
+			if (h->ctx != ctx || h->pid != rlock_getpid() || (!a->renewed && !h->algo->renewed)
+					|| !zend_string_equals(h->opts->id, o->id)) {
+				continue;
+			}
+			uint32_t m = token_keys(h->algo, h->key, theirs);
+			for (uint32_t i = 0; i < n && !both; i++) {
+				for (uint32_t j = 0; j < m && !both; j++) {
+					both = zend_string_equals(mine[i], theirs[j]) ? zend_string_copy(mine[i]) : NULL;
+				}
+			}
+			keys_release(theirs, m);
+		}
+	} ZEND_HASH_FOREACH_END();
+	keys_release(mine, n);
+	if (both) {
+		rlock_err_set(err, RLOCK_ERR_USE, NULL, a->renewed
+			? "RLock::multi() cannot take \"%s\": the calling context (this Fiber, or the main flow) holds it already "
+				"through another lock, and would wait for itself; release that lock first, or take every key in one RLock::multi()"
+			: "Cannot lock \"%s\": the calling context (this Fiber, or the main flow) holds it already through an "
+				"RLock::multi(), and would wait for itself; release that first", ZSTR_VAL(both));
+		zend_string_release(both);
+	}
+	return both != NULL;
 }
 
 static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
 {
 	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
-	rlock_held *h = find(id);
+	rlock_ctx ctx = rlock_context();
+	zval *zv = chain(id);
+	rlock_held *h = find_ctx(zv, ctx);
 	rlock_watchdog_entry **wd = NULL;
 	uint32_t nwd = 0;
 
 	if (h && held_lost(h)) {
 		/* not ours any more: nothing to re-enter */
-		settle_lost(h, id);
+		zv = settle_lost(zv, h);
 		h = NULL;
 	}
 	if (h && rlock_now_ms() >= held_valid_until(h)) {
 		/* our lease ran out (by our clock): never vouch for it, ask Redis */
-		zend_hash_del(&RLOCK_G(held), id);
+		zv = drop(zv, h);
 		h = NULL;
 	}
 	if (h && o->reentrant) {
@@ -177,7 +298,12 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 			zend_string_release(id);
 			return rc;
 		}
-		zend_hash_del(&RLOCK_G(held), id);
+		zv = drop(zv, h);
+	}
+	if ((a->renewed || RLOCK_G(held_over_keys) > 0) && RLOCK_G(request_active)
+			&& self_deadlock(a, o, key, id, ctx, err)) {
+		zend_string_release(id);
+		return -1;
 	}
 	int rc = a->acquire(o, key, wait_ms, out, err);
 	if (rc == 1) {
@@ -195,7 +321,7 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		return -1;
 	}
 	if (rc == 1 && RLOCK_G(request_active)) {
-		keep(a, o, key, id, out, wd, nwd);
+		keep(zv, a, o, key, id, out, ctx, wd, nwd);
 	}
 	zend_string_release(id);
 	return rc;
@@ -220,8 +346,9 @@ int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, con
 		return 0;
 	}
 	zend_string *id = hold_id(a, o, key, hold->token);
-	rlock_held *h = find(id);
-	if (h && !held_lost(h) && zend_string_equals(h->hold.token, hold->token)) {
+	zval *zv = chain(id);
+	rlock_held *h = find_token(zv, hold->token);
+	if (h && !held_lost(h)) {
 		/* more taken by the same holder: one hold still, its lease as long as the newest */
 		h->hold.valid_until = MAX(h->hold.valid_until, hold->valid_until);
 		zend_string_release(id);
@@ -231,7 +358,15 @@ int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, con
 		zend_string_release(id);
 		return -1;
 	}
-	keep(a, o, key, id, hold, wd, nwd);
+	rlock_ctx ctx = rlock_context();
+	if (!h && !a->shared) {
+		/* a lock restored: it replaces what this context held of it before */
+		h = find_ctx(zv, ctx);
+	}
+	if (h) {
+		zv = drop(zv, h);
+	}
+	keep(zv, a, o, key, id, hold, ctx, wd, nwd);
 	zend_string_release(id);
 	return 0;
 }
@@ -239,32 +374,31 @@ int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, con
 int rlock_registry_release(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
 {
 	zend_string *id = hold_id(a, o, key, token);
-	rlock_held *h = find(id);
+	zval *zv = chain(id);
+	rlock_held *h = find_token(zv, token);
 	rlock_hold hold = { .token = token };
 
-	if (h && zend_string_equals(h->hold.token, token)) {
+	zend_string_release(id);
+	if (h) {
 		if (held_lost(h)) {
 			/* every hold of it is gone with it */
-			settle_lost(h, id);
-			zend_string_release(id);
+			settle_lost(zv, h);
 			return 0;
 		}
 		if (--h->count > 0) {
-			zend_string_release(id);
 			return 1;
 		}
 		/* stop renewing before the release, so no renewal races it */
-		zend_hash_del(&RLOCK_G(held), id);
+		drop(zv, h);
 	}
-	zend_string_release(id);
 	return a->release(o, key, &hold, err);
 }
 
 void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_string *key, const rlock_hold *hold, zend_long ttl)
 {
 	zend_string *id = hold_id(a, o, key, hold->token);
-	rlock_held *h = find(id);
-	if (h && zend_string_equals(h->hold.token, hold->token)) {
+	rlock_held *h = find_token(chain(id), hold->token);
+	if (h) {
 		h->hold.valid_until = hold->valid_until;
 		for (uint32_t i = 0; i < h->nwd; i++) {
 			rlock_watchdog_set_ttl(h->wd[i], ttl);
@@ -276,9 +410,10 @@ void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_stri
 void rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
 	zend_string *id = hold_id(a, o, key, token);
-	rlock_held *h = find(id);
-	if (h && zend_string_equals(h->hold.token, token)) {
-		zend_hash_del(&RLOCK_G(held), id);
+	zval *zv = chain(id);
+	rlock_held *h = find_token(zv, token);
+	if (h) {
+		drop(zv, h);
 	}
 	zend_string_release(id);
 }
@@ -286,16 +421,15 @@ void rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string
 bool rlock_registry_lost(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
 	zend_string *id = hold_id(a, o, key, token);
-	rlock_held *h = find(id);
-	bool lost = h && zend_string_equals(h->hold.token, token) && held_lost(h);
+	rlock_held *h = find_token(chain(id), token);
 	zend_string_release(id);
-	return lost;
+	return h && held_lost(h);
 }
 
 zend_string *rlock_registry_token(const rlock_algo *a, const rlock_opts *o, zend_string *key)
 {
 	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
-	rlock_held *h = find(id);
+	rlock_held *h = RLOCK_G(request_active) ? find_ctx(chain(id), rlock_context()) : NULL;
 	zend_string_release(id);
 	return h && !held_lost(h) ? h->hold.token : NULL;
 }
@@ -303,8 +437,8 @@ zend_string *rlock_registry_token(const rlock_algo *a, const rlock_opts *o, zend
 void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
 	zend_string *id = hold_id(a, o, key, token);
-	rlock_held *h = find(id);
-	if (h && zend_string_equals(h->hold.token, token)) {
+	rlock_held *h = find_token(chain(id), token);
+	if (h) {
 		held_unwatch(h);
 	}
 	zend_string_release(id);
@@ -313,14 +447,63 @@ void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_strin
 void rlock_registry_rinit(void)
 {
 	zend_hash_init(&RLOCK_G(held), 8, NULL, held_dtor, 0);
+	RLOCK_G(held_over_keys) = 0;
 	RLOCK_G(request_active) = true;
+	rlock_context_rinit();
 	rlock_conn_reset();
+}
+
+/* The end of h as a hold of this process: renewal stops, before the release, and with
+ * auto_release the lock is released (unless the watchdog found it gone: a lock over several
+ * keys still gives back the others). 1 released, 0 not. */
+static int held_end(rlock_held *h)
+{
+	bool lost = held_lost(h), others = h->nwd > 1;
+	held_unwatch(h);
+	if (h->pid != rlock_getpid() || !h->opts->auto_release || (lost && !others)) {
+		return 0;
+	}
+	rlock_err err = {0};
+	return h->algo->release(h->opts, h->key, &h->hold, &err) == 1 && !lost;
+}
+
+/* Every hold of ctx in a chain ended and forgotten (with all, every hold): how many were
+ * released. */
+static zend_long chain_end(zval *zv, rlock_ctx ctx, bool all)
+{
+	zend_long released = 0;
+	for (rlock_held **p = (rlock_held **) &Z_PTR_P(zv), *h; (h = *p); ) {
+		if (all || (h->ctx == ctx && h->pid == rlock_getpid())) {
+			released += held_end(h);
+			*p = h->next;
+			held_free(h);
+		} else {
+			p = &h->next;
+		}
+	}
+	return released;
+}
+
+zend_long rlock_registry_end(rlock_ctx ctx)
+{
+	zend_long released = 0;
+	Bucket *b;
+
+	if (!RLOCK_G(request_active)) {
+		return 0;
+	}
+	ZEND_HASH_FOREACH_BUCKET(&RLOCK_G(held), b) {
+		released += chain_end(&b->val, ctx, false);
+		if (!Z_PTR(b->val)) {
+			zend_hash_del_bucket(&RLOCK_G(held), b);
+		}
+	} ZEND_HASH_FOREACH_END();
+	return released;
 }
 
 void rlock_registry_post_deactivate(void)
 {
-	rlock_held *h;
-	rlock_err err;
+	zval *zv;
 
 	if (!RLOCK_G(request_active)) {
 		return;  /* the request never started (its startup failed before RINIT) */
@@ -332,16 +515,9 @@ void rlock_registry_post_deactivate(void)
 	 * Objects still alive were freed by now (zend_deactivate), releasing theirs; what is
 	 * left was never freed (a fatal error during shutdown) or was let go with auto_release
 	 * off. A request that died (fatal error, exit(), timeout, uncaught exception) ends here
-	 * too. */
-	ZEND_HASH_FOREACH_PTR(&RLOCK_G(held), h) {
-		/* Renewal stops at request end, before the release. A lock the watchdog found gone
-		 * needs no release. */
-		bool lost = held_lost(h), others = h->nwd > 1;
-		held_unwatch(h);
-		if (h->pid == rlock_getpid() && h->opts->auto_release && (!lost || others)) {
-			memset(&err, 0, sizeof(err));
-			h->algo->release(h->opts, h->key, &h->hold, &err);
-		}
+	 * too, and so do Fibers left suspended by it. */
+	ZEND_HASH_FOREACH_VAL(&RLOCK_G(held), zv) {
+		chain_end(zv, 0, true);
 	} ZEND_HASH_FOREACH_END();
 	RLOCK_G(request_active) = false;
 	zend_hash_destroy(&RLOCK_G(held));

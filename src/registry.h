@@ -3,14 +3,22 @@
 
 #include "options.h"
 #include "lock.h"
+#include "context.h"
 
 /* Every function takes the algorithm a hold is kept by (rlock_algo_of(o) for RLock's
- * mutex): holds of different kinds on one key (a read and a write side) are distinct. */
+ * mutex): holds of different kinds on one key (a read and a write side) are distinct.
+ *
+ * A hold belongs to the execution context that took it (context.h): the request's main flow
+ * or a Fiber. Reentrancy is within a context: another context of this process takes a key
+ * with a token of its own, as another process does. A hold is named by its token wherever
+ * a token is given: any context may give one back (an object's free, RLock::release()). */
 
-/* Acquire through the registry of what this process holds: a reentrant acquire of a key we
- * hold counts one more hold and asks Redis nothing. With the watchdog option the lease is
- * renewed from then on, until the last hold is given back. Same results as rlock_lock_acquire();
- * out->token is the caller's. */
+/* Acquire through the registry of what this process holds: a reentrant acquire of a key the
+ * running context holds counts one more hold (and renews its lease). With the watchdog
+ * option the lease is renewed from then on, until the last hold is given back. Same results
+ * as rlock_lock_acquire(); out->token is the caller's. -1 too, with err set and nothing
+ * asked of Redis, when the running context holds a key of it through another hold (a lock
+ * over several keys and one of its keys): it would wait for itself. */
 int rlock_registry_acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err);
 
 /* Keep hold, taken outside the registry (by a shared algorithm, a->shared: a semaphore's
@@ -32,7 +40,7 @@ void rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string
 /* Whether the watchdog found token's lock on key no longer ours. No round trip. */
 bool rlock_registry_lost(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);
 
-/* The token this process holds key with (a's kind), or NULL; borrowed. No round trip. */
+/* The token the running context holds key with (a's kind), or NULL; borrowed. No round trip. */
 zend_string *rlock_registry_token(const rlock_algo *a, const rlock_opts *o, zend_string *key);
 
 /* Stop renewing token's lock without releasing it (an object let go with auto_release off). */
@@ -44,5 +52,11 @@ void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_strin
  * auto_release, and stops renewing every lock. */
 void rlock_registry_rinit(void);
 void rlock_registry_post_deactivate(void);
+
+/* The context ctx ended (a Fiber), or gave up what it held (RLock::releaseAll()): as at a
+ * request's end, its holds are no longer renewed, those with auto_release are released, and
+ * none is its own any more. How many it released. Runs no PHP code and throws nothing: a
+ * release that fails leaves the lock to its ttl. */
+zend_long rlock_registry_end(rlock_ctx ctx);
 
 #endif

@@ -51,6 +51,7 @@ key(): string
 lost(): bool
 static release(string $key, string $token, array $options = array (
 )): bool
+static releaseAll(): int
 static multi(array $keys, array $options = array (
 )): RLock
 RLockException extends RuntimeException

@@ -1,5 +1,5 @@
 --TEST--
-RLock::multi and new RLock on one of its keys exclude each other (the same Redis key), and a multi lock takes all of its keys or none
+RLock::multi and new RLock on one of its keys exclude each other (the same Redis key; the plain lock held by another process, or by a Fiber of this one), and a multi lock takes all of its keys or none
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -21,8 +21,14 @@ rlock_test_cmd('DEL', "{$p}b");
 var_dump($m->tryLock());
 // another process' plain lock on b (not this one's: it would be another kind, not reentrant)
 var_dump(rlock_test_cmd('SET', "{$p}b", 'someone-else', 'NX'));
-var_dump($m->unlock(), $plain->tryLock(), $m->tryLock(), rlock_test_cmd('EXISTS', "{$p}a", "{$p}c"));
-var_dump($plain->unlock(), $m->tryLock(), $m->unlock());
+// a plain lock on b in another context of this process (a Fiber, suspended holding it)
+$f = new Fiber(function () use ($plain) {
+    Fiber::suspend($plain->tryLock());
+    return $plain->unlock();
+});
+var_dump($m->unlock(), $f->start(), $m->tryLock(), rlock_test_cmd('EXISTS', "{$p}a", "{$p}c"));
+$f->resume();
+var_dump($f->getReturn(), $m->tryLock(), $m->unlock());
 ?>
 --EXPECT--
 bool(true)

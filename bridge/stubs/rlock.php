@@ -106,6 +106,11 @@ namespace RLock {
 namespace {
     /**
      * A distributed lock on Redis.
+     *
+     * A hold belongs to the execution context that took it: the request's main flow or a
+     * Fiber. It is reentrant within that context only; another Fiber of the process waits for
+     * it as another process would, and a Fiber that ends holding releases as a request's end
+     * does.
      */
     final class RLock implements RLock\LockInterface
     {
@@ -122,7 +127,10 @@ namespace {
         /** Acquire without blocking: one round trip. */
         public function tryLock(): bool {}
 
-        /** Release; false when the lock was no longer ours. */
+        /**
+         * Release; false when the lock was no longer ours. Throws RLockException when the
+         * calling context holds nothing through this object while another context (Fiber) does.
+         */
         public function unlock(): bool {}
 
         /** Reset our lease to $ttlMs (default: option "ttl"); false when the lock was lost. */
@@ -182,14 +190,22 @@ namespace {
         public function lost(): bool {}
 
         /**
-         * Release a lock by key and owner token, from any process (a job handed the lock). $key
-         * is what key() returned (prefix included), or the key the constructor took (prefix
-         * added): only the lock that holds $token is released. A mutex, a read-write lock's
-         * side, a lock over several keys.
+         * Release a lock by key and owner token, from any process and any execution context (a
+         * job handed the lock). $key is what key() returned (prefix included), or the key the
+         * constructor took (prefix added): only the lock that holds $token is released. A mutex,
+         * a read-write lock's side, a lock over several keys.
          *
          * @param array{server?: string, servers?: list<string>, cluster?: list<string>, sentinel?: list<string>, service?: string, ttl?: int, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, persistent?: bool, reentrant?: bool, auto_release?: bool, fencing?: bool, fair?: bool, watchdog?: bool, sync_replicas?: int, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string} $options
          */
         public static function release(string $key, #[\SensitiveParameter] string $token, #[\SensitiveParameter] array $options = []): bool {}
+
+        /**
+         * Release every hold the calling execution context (the main flow, or this Fiber) took,
+         * through any object: locks, lock sides, semaphore permits, as the request's end does
+         * (holds with auto_release off are let go unreleased, no longer renewed). For the end of
+         * a worker loop's iteration. Returns how many holds it released.
+         */
+        public static function releaseAll(): int {}
 
         /**
          * A lock over several keys: all of them or none, in one script, whatever order callers
@@ -221,7 +237,11 @@ namespace {
         /** Take $permits permits without blocking: one round trip. */
         public function tryAcquire(int $permits = 1): bool {}
 
-        /** Give back every permit this object holds; false when they were no longer ours. */
+        /**
+         * Give back every permit the calling execution context holds through this object; false
+         * when they were no longer ours. Throws RLockException when it holds none while another
+         * context (Fiber) does: permits are held per context, as a lock's holds are.
+         */
         public function release(): bool {}
 
         /** Reset the lease of our permits to $ttlMs (default: option "ttl"); false when they were lost. */

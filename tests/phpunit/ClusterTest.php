@@ -424,7 +424,17 @@ final class ClusterTest extends TestCase
         $this->assertTrue($m->isLocked());
         $this->assertGreaterThan(9000, $m->ttl());
         $this->assertTrue($m->extend(20000));
-        $this->assertFalse((new RLock('{acct}:1', $o))->tryLock(), 'a plain lock on one of its keys');
+        // a plain lock on one of its keys: excluded in another context (a Fiber here); in this
+        // one, it would wait for itself
+        $f = new Fiber(fn () => (new RLock('{acct}:1', $o))->tryLock());
+        $f->start();
+        $this->assertFalse($f->getReturn(), 'a plain lock on one of its keys');
+        try {
+            (new RLock('{acct}:1', $o))->tryLock();
+            $this->fail('a plain lock on a key this context holds through the multi lock');
+        } catch (RLockException $e) {
+            $this->assertStringContainsString('would wait for itself', $e->getMessage());
+        }
 
         // a waiter in another process, keys in the other order, woken by the release
         $code = '$l = RLock::multi(["{acct}:1", "{acct}:2"], json_decode($argv[1], true)); $ok = $l->lock(8000);'

@@ -1,0 +1,144 @@
+/* The execution context a hold belongs to, and what an object holds in each.
+ *
+ * The request's main flow is one context, each Fiber another (any fiber context the engine
+ * runs: a Fiber object's, or another extension's). A Fiber's id is made at its first call
+ * that asks, kept by its zend_fiber_context until the engine destroys that context (once the
+ * Fiber returned or threw, or was destroyed while suspended), then never given again: the
+ * engine reuses the memory of a dead Fiber's context for the next, its id is not reused. */
+
+#include "php.h"
+#include "php_rlock.h"
+#include "context.h"
+#include "registry.h"
+#include "zend_observer.h"
+
+/* A Fiber's key in RLOCK_G(ctx_fibers): its context's address. */
+#define FIBER_KEY(c) ((zend_ulong) (uintptr_t) (c))
+
+static rlock_ctx new_id(void)
+{
+	return ++RLOCK_G(ctx_last);
+}
+
+/* A new id for Fiber c (for its context), alive from now on. */
+static rlock_ctx fiber_new_id(zend_fiber_context *c)
+{
+	zval v;
+	ZVAL_LONG(&v, new_id());
+	zend_hash_index_update(&RLOCK_G(ctx_fibers), FIBER_KEY(c), &v);
+	zend_hash_index_add_empty_element(&RLOCK_G(ctx_alive), Z_LVAL(v));
+	return Z_LVAL(v);
+}
+
+rlock_ctx rlock_context_fiber(void)
+{
+	zend_fiber_context *c = EG(current_fiber_context);
+	zval *id = zend_hash_index_find(&RLOCK_G(ctx_fibers), FIBER_KEY(c));
+	return id ? (rlock_ctx) Z_LVAL_P(id) : fiber_new_id(c);
+}
+
+bool rlock_context_fiber_alive(rlock_ctx ctx)
+{
+	return zend_hash_index_exists(&RLOCK_G(ctx_alive), ctx);
+}
+
+rlock_ctx rlock_context_renew(void)
+{
+	rlock_ctx old = rlock_context();
+	zend_fiber_context *c = EG(current_fiber_context);
+	if (c == EG(main_fiber_context)) {
+		RLOCK_G(ctx_main) = new_id();
+	} else {
+		zend_hash_index_del(&RLOCK_G(ctx_alive), old);
+		fiber_new_id(c);
+	}
+	return old;
+}
+
+/* A fiber context ends: what it held ends as at a request's end. Nothing here runs PHP code
+ * or throws; a release that fails leaves the lock to its ttl. */
+static void fiber_destroyed(zend_fiber_context *c)
+{
+	zval *id = zend_hash_index_find(&RLOCK_G(ctx_fibers), FIBER_KEY(c));
+	if (!id) {
+		return;  /* it never took a lock */
+	}
+	rlock_ctx ctx = Z_LVAL_P(id);
+	zend_hash_index_del(&RLOCK_G(ctx_fibers), FIBER_KEY(c));
+	zend_hash_index_del(&RLOCK_G(ctx_alive), ctx);
+	rlock_registry_end(ctx);
+}
+
+void rlock_context_minit(void)
+{
+	zend_observer_fiber_destroy_register(fiber_destroyed);
+}
+
+void rlock_context_ginit(HashTable *fibers, HashTable *alive)
+{
+	zend_hash_init(fibers, 8, NULL, NULL, 1);
+	zend_hash_init(alive, 8, NULL, NULL, 1);
+}
+
+void rlock_context_gshutdown(HashTable *fibers, HashTable *alive)
+{
+	zend_hash_destroy(fibers);
+	zend_hash_destroy(alive);
+}
+
+void rlock_context_rinit(void)
+{
+	zend_hash_clean(&RLOCK_G(ctx_fibers));
+	zend_hash_clean(&RLOCK_G(ctx_alive));
+	RLOCK_G(ctx_main) = new_id();
+}
+
+/* ---- what an object holds, per context ---- */
+
+/* Whether p is no context's part any more: its context ended (or renewed) or is of another
+ * process, or it holds nothing and was not found lost. */
+static bool own_vacant(const rlock_own *p)
+{
+	return p->pid != rlock_getpid() || (p->count == 0 && !p->lost) || !rlock_context_alive(p->ctx);
+}
+
+rlock_own *rlock_owners_find(rlock_owners *w, rlock_ctx ctx, bool create)
+{
+	pid_t pid = rlock_getpid();
+	rlock_own *p, *vacant = NULL;
+
+	for (uint32_t i = 0; (p = rlock_owners_at(w, i)); i++) {
+		if (p->ctx == ctx && p->pid == pid) {
+			return p;
+		}
+		if (!vacant && own_vacant(p)) {
+			vacant = p;
+		}
+	}
+	if (!create) {
+		return NULL;
+	}
+	if (!vacant) {
+		w->more = erealloc(w->more, (w->nmore + 1) * sizeof(*w->more));
+		vacant = &w->more[w->nmore++];
+		vacant->token = NULL;
+	}
+	if (vacant->token) {
+		zend_string_release(vacant->token);
+	}
+	*vacant = (rlock_own) { .ctx = ctx, .pid = pid };
+	return vacant;
+}
+
+bool rlock_owners_elsewhere(rlock_owners *w)
+{
+	rlock_ctx ctx = rlock_context();
+	rlock_own *p;
+	for (uint32_t i = 0; (p = rlock_owners_at(w, i)); i++) {
+		if (p->ctx != ctx && rlock_own_holds(p)) {
+			return true;
+		}
+	}
+	return false;
+}
+

@@ -1,0 +1,124 @@
+#ifndef RLOCK_CONTEXT_H
+#define RLOCK_CONTEXT_H
+
+/* The execution context a hold belongs to: the request's main flow or a Fiber (a coroutine,
+ * a thread, once a runtime layer adds them). This file is the one place that knows what a
+ * context is: a runtime replaces rlock_context() and calls rlock_registry_end() (registry.h)
+ * where one of its contexts ends, as the Fiber observer here does. */
+
+#include "php.h"
+#include "php_rlock.h"
+
+/* A context's id: never given to another context of this process. */
+typedef zend_ulong rlock_ctx;
+
+/* The two below when a Fiber runs (the main flow's id is at hand). */
+rlock_ctx rlock_context_fiber(void);
+bool rlock_context_fiber_alive(rlock_ctx ctx);
+
+/* The context running now. Only while a request runs (from RINIT to its objects' freeing). */
+static zend_always_inline rlock_ctx rlock_context(void)
+{
+	if (EXPECTED(EG(current_fiber_context) == EG(main_fiber_context))) {
+		return RLOCK_G(ctx_main);
+	}
+	return rlock_context_fiber();
+}
+
+/* Whether ctx still runs or may run again (a suspended Fiber may): not ended, not renewed. */
+static zend_always_inline bool rlock_context_alive(rlock_ctx ctx)
+{
+	return ctx == RLOCK_G(ctx_main) || rlock_context_fiber_alive(ctx);
+}
+
+/* The running context gives up its id and goes on under a new one (RLock::releaseAll(): what
+ * it held is no longer its own): the old id, no longer alive. */
+rlock_ctx rlock_context_renew(void);
+
+/* MINIT: the Fiber observer, which ends a Fiber's holds (rlock_registry_end()) as its
+ * context is destroyed: returned, thrown, or destroyed while suspended. */
+void rlock_context_minit(void);
+void rlock_context_ginit(HashTable *fibers, HashTable *alive);
+void rlock_context_gshutdown(HashTable *fibers, HashTable *alive);
+/* RINIT: no context of the last request is alive in this one. */
+void rlock_context_rinit(void);
+
+/* What an object (a lock, a semaphore) holds in one context. */
+typedef struct {
+	rlock_ctx ctx;
+	zend_string *token;     /* while held (a semaphore keeps its token between holds) */
+	zend_long fence;
+	zend_long valid_until;  /* when the lease (Redlock: its validity) ends, by our clock */
+	uint32_t count;         /* a lock's nested holds, a semaphore's permits */
+	pid_t pid;              /* a forked child holds nothing of its parent's */
+	bool lost;              /* found no longer ours before its release */
+} rlock_own;
+
+/* What an object holds, each context its own part: the first in place (an object is mostly
+ * used by one context), the others beside it. */
+typedef struct {
+	rlock_own first;
+	rlock_own *more;
+	uint32_t nmore;
+} rlock_owners;
+
+/* rlock_owners_get() past its first part. */
+rlock_own *rlock_owners_find(rlock_owners *w, rlock_ctx ctx, bool create);
+
+/* The running context's part of w: NULL when it has none, unless create (then an empty one,
+ * in place of a part no context needs any more when there is one). Valid until the next
+ * call that creates one: never kept across a call of PHP code. */
+static zend_always_inline rlock_own *rlock_owners_get(rlock_owners *w, bool create)
+{
+	rlock_ctx ctx = rlock_context();
+	if (EXPECTED(w->first.ctx == ctx && w->first.pid == rlock_getpid())) {
+		return &w->first;
+	}
+	if (create && w->first.pid == 0) {
+		/* an object's first hold */
+		w->first.ctx = ctx;
+		w->first.pid = rlock_getpid();
+		return &w->first;
+	}
+	return rlock_owners_find(w, ctx, create);
+}
+
+/* The i-th part of w (0 first), NULL past the last: with rlock_own_holds(), every hold of
+ * an object (its free releases them all, whichever context took them). */
+static zend_always_inline rlock_own *rlock_owners_at(rlock_owners *w, uint32_t i)
+{
+	return i == 0 ? &w->first : i <= w->nmore ? &w->more[i - 1] : NULL;
+}
+
+/* Whether p holds, for a context still alive of this process. */
+static zend_always_inline bool rlock_own_holds(const rlock_own *p)
+{
+	return p->count > 0 && p->pid == rlock_getpid() && rlock_context_alive(p->ctx);
+}
+
+/* Whether another context than the running one holds through w. */
+bool rlock_owners_elsewhere(rlock_owners *w);
+
+/* p holds nothing any more (its token given up). */
+static zend_always_inline void rlock_own_drop(rlock_own *p)
+{
+	p->count = 0;
+	if (p->token) {
+		zend_string_release(p->token);
+		p->token = NULL;
+	}
+}
+
+/* Every part of w dropped, w's memory freed. */
+static zend_always_inline void rlock_owners_free(rlock_owners *w)
+{
+	rlock_own *p;
+	for (uint32_t i = 0; (p = rlock_owners_at(w, i)); i++) {
+		rlock_own_drop(p);
+	}
+	if (w->more) {
+		efree(w->more);
+	}
+}
+
+#endif
