@@ -28,6 +28,7 @@ typedef struct {
 	zend_long valid_until;
 	pid_t pid;           /* the process token and holds belong to */
 	bool lost;           /* our permits were found no longer ours before their release */
+	rlock_sem_lost unanswered;  /* an acquire whose reply never came: Redis may count permits we do not */
 	zend_object std;
 } rsemaphore_object;
 
@@ -47,6 +48,15 @@ static zend_object *rsemaphore_create(zend_class_entry *ce)
 	return &s->std;
 }
 
+/* Forget an acquire whose reply never came. */
+static void rsemaphore_answered(rsemaphore_object *s)
+{
+	if (s->unanswered.ticket) {
+		zend_string_release(s->unanswered.ticket);
+		s->unanswered.ticket = NULL;
+	}
+}
+
 /* The permits we hold, if they belong to this process (a forked child holds none of its
  * parent's, and takes its own under a token of its own). */
 static zend_long rsemaphore_held(rsemaphore_object *s)
@@ -55,8 +65,26 @@ static zend_long rsemaphore_held(rsemaphore_object *s)
 		zend_string_release(s->token);
 		s->token = NULL;
 		s->held = 0;
+		rsemaphore_answered(s);
 	}
 	return s->held;
+}
+
+/* Give back every permit our token has, asked of Redis (the registry forgets the hold, and
+ * its watchdog stops, first). With an acquire whose reply never came, whatever that took
+ * goes back too, and its ticket leaves the queue. 1, 0 none were ours, -1 err set. */
+static int rsemaphore_give_back(rsemaphore_object *s, rlock_err *err)
+{
+	if (!s->unanswered.ticket) {
+		return rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, s->token, err);
+	}
+	zend_long left;
+	rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, s->token);
+	int rc = rlock_semaphore_release(s->opts, s->key, s->token, s->limit, 0, s->unanswered.ticket, &left, err);
+	if (rc >= 0) {
+		rsemaphore_answered(s);
+	}
+	return rc;
 }
 
 static void rsemaphore_free(zend_object *obj)
@@ -64,14 +92,15 @@ static void rsemaphore_free(zend_object *obj)
 	rsemaphore_object *s = rsemaphore_from_obj(obj);
 	rlock_err err = {0};
 
-	if (s->opts && RLOCK_G(request_active) && rsemaphore_held(s) > 0) {
+	if (s->opts && RLOCK_G(request_active) && (rsemaphore_held(s) > 0 || s->unanswered.ticket)) {
 		if (s->opts->auto_release) {
 			/* No exception from a destructor: a failed release expires with the ttl. */
-			rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, s->token, &err);
+			rsemaphore_give_back(s, &err);
 		} else {
 			rlock_registry_unwatch(&rlock_semaphore_algo, s->opts, s->key, s->token);
 		}
 	}
+	rsemaphore_answered(s);
 	if (s->token) {
 		zend_string_release(s->token);
 	}
@@ -148,7 +177,7 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 	}
 	hold.token = s->token;
 	rlock_conn_enter(s->opts, wait);
-	int rc = rlock_semaphore_acquire(s->opts, s->key, s->limit, n, wait, &hold, &total, &err);
+	int rc = rlock_semaphore_acquire(s->opts, s->key, s->limit, n, wait, &hold, &total, &s->unanswered, &err);
 	s->token = hold.token;
 	if (rc == 1 && rlock_registry_add(&rlock_semaphore_algo, s->opts, s->key, &hold, &err) < 0) {
 		/* not renewed, not kept: give them back at once (ours from before too) */
@@ -190,21 +219,23 @@ static void rsemaphore_lost(rsemaphore_object *s)
 	RLOCK_G(counters).lost++;
 }
 
-/* Give back every permit we hold. 1 released, 0 they were no longer ours (or none held),
- * -1 thrown (when throw is set). */
+/* Give back every permit we hold, and those an acquire whose reply never came may have
+ * taken. 1 released, 0 they were no longer ours (or none held), -1 thrown (when throw is
+ * set). */
 static int rsemaphore_release(rsemaphore_object *s, bool throw)
 {
 	rlock_err err = {0};
+	zend_long held = rsemaphore_held(s);
 
-	if (rsemaphore_held(s) == 0) {
+	if (held == 0 && !s->unanswered.ticket) {
 		return 0;
 	}
 	s->held = 0;
-	int rc = rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, s->token, &err);
+	int rc = rsemaphore_give_back(s, &err);
 	if (rc < 0 && throw) {
 		rlock_throw(s->opts, &err);
 	}
-	if (rc == 0) {
+	if (rc == 0 && held > 0) {
 		s->lost = true;
 		RLOCK_G(counters).lost++;
 	}
@@ -221,7 +252,7 @@ static int rsemaphore_release_n(rsemaphore_object *s, zend_long n, bool throw)
 	if (rsemaphore_held(s) <= n) {
 		return rsemaphore_release(s, throw);
 	}
-	int rc = rlock_semaphore_release(s->opts, s->key, s->token, s->limit, n, &left, &err);
+	int rc = rlock_semaphore_release(s->opts, s->key, s->token, s->limit, n, NULL, &left, &err);
 	if (rc < 0 && throw) {
 		rlock_throw(s->opts, &err);
 	}
@@ -391,6 +422,26 @@ PHP_METHOD(RSemaphore, held)
 		RETURN_THROWS();
 	}
 	RETURN_LONG(rsemaphore_found_lost(s) ? 0 : s->held);
+}
+
+PHP_METHOD(RSemaphore, isAcquired)
+{
+	rsemaphore_object *s;
+	rlock_err err = {0};
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(s = rsemaphore_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	if (rsemaphore_held(s) == 0 || rsemaphore_found_lost(s)) {
+		RETURN_FALSE;
+	}
+	int rc = rlock_semaphore_algo.is_owner(s->opts, s->key, s->token, &err);
+	if (rc < 0) {
+		rlock_throw(s->opts, &err);
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
 }
 
 PHP_METHOD(RSemaphore, available)

@@ -102,8 +102,11 @@ final class RSemaphore
     /** Reset the lease of our permits to $ttlMs (default: option "ttl"); false when they were lost. */
     public function extend(?int $ttlMs = null): bool {}
 
-    /** The permits this object holds. */
+    /** The permits this object holds, as it counts them (no round trip). */
     public function held(): int {}
+
+    /** Whether this object holds permits whose lease has not ended, asked of Redis. */
+    public function isAcquired(): bool {}
 
     /** The permits free now, asked of Redis. */
     public function available(): int {}

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: de3eba9278a8dd4681cc2a1464c43170e82efc65 */
+ * Stub hash: f4c7ba9df3c0414341c5b7320069b1fd7300115d */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -74,6 +74,8 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_RSemaphore_held arginfo_class_RLock_ttl
 
+#define arginfo_class_RSemaphore_isAcquired arginfo_class_RLock_tryLock
+
 #define arginfo_class_RSemaphore_available arginfo_class_RLock_ttl
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RSemaphore_synchronized, 0, 1, IS_MIXED, 0)
@@ -114,6 +116,7 @@ ZEND_METHOD(RSemaphore, tryAcquire);
 ZEND_METHOD(RSemaphore, release);
 ZEND_METHOD(RSemaphore, extend);
 ZEND_METHOD(RSemaphore, held);
+ZEND_METHOD(RSemaphore, isAcquired);
 ZEND_METHOD(RSemaphore, available);
 ZEND_METHOD(RSemaphore, synchronized);
 ZEND_METHOD(RReadWriteLock, __construct);
@@ -149,6 +152,7 @@ static const zend_function_entry class_RSemaphore_methods[] = {
 	ZEND_ME(RSemaphore, release, arginfo_class_RSemaphore_release, ZEND_ACC_PUBLIC)
 	ZEND_ME(RSemaphore, extend, arginfo_class_RSemaphore_extend, ZEND_ACC_PUBLIC)
 	ZEND_ME(RSemaphore, held, arginfo_class_RSemaphore_held, ZEND_ACC_PUBLIC)
+	ZEND_ME(RSemaphore, isAcquired, arginfo_class_RSemaphore_isAcquired, ZEND_ACC_PUBLIC)
 	ZEND_ME(RSemaphore, available, arginfo_class_RSemaphore_available, ZEND_ACC_PUBLIC)
 	ZEND_ME(RSemaphore, synchronized, arginfo_class_RSemaphore_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
