@@ -20,7 +20,10 @@ final class RLock
      */
     public function __construct(string $key, #[\SensitiveParameter] array $options = []) {}
 
-    /** Acquire, blocking up to $waitMs (default: option "wait"). */
+    /**
+     * Acquire, blocking up to $waitMs (default: option "wait"). A wait is 0 to 2147483647 ms
+     * (about 24.8 days) for every primitive; more is a ValueError.
+     */
     public function lock(?int $waitMs = null): bool {}
 
     /** Acquire without blocking: one round trip. */
@@ -90,7 +93,10 @@ final class RSemaphore
      */
     public function __construct(string $name, int $permits, #[\SensitiveParameter] array $options = []) {}
 
-    /** Take $permits permits (all or none), blocking up to $waitMs (default: option "wait"). */
+    /**
+     * Take $permits permits (all or none), blocking up to $waitMs (default: option "wait",
+     * 0 to 2147483647 ms).
+     */
     public function acquire(int $permits = 1, ?int $waitMs = null): bool {}
 
     /** Take $permits permits without blocking: one round trip. */

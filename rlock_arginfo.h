@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: f4c7ba9df3c0414341c5b7320069b1fd7300115d */
+ * Stub hash: ea69552f0c15a97686c42aa78ecb414ee396e868 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
