@@ -34,7 +34,7 @@ echo "waiter queued: ", var_export(microtime(true) <= $deadline, true), "\n";
 var_dump($four->release(), (new RSemaphore('mixed', 4, $o))->available(), file_get_contents($out));
 var_dump($two->release());
 pcntl_waitpid($pid, $status);
-echo "waiter: ", pcntl_wifexited($status) ? pcntl_wexitstatus($status) . ', ' . file_get_contents($out) : "killed by signal " . pcntl_wtermsig($status), "\n";
+echo "waiter: ", rlock_test_exit($status), ', ', file_get_contents($out), "\n";
 unlink($out);
 ?>
 --EXPECT--
