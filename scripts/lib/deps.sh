@@ -74,6 +74,26 @@ rlock_phpt_skips() {
 	fi
 }
 
+# rlock_phpt_verdict LOG: whether the phpt run of LOG passed, by one rule wherever a phpt suite
+# runs (scripts/test.sh, the release check's tarball): tests ran (a count above zero: make test
+# exits 0 running none where it finds no CLI), nothing was skipped that should have run
+# (rlock_phpt_skips), and no test passed only when run-tests ran it again (it retries a failure
+# that timed out or whose test calls sleep() or microtime(): "Tests warned", "passed on retry").
+rlock_phpt_verdict() {
+	local log=$1 n ok=0
+	n=$(sed -nE 's/^Tests passed *: *([0-9]+).*/\1/p' "$log")
+	if [ "${n:-0}" -eq 0 ]; then
+		echo "phpt: no test passed (none ran?)" >&2
+		ok=1
+	fi
+	rlock_phpt_skips "$log" || ok=1
+	if grep -Eq "Tests warned *: *[1-9]" "$log"; then
+		echo "phpt: tests failed and passed only on a retry" >&2
+		ok=1
+	fi
+	return $ok
+}
+
 rlock_free_port() {
 	php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'
 }
