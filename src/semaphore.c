@@ -31,8 +31,10 @@
  * the queue: a waiter for 3 is not starved by a stream of 1-permit takers, and a newcomer
  * takes permits only when nobody waits. A waiter waits through lock.c's rlock_lock_wait():
  * its acquire script and its BLPOP in one write, no polling; it wakes itself when the first
- * lease ends (the holder may have crashed), and a dead waiter's ticket is dropped once its
- * deadline passed.
+ * lease ends (the holder may have crashed), a lease given later that ends sooner wakes the
+ * head (serve()), and a dead waiter's ticket is dropped once its deadline passed: a waiter
+ * that died in the queue delays the next by its round and a second, or, served first, by
+ * its own lease.
  *
  * What a contended section costs Redis: the waiter's acquire (8 commands in its script, the
  * ticket queued), its BLPOP, and the holder's release (16: its permits back, the head
@@ -59,7 +61,10 @@
  * tok has.
  * serve(): the queue served from its head while the head's permits fit (u: the count held
  * now): credited to the head's holder and "g <permits it has now>" pushed on its own list,
- * but for me (the caller's ticket, or nil), whose permits the caller's reply tells. Returns
+ * but for me (the caller's ticket, or nil), whose permits the caller's reply tells. A head
+ * left waiting whose round blocks past the end of a lease given here (a shorter ttl than
+ * the lease it counted on: a waiter that died once served holds its permits only that long)
+ * gets "0" pushed on its list: it tries again, and blocks until that lease ends at most. Returns
  * the permits me was given (false: not served), the count held after, the head left ({ticket,
  * deadline}; nil: the queue is empty) and me's record as found (nil: me was not queued, or
  * left the queue). The queue is read a few tickets at a time, their records in the same
@@ -102,8 +107,13 @@
 	"  redis.call('ltrim', Q, k, -1)\n" \
 	"  redis.call('hdel', W, unpack(ts, 1, k))\n" \
 	"end\n" \
+	"local function push(w, v)\n" \
+	"  local s = H .. '-self-' .. w\n" \
+	"  redis.call('rpush', s, v)\n" \
+	"  redis.call('pexpire', s, 10000)\n" \
+	"end\n" \
 	"local function serve(now, u, me)\n" \
-	"  local given, rec = false, nil\n" \
+	"  local given, rec, soonest = false, nil, nil\n" \
 	"  while true do\n" \
 	"    local ts = redis.call('lrange', Q, 0, 3)\n" \
 	"    local nt = #ts\n" \
@@ -117,15 +127,13 @@
 	"      if n and tonumber(dl) >= now then\n" \
 	"        if not fits(tonumber(n), tonumber(limit), u) then\n" \
 	"          if i > 1 then drop(ts, i - 1) end\n" \
+	"          if soonest and w ~= me and soonest + 1 < tonumber(dl) - 1000 then push(w, '0') end\n" \
 	"          return given, u, {w, tonumber(dl)}, rec\n" \
 	"        end\n" \
 	"        local have = take(tok, tonumber(n), tonumber(ttl), now, w, tonumber(limit))\n" \
 	"        u = u + tonumber(n)\n" \
-	"        if w == me then given = have else\n" \
-	"          local s = H .. '-self-' .. w\n" \
-	"          redis.call('rpush', s, 'g ' .. have)\n" \
-	"          redis.call('pexpire', s, 10000)\n" \
-	"        end\n" \
+	"        if not soonest or now + tonumber(ttl) < soonest then soonest = now + tonumber(ttl) end\n" \
+	"        if w == me then given = have else push(w, 'g ' .. have) end\n" \
 	"      end\n" \
 	"      if w == me then rec = nil end\n" \
 	"    end\n" \
