@@ -42,17 +42,32 @@ final class SemaphoreTest extends OneServerTestCase
         LUA;
 
     /**
-     * A worker: until its time is up, takes 1 to 3 permits (waiting up to WAIT_MS), enters
-     * the section, stays up to 2 ms, leaves, releases; reports how it went.
+     * How a worker starts: $cfg from argv, $r a client for the witness, $s its semaphore
+     * 'pool'; ready, then waits for "go". section($i, $n) enters the section as the i-th
+     * holder of n permits, stays up to 2 ms, and leaves.
      */
-    private const WORKER = <<<'PHP'
+    private const WORKER_START = <<<'PHP'
         [, $cfg] = $argv;
         $cfg = json_decode($cfg, true);
         $r = new Redis();
         $r->connect('127.0.0.1', $cfg['port']);
         $s = new RSemaphore('pool', $cfg['permits'], $cfg['opts']);
+        $section = function (int $i, int $n) use ($r, $cfg) {
+            $me = getmypid() . ":$i:$n";
+            $r->eval($cfg['enter'], ['inside', 'violations', $me, $cfg['permits'], 200], 2);
+            usleep(random_int(0, 2000));
+            $r->zRem('inside', $me);
+        };
         echo "ready\n";
         $r->blPop(['go'], 30);
+
+        PHP;
+
+    /**
+     * A worker: until its time is up, takes 1 to 3 permits (waiting up to WAIT_MS), enters
+     * the section, stays up to 2 ms, leaves, releases; reports how it went.
+     */
+    private const WORKER = self::WORKER_START . <<<'PHP'
         $st = ['ok' => 0, 'timeouts' => 0, 'late' => 0, 'lost' => 0];
         $end = microtime(true) + $cfg['seconds'];
         for ($i = 0; microtime(true) < $end; $i++) {
@@ -66,10 +81,7 @@ final class SemaphoreTest extends OneServerTestCase
                 $st['timeouts']++;
                 continue;
             }
-            $me = getmypid() . ":$i:$n";
-            $r->eval($cfg['enter'], ['inside', 'violations', $me, $cfg['permits'], 200], 2);
-            usleep(random_int(0, 2000));
-            $r->zRem('inside', $me);
+            $section($i, $n);
             $s->release() ? $st['ok']++ : $st['lost']++;
         }
         echo json_encode($st), "\n";
@@ -152,26 +164,14 @@ final class SemaphoreTest extends OneServerTestCase
      * lost reply lasted at most, gives back what it may hold, reports, and waits to be told
      * to exit.
      */
-    private const LOST_WORKER = <<<'PHP'
-        [, $cfg] = $argv;
-        $cfg = json_decode($cfg, true);
-        $r = new Redis();
-        $r->connect('127.0.0.1', $cfg['port']);
-        $s = new RSemaphore('pool', $cfg['permits'], $cfg['opts']);
-        echo "ready\n";
-        $r->blPop(['go'], 30);
+    private const LOST_WORKER = self::WORKER_START . <<<'PHP'
         $st = ['ok' => 0, 'cut' => 0, 'timeouts' => 0, 'after_ms' => 0];
         $since = null;
         $end = microtime(true) + $cfg['seconds'];
         for ($i = 0; microtime(true) < $end; $i++) {
             $n = random_int(1, 2);
             try {
-                $s->synchronized(function () use ($r, $cfg, $n, $i) {
-                    $me = getmypid() . ":$i:$n";
-                    $r->eval($cfg['enter'], ['inside', 'violations', $me, $cfg['permits'], 200], 2);
-                    usleep(random_int(0, 2000));
-                    $r->zRem('inside', $me);
-                }, $n, $cfg['wait']);
+                $s->synchronized(fn () => $section($i, $n), $n, $cfg['wait']);
                 $st['ok']++;
                 if ($since !== null) {
                     $st['after_ms'] = max($st['after_ms'], (int) ((microtime(true) - $since) * 1000));
