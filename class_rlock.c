@@ -314,6 +314,80 @@ static int rlock_sync_give_back(void *holder, bool throw)
 	return rlock_held(l) ? rlock_release_one(l, throw) : !l->lost;
 }
 
+PHP_METHOD(RLock, restore)
+{
+	zend_string *token;
+	rlock_object *l;
+	rlock_err err = {0};
+	zend_long pttl = 0;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_STR(token)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	if (rlock_held(l)) {
+		zend_throw_error(NULL, "RLock::restore(): this object holds the lock already");
+		RETURN_THROWS();
+	}
+	if (ZSTR_LEN(token) == 0) {
+		zend_argument_value_error(1, "must not be empty");
+		RETURN_THROWS();
+	}
+	zend_long asked = rlock_now_ms();
+	int rc = l->algo->is_owner(l->opts, l->key, token, &err);
+	if (rc == 1 && l->algo->pttl(l->opts, l->key, &pttl, &err) < 0) {
+		rc = -1;
+	}
+	/* the lease Redis has left, from before we asked (-1, no expiry: as if it ran out, so
+	 * nothing vouches for it by our clock) */
+	rlock_hold hold = { .token = token, .valid_until = asked + MAX(pttl, 0) };
+	if (rc == 1 && rlock_registry_add(l->algo, l->opts, l->key, &hold, &err) < 0) {
+		rc = -1;
+	}
+	if (rc < 0) {
+		rlock_throw(l->opts, &err);
+		RETURN_THROWS();
+	}
+	if (rc == 1) {
+		l->token = zend_string_copy(token);
+		l->holds = 1;
+		l->pid = rlock_getpid();
+		l->lost = false;
+		l->fence = 0;
+		l->valid_until = hold.valid_until;
+	}
+	RETURN_BOOL(rc);
+}
+
+PHP_METHOD(RLock, forceUnlock)
+{
+	rlock_object *l;
+	rlock_err err = {0};
+	rlock_hold whoever = { .token = NULL };
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(l = rlock_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	/* this process' hold, if it has one, is gone with it: no outer hold, no renewal */
+	zend_string *ours = rlock_registry_token(l->algo, l->opts, l->key);
+	if (ours) {
+		rlock_registry_forget(l->algo, l->opts, l->key, ours);
+	}
+	if (rlock_held(l)) {
+		rlock_drop_holds(l);
+	}
+	int rc = l->algo->release(l->opts, l->key, &whoever, &err);
+	if (rc < 0) {
+		rlock_throw(l->opts, &err);
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
+}
+
 PHP_METHOD(RLock, synchronized)
 {
 	zend_fcall_info fci;
@@ -580,6 +654,29 @@ PHP_METHOD(RLock, multi)
 	rlock_opts_release(o);
 }
 
+/* var_dump() and print_r(): the key, whether this object holds it, the lease it asks and
+ * the options, passwords masked; never the token, which RLock::release() takes as a secret. */
+static HashTable *rlock_debug_info(zend_object *obj, int *is_temp)
+{
+	rlock_object *l = rlock_from_obj(obj);
+	zval info;
+
+	*is_temp = 1;
+	array_init(&info);
+	if (!l->opts) {
+		return Z_ARR(info);
+	}
+	add_assoc_str(&info, "key", zend_string_copy(l->key));
+	add_assoc_bool(&info, "held", rlock_held(l));
+	add_assoc_bool(&info, "lost", l->lost);
+	return rlock_debug_array(&info, l->opts);
+}
+
+bool rlock_class_rlock_held(zval *lock)
+{
+	return !Z_ISUNDEF_P(lock) && rlock_held(Z_RLOCK_P(lock));
+}
+
 void rlock_class_rlock_minit(zend_class_entry *ce)
 {
 	rlock_ce = ce;
@@ -588,6 +685,7 @@ void rlock_class_rlock_minit(zend_class_entry *ce)
 	rlock_object_handlers.offset = XtOffsetOf(rlock_object, std);
 	rlock_object_handlers.free_obj = rlock_free;
 	rlock_object_handlers.clone_obj = NULL;
+	rlock_object_handlers.get_debug_info = rlock_debug_info;
 }
 
 void rlock_class_rlock_new(zval *out, rlock_opts *o, zend_string *full, const rlock_algo *a)

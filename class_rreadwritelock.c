@@ -114,6 +114,24 @@ PHP_METHOD(RReadWriteLock, writeLock)
 	rrwlock_side(ZEND_THIS, true, return_value);
 }
 
+/* var_dump() and print_r(): the key, which side this object's RLocks hold, the lease they
+ * ask and the options, passwords masked. */
+static HashTable *rrwlock_debug_info(zend_object *obj, int *is_temp)
+{
+	rrwlock_object *rw = rrwlock_from_obj(obj);
+	zval info;
+
+	*is_temp = 1;
+	array_init(&info);
+	if (!rw->opts) {
+		return Z_ARR(info);
+	}
+	add_assoc_str(&info, "key", zend_string_copy(rw->key));
+	add_assoc_bool(&info, "read_held", rlock_class_rlock_held(&rw->read));
+	add_assoc_bool(&info, "write_held", rlock_class_rlock_held(&rw->write));
+	return rlock_debug_array(&info, rw->opts);
+}
+
 void rlock_class_rreadwritelock_minit(zend_class_entry *ce)
 {
 	ce->create_object = rrwlock_create;
@@ -121,4 +139,5 @@ void rlock_class_rreadwritelock_minit(zend_class_entry *ce)
 	rrwlock_object_handlers.offset = XtOffsetOf(rrwlock_object, std);
 	rrwlock_object_handlers.free_obj = rrwlock_free;
 	rrwlock_object_handlers.clone_obj = NULL;
+	rrwlock_object_handlers.get_debug_info = rrwlock_debug_info;
 }

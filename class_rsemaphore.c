@@ -510,6 +510,24 @@ PHP_METHOD(RSemaphore, synchronized)
 		"The permits of the semaphore \"%s\" expired before they were released", s->key);
 }
 
+/* var_dump() and print_r(): the semaphore's name (prefix included), its permits, those this
+ * object holds, the lease it asks and the options, passwords masked; never its token. */
+static HashTable *rsemaphore_debug_info(zend_object *obj, int *is_temp)
+{
+	rsemaphore_object *s = rsemaphore_from_obj(obj);
+	zval info;
+
+	*is_temp = 1;
+	array_init(&info);
+	if (!s->opts) {
+		return Z_ARR(info);
+	}
+	add_assoc_str(&info, "name", rlock_keys_companion_base(s->key, "semaphore"));
+	add_assoc_long(&info, "permits", s->limit);
+	add_assoc_long(&info, "held", rsemaphore_found_lost(s) ? 0 : s->held);
+	return rlock_debug_array(&info, s->opts);
+}
+
 void rlock_class_rsemaphore_minit(zend_class_entry *ce)
 {
 	rsemaphore_ce = ce;
@@ -518,4 +536,5 @@ void rlock_class_rsemaphore_minit(zend_class_entry *ce)
 	rsemaphore_object_handlers.offset = XtOffsetOf(rsemaphore_object, std);
 	rsemaphore_object_handlers.free_obj = rsemaphore_free;
 	rsemaphore_object_handlers.clone_obj = NULL;
+	rsemaphore_object_handlers.get_debug_info = rsemaphore_debug_info;
 }

@@ -44,6 +44,9 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	char *tls_key;
 	char *tls_server_name;
 	bool tls_verify_peer;
+	/* the integer and bool settings above whose php.ini value is invalid, one bit each by
+	 * their place in src/options.c's table: kept as given, every call that uses one throws */
+	uint32_t ini_invalid;
 	/* connections that outlive the request (src/conn.c), per process */
 	HashTable pool;
 	/* connections of this request only (persistent = false) */

@@ -35,33 +35,6 @@ ZEND_DECLARE_MODULE_GLOBALS(rlock)
 
 /* ---- php.ini ---- */
 
-static ZEND_INI_MH(OnUpdateServer)
-{
-	rlock_server s;
-	const char *why;
-	if (rlock_server_parse(ZSTR_VAL(new_value), ZSTR_LEN(new_value), &s, false, &why) == FAILURE) {
-		php_error_docref(NULL, E_WARNING, "Invalid rlock.server: it %s", why);
-		return FAILURE;
-	}
-	rlock_server_free(&s, false);
-	rlock_opts_forget();
-	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
-}
-
-/* The other settings: the stock handlers, and the options made from the old values
- * forgotten. */
-static ZEND_INI_MH(OnUpdateOptString)
-{
-	rlock_opts_forget();
-	return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
-}
-
-static ZEND_INI_MH(OnUpdateOptBool)
-{
-	rlock_opts_forget();
-	return OnUpdateBool(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
-}
-
 #ifndef ZEND_INI_GET_ADDR /* PHP 8.1 may lack it */
 # ifdef ZTS
 #  define ZEND_INI_GET_ADDR() ((char *) ts_resource(*((int *) mh_arg2)) + (size_t) mh_arg1)
@@ -70,22 +43,18 @@ static ZEND_INI_MH(OnUpdateOptBool)
 # endif
 #endif
 
-/* An integer setting within the range of its option (src/options.c): decimal digits only,
- * so that "1e3", "1k" or 2^64 are refused rather than read as 1, 1024 or a wrapped value. */
-static ZEND_INI_MH(OnUpdateRange)
+/* MINIT has registered the settings: what php.ini and -d gave has been read (and warned of). */
+static bool ini_read;
+
+/* Every setting: never refused, as a refusal would leave the default in its place (often
+ * another Redis). An invalid value is kept as given, and every call that would use it
+ * throws (src/options.c); one warning says so at startup, none per request (a pool's
+ * php_value, .user.ini) nor at ini_set(), whose calls throw. */
+static ZEND_INI_MH(OnUpdateOpt)
 {
-	const char *name = ZSTR_VAL(entry->name) + sizeof("rlock.") - 1;
-	zend_long min = 0, max = 0, v;
 	(void) mh_arg3;
-	(void) stage;
-	bool ranged = rlock_opts_range(name, &min, &max);
-	if (!ranged || !rlock_parse_number(ZSTR_VAL(new_value), ZSTR_LEN(new_value), max, &v) || v < min) {
-		php_error_docref(NULL, E_WARNING, "Invalid %s: it must be an integer between " ZEND_LONG_FMT " and " ZEND_LONG_FMT,
-			ZSTR_VAL(entry->name), min, max);
-		return FAILURE;
-	}
-	*(zend_long *) ZEND_INI_GET_ADDR() = v;
-	rlock_opts_forget();
+	rlock_opts_ini_update(ZSTR_VAL(entry->name) + sizeof("rlock.") - 1, new_value, ZEND_INI_GET_ADDR(),
+		stage == ZEND_INI_STAGE_STARTUP && !ini_read);
 	return SUCCESS;
 }
 
@@ -99,14 +68,7 @@ static ZEND_INI_DISP(display_servers)
 		PUTS("no value");
 		return;
 	}
-	for (const char *p = ZSTR_VAL(v), *end = p + ZSTR_LEN(v); p < end; ) {
-		const char *comma = memchr(p, ',', end - p);
-		rlock_server_mask(p, (comma ? comma : end) - p, &out);
-		if (comma) {
-			smart_str_appendc(&out, ',');
-		}
-		p = comma ? comma + 1 : end;
-	}
+	rlock_servers_mask(ZSTR_VAL(v), ZSTR_LEN(v), &out);
 	if (out.s) {
 		PHPWRITE(ZSTR_VAL(out.s), ZSTR_LEN(out.s));
 		smart_str_free(&out);
@@ -114,29 +76,29 @@ static ZEND_INI_DISP(display_servers)
 }
 
 PHP_INI_BEGIN()
-	STD_PHP_INI_ENTRY_EX("rlock.server", "redis://127.0.0.1:6379", PHP_INI_ALL, OnUpdateServer, server, zend_rlock_globals, rlock_globals, display_servers)
-	STD_PHP_INI_ENTRY_EX("rlock.servers", "", PHP_INI_ALL, OnUpdateOptString, servers, zend_rlock_globals, rlock_globals, display_servers)
-	STD_PHP_INI_ENTRY_EX("rlock.cluster", "", PHP_INI_ALL, OnUpdateOptString, cluster, zend_rlock_globals, rlock_globals, display_servers)
-	STD_PHP_INI_ENTRY_EX("rlock.sentinel", "", PHP_INI_ALL, OnUpdateOptString, sentinel, zend_rlock_globals, rlock_globals, display_servers)
-	STD_PHP_INI_ENTRY("rlock.service", "", PHP_INI_ALL, OnUpdateOptString, service, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.sync_replicas", "0", PHP_INI_ALL, OnUpdateRange, sync_replicas, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.prefix", "rlock:", PHP_INI_ALL, OnUpdateOptString, prefix, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.ttl", "30000", PHP_INI_ALL, OnUpdateRange, ttl, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.wait", "0", PHP_INI_ALL, OnUpdateRange, wait, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.retry_delay", "50", PHP_INI_ALL, OnUpdateRange, retry_delay, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.connect_timeout", "1000", PHP_INI_ALL, OnUpdateRange, connect_timeout, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.read_timeout", "1000", PHP_INI_ALL, OnUpdateRange, read_timeout, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.persistent", "1", PHP_INI_ALL, OnUpdateOptBool, persistent, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.reentrant", "1", PHP_INI_ALL, OnUpdateOptBool, reentrant, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.auto_release", "1", PHP_INI_ALL, OnUpdateOptBool, auto_release, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.fencing", "0", PHP_INI_ALL, OnUpdateOptBool, fencing, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.fair", "1", PHP_INI_ALL, OnUpdateOptBool, fair, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.watchdog", "0", PHP_INI_ALL, OnUpdateOptBool, watchdog, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.tls_ca", "", PHP_INI_ALL, OnUpdateOptString, tls_ca, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.tls_cert", "", PHP_INI_ALL, OnUpdateOptString, tls_cert, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.tls_key", "", PHP_INI_ALL, OnUpdateOptString, tls_key, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_ENTRY("rlock.tls_server_name", "", PHP_INI_ALL, OnUpdateOptString, tls_server_name, zend_rlock_globals, rlock_globals)
-	STD_PHP_INI_BOOLEAN("rlock.tls_verify_peer", "1", PHP_INI_ALL, OnUpdateOptBool, tls_verify_peer, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY_EX("rlock.server", "redis://127.0.0.1:6379", PHP_INI_ALL, OnUpdateOpt, server, zend_rlock_globals, rlock_globals, display_servers)
+	STD_PHP_INI_ENTRY_EX("rlock.servers", "", PHP_INI_ALL, OnUpdateOpt, servers, zend_rlock_globals, rlock_globals, display_servers)
+	STD_PHP_INI_ENTRY_EX("rlock.cluster", "", PHP_INI_ALL, OnUpdateOpt, cluster, zend_rlock_globals, rlock_globals, display_servers)
+	STD_PHP_INI_ENTRY_EX("rlock.sentinel", "", PHP_INI_ALL, OnUpdateOpt, sentinel, zend_rlock_globals, rlock_globals, display_servers)
+	STD_PHP_INI_ENTRY("rlock.service", "", PHP_INI_ALL, OnUpdateOpt, service, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.sync_replicas", "0", PHP_INI_ALL, OnUpdateOpt, sync_replicas, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.prefix", "rlock:", PHP_INI_ALL, OnUpdateOpt, prefix, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.ttl", "30000", PHP_INI_ALL, OnUpdateOpt, ttl, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.wait", "0", PHP_INI_ALL, OnUpdateOpt, wait, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.retry_delay", "50", PHP_INI_ALL, OnUpdateOpt, retry_delay, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.connect_timeout", "1000", PHP_INI_ALL, OnUpdateOpt, connect_timeout, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.read_timeout", "1000", PHP_INI_ALL, OnUpdateOpt, read_timeout, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.persistent", "1", PHP_INI_ALL, OnUpdateOpt, persistent, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.reentrant", "1", PHP_INI_ALL, OnUpdateOpt, reentrant, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.auto_release", "1", PHP_INI_ALL, OnUpdateOpt, auto_release, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.fencing", "0", PHP_INI_ALL, OnUpdateOpt, fencing, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.fair", "1", PHP_INI_ALL, OnUpdateOpt, fair, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.watchdog", "0", PHP_INI_ALL, OnUpdateOpt, watchdog, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.tls_ca", "", PHP_INI_ALL, OnUpdateOpt, tls_ca, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.tls_cert", "", PHP_INI_ALL, OnUpdateOpt, tls_cert, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.tls_key", "", PHP_INI_ALL, OnUpdateOpt, tls_key, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_ENTRY("rlock.tls_server_name", "", PHP_INI_ALL, OnUpdateOpt, tls_server_name, zend_rlock_globals, rlock_globals)
+	STD_PHP_INI_BOOLEAN("rlock.tls_verify_peer", "1", PHP_INI_ALL, OnUpdateOpt, tls_verify_peer, zend_rlock_globals, rlock_globals)
 PHP_INI_END()
 
 
@@ -181,16 +143,20 @@ rlock_opts *rlock_construct_args(zend_string *key, HashTable *options, zend_stri
  * range of that option. */
 zend_long rlock_ms_arg(const char *option, zend_long def, zend_long ms, bool is_null, uint32_t arg_num)
 {
-	zend_long min = 0, max = 0;
 	if (is_null) {
 		return def;
 	}
-	rlock_opts_range(option, &min, &max);
-	if (ms < min || ms > max) {
-		zend_argument_value_error(arg_num, "must be between " ZEND_LONG_FMT " and " ZEND_LONG_FMT, min, max);
-		return -1;
-	}
-	return ms;
+	return rlock_opts_check_arg(option, ms, arg_num) ? ms : -1;
+}
+
+HashTable *rlock_debug_array(zval *info, const rlock_opts *o)
+{
+	zval opts;
+
+	add_assoc_long(info, "ttl", o->ttl);
+	rlock_opts_debug(o, &opts);
+	add_assoc_zval(info, "options", &opts);
+	return Z_ARR_P(info);
 }
 
 void rlock_synchronized_run(zval *return_value, zval *this_ptr, zend_fcall_info *fci, zend_fcall_info_cache *fcc,
@@ -273,10 +239,13 @@ PHP_MINIT_FUNCTION(rlock)
 	(void) type;
 	(void) module_number;
 	REGISTER_INI_ENTRIES();
+	ini_read = true;
 
-	rlock_class_rlock_minit(register_class_RLock());
-	rlock_class_rreadwritelock_minit(register_class_RReadWriteLock());
-	rlock_class_rsemaphore_minit(register_class_RSemaphore());
+	/* the interfaces user code types against (and fakes in its tests), then the classes */
+	zend_class_entry *lock_iface = register_class_RLock_LockInterface();
+	rlock_class_rlock_minit(register_class_RLock(lock_iface));
+	rlock_class_rreadwritelock_minit(register_class_RReadWriteLock(register_class_RLock_ReadWriteLockInterface()));
+	rlock_class_rsemaphore_minit(register_class_RSemaphore(register_class_RLock_SemaphoreInterface()));
 
 	rlock_ce_exception = register_class_RLockException(spl_ce_RuntimeException);
 	rlock_ce_connection_exception = register_class_RLockConnectionException(rlock_ce_exception);

@@ -5,168 +5,287 @@
  * @generate-legacy-arginfo 80100
  */
 
-/**
- * A distributed lock on Redis.
- *
- * @strict-properties
- * @not-serializable
- */
-final class RLock
-{
+namespace RLock {
     /**
-     * Describe a lock on $key. Nothing is sent to Redis until the lock is used.
+     * A lock, as user code types it: what an RLock object does (the mutex, a read-write
+     * lock's side, RLock::multi()), and what a test double implements (the bridge package's
+     * RLock\Bridge\Testing\InMemoryLock). Durations are milliseconds.
+     */
+    interface LockInterface
+    {
+        /** Acquire, blocking up to $waitMs (default: the lock's wait). */
+        public function lock(?int $waitMs = null): bool;
+
+        /** Acquire without blocking. */
+        public function tryLock(): bool;
+
+        /** Release; false when the lock was no longer ours. */
+        public function unlock(): bool;
+
+        /** Reset our lease to $ttlMs (default: the lock's ttl); false when the lock was lost. */
+        public function extend(?int $ttlMs = null): bool;
+
+        /** Become the holder $token names, if it holds the lock now. */
+        public function restore(#[\SensitiveParameter] string $token): bool;
+
+        /** Release the lock whoever holds it; false when nobody did. */
+        public function forceUnlock(): bool;
+
+        /**
+         * Acquire (or throw RLockTimeoutException), call $fn($this), release, and return what
+         * $fn returned; throws RLockLostException when the lock expired before the release.
+         */
+        public function synchronized(callable $fn, ?int $waitMs = null): mixed;
+
+        /** Whether anyone holds the lock. */
+        public function isLocked(): bool;
+
+        /** Whether we hold the lock. */
+        public function isAcquired(): bool;
+
+        /** Remaining lease in ms; -2 when nobody holds it, -1 when it has no expiry. */
+        public function ttl(): int;
+
+        /** Our owner token while we hold the lock. */
+        public function token(): ?string;
+
+        /** The fencing token of our current hold, when fencing is on. */
+        public function fencingToken(): ?int;
+
+        /** The key, prefix included. */
+        public function key(): string;
+
+        /** Whether the lock was found no longer ours while we held it. */
+        public function lost(): bool;
+    }
+
+    /**
+     * A counting semaphore, as user code types it: what an RSemaphore does, and what a test
+     * double implements (RLock\Bridge\Testing\InMemorySemaphore). Durations are milliseconds.
+     */
+    interface SemaphoreInterface
+    {
+        /** Take $permits permits (all or none), blocking up to $waitMs (default: the semaphore's wait). */
+        public function acquire(int $permits = 1, ?int $waitMs = null): bool;
+
+        /** Take $permits permits without blocking. */
+        public function tryAcquire(int $permits = 1): bool;
+
+        /** Give back every permit this object holds; false when they were no longer ours. */
+        public function release(): bool;
+
+        /** Reset the lease of our permits to $ttlMs (default: the semaphore's ttl); false when they were lost. */
+        public function extend(?int $ttlMs = null): bool;
+
+        /** The permits this object holds. */
+        public function held(): int;
+
+        /** Whether this object holds permits whose lease has not ended. */
+        public function isAcquired(): bool;
+
+        /** The permits free now. */
+        public function available(): int;
+
+        /**
+         * Acquire $permits (or throw RLockTimeoutException), call $fn($this), release, and
+         * return what $fn returned; throws RLockLostException when the permits expired first.
+         */
+        public function synchronized(callable $fn, int $permits = 1, ?int $waitMs = null): mixed;
+    }
+
+    /** A read-write lock, as user code types it: what an RReadWriteLock does. */
+    interface ReadWriteLockInterface
+    {
+        /** The shared side. */
+        public function readLock(): LockInterface;
+
+        /** The exclusive side. */
+        public function writeLock(): LockInterface;
+    }
+}
+
+namespace {
+    /**
+     * A distributed lock on Redis.
      *
-     * @param array $options see the options table in the README (server, ttl, wait, ...)
+     * @strict-properties
+     * @not-serializable
      */
-    public function __construct(string $key, #[\SensitiveParameter] array $options = []) {}
+    final class RLock implements RLock\LockInterface
+    {
+        /**
+         * Describe a lock on $key. Nothing is sent to Redis until the lock is used.
+         *
+         * @param array $options see the options table in the README (server, ttl, wait, ...)
+         */
+        public function __construct(string $key, #[\SensitiveParameter] array $options = []) {}
+
+        /**
+         * Acquire, blocking up to $waitMs (default: option "wait"). A wait is 0 to 2147483647 ms
+         * (about 24.8 days) for every primitive; more is a ValueError.
+         */
+        public function lock(?int $waitMs = null): bool {}
+
+        /** Acquire without blocking: one round trip. */
+        public function tryLock(): bool {}
+
+        /** Release; false when the lock was no longer ours. */
+        public function unlock(): bool {}
+
+        /** Reset our lease to $ttlMs (default: option "ttl"); false when the lock was lost. */
+        public function extend(?int $ttlMs = null): bool {}
+
+        /**
+         * Become the holder whose token() was $token (a lock taken by another object, request or
+         * process, handed over: to a job, in a serialized framework key), if $token holds the
+         * lock now, asked of Redis: true, and unlock(), extend(), isAcquired(), token() and ttl()
+         * act as that holder from then on (released at request end with "auto_release", renewed
+         * with "watchdog", as a lock this object took); false when it does not hold it.
+         */
+        public function restore(#[\SensitiveParameter] string $token): bool {}
+
+        /**
+         * Release the lock whoever holds it (another process' or request's hold included), and
+         * serve its waiters as the holder's own release would (the next one is handed it, or
+         * woken); true when a hold was deleted, false when nobody held it. For an operator or a
+         * framework's forceRelease(): a holder finds it lost at its next unlock() or extend().
+         * A read-write lock's read side: every reader out; a lock over several keys: each key.
+         */
+        public function forceUnlock(): bool {}
+
+        /**
+         * Acquire (or throw RLockTimeoutException), call $fn($this), release, and return what
+         * $fn returned; throws RLockLostException when the lock expired before the release.
+         */
+        public function synchronized(callable $fn, ?int $waitMs = null): mixed {}
+
+        /** Whether anyone holds the key. */
+        public function isLocked(): bool {}
+
+        /** Whether we hold the key, asked of Redis. */
+        public function isAcquired(): bool {}
+
+        /** Remaining lease in ms as Redis says it; -2 when there is no key, -1 when it has no expiry. */
+        public function ttl(): int {}
+
+        /** Our owner token while we hold the lock. */
+        public function token(): ?string {}
+
+        /** The fencing token of our current hold (option "fencing"). */
+        public function fencingToken(): ?int {}
+
+        /** The Redis key, prefix included. */
+        public function key(): string {}
+
+        /**
+         * Whether the lock was found no longer ours while we held it: by a watchdog renewal
+         * (option "watchdog"), or by an unlock(), extend() or synchronized() that returned false
+         * or threw RLockLostException. Asks nothing of Redis; the next acquire resets it.
+         */
+        public function lost(): bool {}
+
+        /** Release a lock by key and owner token, from any process. */
+        public static function release(string $key, #[\SensitiveParameter] string $token, #[\SensitiveParameter] array $options = []): bool {}
+
+        /**
+         * A lock over several keys: all of them or none, in one script, whatever order callers
+         * name them in (no deadlock). Every method acts on all the keys; a key is the same Redis
+         * key as new RLock($key) with the same options.
+         */
+        public static function multi(array $keys, #[\SensitiveParameter] array $options = []): RLock {}
+    }
 
     /**
-     * Acquire, blocking up to $waitMs (default: option "wait"). A wait is 0 to 2147483647 ms
-     * (about 24.8 days) for every primitive; more is a ValueError.
-     */
-    public function lock(?int $waitMs = null): bool {}
-
-    /** Acquire without blocking: one round trip. */
-    public function tryLock(): bool {}
-
-    /** Release; false when the lock was no longer ours. */
-    public function unlock(): bool {}
-
-    /** Reset our lease to $ttlMs (default: option "ttl"); false when the lock was lost. */
-    public function extend(?int $ttlMs = null): bool {}
-
-    /**
-     * Acquire (or throw RLockTimeoutException), call $fn($this), release, and return what
-     * $fn returned; throws RLockLostException when the lock expired before the release.
-     */
-    public function synchronized(callable $fn, ?int $waitMs = null): mixed {}
-
-    /** Whether anyone holds the key. */
-    public function isLocked(): bool {}
-
-    /** Whether we hold the key, asked of Redis. */
-    public function isAcquired(): bool {}
-
-    /** Remaining lease in ms as Redis says it; -2 when there is no key, -1 when it has no expiry. */
-    public function ttl(): int {}
-
-    /** Our owner token while we hold the lock. */
-    public function token(): ?string {}
-
-    /** The fencing token of our current hold (option "fencing"). */
-    public function fencingToken(): ?int {}
-
-    /** The Redis key, prefix included. */
-    public function key(): string {}
-
-    /**
-     * Whether the lock was found no longer ours while we held it: by a watchdog renewal
-     * (option "watchdog"), or by an unlock(), extend() or synchronized() that returned false
-     * or threw RLockLostException. Asks nothing of Redis; the next acquire resets it.
-     */
-    public function lost(): bool {}
-
-    /** Release a lock by key and owner token, from any process. */
-    public static function release(string $key, #[\SensitiveParameter] string $token, #[\SensitiveParameter] array $options = []): bool {}
-
-    /**
-     * A lock over several keys: all of them or none, in one script, whatever order callers
-     * name them in (no deadlock). Every method acts on all the keys; a key is the same Redis
-     * key as new RLock($key) with the same options.
-     */
-    public static function multi(array $keys, #[\SensitiveParameter] array $options = []): RLock {}
-}
-
-/**
- * A counting semaphore on Redis: $permits permits shared by every process that names it,
- * each holder's with a lease (option "ttl"); waiters are served first come, first served.
- *
- * @strict-properties
- * @not-serializable
- */
-final class RSemaphore
-{
-    /**
-     * Describe the semaphore $name of $permits permits. Nothing is sent to Redis until it is used.
+     * A counting semaphore on Redis: $permits permits shared by every process that names it,
+     * each holder's with a lease (option "ttl"); waiters are served first come, first served.
      *
-     * @param array $options the options of RLock, but "servers" and "fencing"
+     * @strict-properties
+     * @not-serializable
      */
-    public function __construct(string $name, int $permits, #[\SensitiveParameter] array $options = []) {}
+    final class RSemaphore implements RLock\SemaphoreInterface
+    {
+        /**
+         * Describe the semaphore $name of $permits permits. Nothing is sent to Redis until it is used.
+         *
+         * @param array $options the options of RLock, but "servers" and "fencing"
+         */
+        public function __construct(string $name, int $permits, #[\SensitiveParameter] array $options = []) {}
+
+        /**
+         * Take $permits permits (all or none), blocking up to $waitMs (default: option "wait",
+         * 0 to 2147483647 ms).
+         */
+        public function acquire(int $permits = 1, ?int $waitMs = null): bool {}
+
+        /** Take $permits permits without blocking: one round trip. */
+        public function tryAcquire(int $permits = 1): bool {}
+
+        /** Give back every permit this object holds; false when they were no longer ours. */
+        public function release(): bool {}
+
+        /** Reset the lease of our permits to $ttlMs (default: option "ttl"); false when they were lost. */
+        public function extend(?int $ttlMs = null): bool {}
+
+        /** The permits this object holds, as it counts them (no round trip). */
+        public function held(): int {}
+
+        /** Whether this object holds permits whose lease has not ended, asked of Redis. */
+        public function isAcquired(): bool {}
+
+        /** The permits free now, asked of Redis. */
+        public function available(): int {}
+
+        /**
+         * Acquire $permits (or throw RLockTimeoutException), call $fn($this), release, and return
+         * what $fn returned; throws RLockLostException when the permits expired before the release.
+         */
+        public function synchronized(callable $fn, int $permits = 1, ?int $waitMs = null): mixed {}
+    }
 
     /**
-     * Take $permits permits (all or none), blocking up to $waitMs (default: option "wait",
-     * 0 to 2147483647 ms).
-     */
-    public function acquire(int $permits = 1, ?int $waitMs = null): bool {}
-
-    /** Take $permits permits without blocking: one round trip. */
-    public function tryAcquire(int $permits = 1): bool {}
-
-    /** Give back every permit this object holds; false when they were no longer ours. */
-    public function release(): bool {}
-
-    /** Reset the lease of our permits to $ttlMs (default: option "ttl"); false when they were lost. */
-    public function extend(?int $ttlMs = null): bool {}
-
-    /** The permits this object holds, as it counts them (no round trip). */
-    public function held(): int {}
-
-    /** Whether this object holds permits whose lease has not ended, asked of Redis. */
-    public function isAcquired(): bool {}
-
-    /** The permits free now, asked of Redis. */
-    public function available(): int {}
-
-    /**
-     * Acquire $permits (or throw RLockTimeoutException), call $fn($this), release, and return
-     * what $fn returned; throws RLockLostException when the permits expired before the release.
-     */
-    public function synchronized(callable $fn, int $permits = 1, ?int $waitMs = null): mixed {}
-}
-
-/**
- * A read-write lock on Redis: many readers or one writer. A waiting writer keeps new
- * readers out; a writer's release lets every waiting reader in, the last reader out the
- * first waiting writer.
- *
- * @strict-properties
- * @not-serializable
- */
-final class RReadWriteLock
-{
-    /**
-     * Describe the read-write lock on $key. Nothing is sent to Redis until a side is used.
+     * A read-write lock on Redis: many readers or one writer. A waiting writer keeps new
+     * readers out; a writer's release lets every waiting reader in, the last reader out the
+     * first waiting writer.
      *
-     * @param array $options RLock's options; "servers" (Redlock) is not supported
+     * @strict-properties
+     * @not-serializable
      */
-    public function __construct(string $key, #[\SensitiveParameter] array $options = []) {}
+    final class RReadWriteLock implements RLock\ReadWriteLockInterface
+    {
+        /**
+         * Describe the read-write lock on $key. Nothing is sent to Redis until a side is used.
+         *
+         * @param array $options RLock's options; "servers" (Redlock) is not supported
+         */
+        public function __construct(string $key, #[\SensitiveParameter] array $options = []) {}
 
-    /** The shared side: an RLock that many hold at once, while no writer does. */
-    public function readLock(): RLock {}
+        /** The shared side: an RLock that many hold at once, while no writer does. */
+        public function readLock(): RLock {}
 
-    /** The exclusive side: an RLock that one holds, while no reader does. */
-    public function writeLock(): RLock {}
-}
+        /** The exclusive side: an RLock that one holds, while no reader does. */
+        public function writeLock(): RLock {}
+    }
 
-class RLockException extends RuntimeException
-{
-}
+    class RLockException extends RuntimeException
+    {
+    }
 
-/** Redis unreachable, I/O error or timeout. */
-class RLockConnectionException extends RLockException
-{
-}
+    /** Redis unreachable, I/O error or timeout. */
+    class RLockConnectionException extends RLockException
+    {
+    }
 
-/** synchronized(): the lock was not acquired in time. */
-class RLockTimeoutException extends RLockException
-{
-}
+    /** synchronized(): the lock was not acquired in time. */
+    class RLockTimeoutException extends RLockException
+    {
+    }
 
-/** synchronized(): the lock expired before it was released. */
-class RLockLostException extends RLockException
-{
-    private mixed $result = null;
+    /** synchronized(): the lock expired before it was released. */
+    class RLockLostException extends RLockException
+    {
+        private mixed $result = null;
 
-    /** What the callable returned. */
-    public function getResult(): mixed {}
+        /** What the callable returned. */
+        public function getResult(): mixed {}
+    }
 }

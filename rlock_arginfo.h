@@ -1,46 +1,110 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: ea69552f0c15a97686c42aa78ecb414ee396e868 */
+ * Stub hash: c132c2e3b38d9e32037d6018cc116a78a3ed3365 */
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_lock, 0, 0, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_tryLock, 0, 0, _IS_BOOL, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RLock_LockInterface_unlock arginfo_class_RLock_LockInterface_tryLock
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_extend, 0, 0, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttlMs, IS_LONG, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_restore, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, token, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RLock_LockInterface_forceUnlock arginfo_class_RLock_LockInterface_tryLock
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_synchronized, 0, 1, IS_MIXED, 0)
+	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RLock_LockInterface_isLocked arginfo_class_RLock_LockInterface_tryLock
+
+#define arginfo_class_RLock_LockInterface_isAcquired arginfo_class_RLock_LockInterface_tryLock
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_ttl, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_token, 0, 0, IS_STRING, 1)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_fencingToken, 0, 0, IS_LONG, 1)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_key, 0, 0, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RLock_LockInterface_lost arginfo_class_RLock_LockInterface_tryLock
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_SemaphoreInterface_acquire, 0, 0, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_SemaphoreInterface_tryAcquire, 0, 0, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RLock_SemaphoreInterface_release arginfo_class_RLock_LockInterface_tryLock
+
+#define arginfo_class_RLock_SemaphoreInterface_extend arginfo_class_RLock_LockInterface_extend
+
+#define arginfo_class_RLock_SemaphoreInterface_held arginfo_class_RLock_LockInterface_ttl
+
+#define arginfo_class_RLock_SemaphoreInterface_isAcquired arginfo_class_RLock_LockInterface_tryLock
+
+#define arginfo_class_RLock_SemaphoreInterface_available arginfo_class_RLock_LockInterface_ttl
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_SemaphoreInterface_synchronized, 0, 1, IS_MIXED, 0)
+	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_RLock_ReadWriteLockInterface_readLock, 0, 0, RLock\\LockInterface, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RLock_ReadWriteLockInterface_writeLock arginfo_class_RLock_ReadWriteLockInterface_readLock
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_lock, 0, 0, _IS_BOOL, 0)
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
-ZEND_END_ARG_INFO()
+#define arginfo_class_RLock_lock arginfo_class_RLock_LockInterface_lock
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_tryLock, 0, 0, _IS_BOOL, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_RLock_tryLock arginfo_class_RLock_LockInterface_tryLock
 
-#define arginfo_class_RLock_unlock arginfo_class_RLock_tryLock
+#define arginfo_class_RLock_unlock arginfo_class_RLock_LockInterface_tryLock
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_extend, 0, 0, _IS_BOOL, 0)
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttlMs, IS_LONG, 1, "null")
-ZEND_END_ARG_INFO()
+#define arginfo_class_RLock_extend arginfo_class_RLock_LockInterface_extend
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_synchronized, 0, 1, IS_MIXED, 0)
-	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
-ZEND_END_ARG_INFO()
+#define arginfo_class_RLock_restore arginfo_class_RLock_LockInterface_restore
 
-#define arginfo_class_RLock_isLocked arginfo_class_RLock_tryLock
+#define arginfo_class_RLock_forceUnlock arginfo_class_RLock_LockInterface_tryLock
 
-#define arginfo_class_RLock_isAcquired arginfo_class_RLock_tryLock
+#define arginfo_class_RLock_synchronized arginfo_class_RLock_LockInterface_synchronized
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_ttl, 0, 0, IS_LONG, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_RLock_isLocked arginfo_class_RLock_LockInterface_tryLock
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_token, 0, 0, IS_STRING, 1)
-ZEND_END_ARG_INFO()
+#define arginfo_class_RLock_isAcquired arginfo_class_RLock_LockInterface_tryLock
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_fencingToken, 0, 0, IS_LONG, 1)
-ZEND_END_ARG_INFO()
+#define arginfo_class_RLock_ttl arginfo_class_RLock_LockInterface_ttl
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_key, 0, 0, IS_STRING, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_RLock_token arginfo_class_RLock_LockInterface_token
 
-#define arginfo_class_RLock_lost arginfo_class_RLock_tryLock
+#define arginfo_class_RLock_fencingToken arginfo_class_RLock_LockInterface_fencingToken
+
+#define arginfo_class_RLock_key arginfo_class_RLock_LockInterface_key
+
+#define arginfo_class_RLock_lost arginfo_class_RLock_LockInterface_tryLock
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_release, 0, 2, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -59,30 +123,21 @@ ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RSemaphore___construct, 0, 0, 2)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RSemaphore_acquire, 0, 0, _IS_BOOL, 0)
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
-ZEND_END_ARG_INFO()
+#define arginfo_class_RSemaphore_acquire arginfo_class_RLock_SemaphoreInterface_acquire
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RSemaphore_tryAcquire, 0, 0, _IS_BOOL, 0)
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
-ZEND_END_ARG_INFO()
+#define arginfo_class_RSemaphore_tryAcquire arginfo_class_RLock_SemaphoreInterface_tryAcquire
 
-#define arginfo_class_RSemaphore_release arginfo_class_RLock_tryLock
+#define arginfo_class_RSemaphore_release arginfo_class_RLock_LockInterface_tryLock
 
-#define arginfo_class_RSemaphore_extend arginfo_class_RLock_extend
+#define arginfo_class_RSemaphore_extend arginfo_class_RLock_LockInterface_extend
 
-#define arginfo_class_RSemaphore_held arginfo_class_RLock_ttl
+#define arginfo_class_RSemaphore_held arginfo_class_RLock_LockInterface_ttl
 
-#define arginfo_class_RSemaphore_isAcquired arginfo_class_RLock_tryLock
+#define arginfo_class_RSemaphore_isAcquired arginfo_class_RLock_LockInterface_tryLock
 
-#define arginfo_class_RSemaphore_available arginfo_class_RLock_ttl
+#define arginfo_class_RSemaphore_available arginfo_class_RLock_LockInterface_ttl
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RSemaphore_synchronized, 0, 1, IS_MIXED, 0)
-	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
-	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
-ZEND_END_ARG_INFO()
+#define arginfo_class_RSemaphore_synchronized arginfo_class_RLock_SemaphoreInterface_synchronized
 
 #define arginfo_class_RReadWriteLock___construct arginfo_class_RLock___construct
 
@@ -100,6 +155,8 @@ ZEND_METHOD(RLock, lock);
 ZEND_METHOD(RLock, tryLock);
 ZEND_METHOD(RLock, unlock);
 ZEND_METHOD(RLock, extend);
+ZEND_METHOD(RLock, restore);
+ZEND_METHOD(RLock, forceUnlock);
 ZEND_METHOD(RLock, synchronized);
 ZEND_METHOD(RLock, isLocked);
 ZEND_METHOD(RLock, isAcquired);
@@ -125,12 +182,53 @@ ZEND_METHOD(RReadWriteLock, writeLock);
 ZEND_METHOD(RLockLostException, getResult);
 
 
+static const zend_function_entry class_RLock_LockInterface_methods[] = {
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, lock, arginfo_class_RLock_LockInterface_lock, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, tryLock, arginfo_class_RLock_LockInterface_tryLock, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, unlock, arginfo_class_RLock_LockInterface_unlock, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, extend, arginfo_class_RLock_LockInterface_extend, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, restore, arginfo_class_RLock_LockInterface_restore, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, forceUnlock, arginfo_class_RLock_LockInterface_forceUnlock, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, synchronized, arginfo_class_RLock_LockInterface_synchronized, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, isLocked, arginfo_class_RLock_LockInterface_isLocked, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, isAcquired, arginfo_class_RLock_LockInterface_isAcquired, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, ttl, arginfo_class_RLock_LockInterface_ttl, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, token, arginfo_class_RLock_LockInterface_token, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, fencingToken, arginfo_class_RLock_LockInterface_fencingToken, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, key, arginfo_class_RLock_LockInterface_key, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, lost, arginfo_class_RLock_LockInterface_lost, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_RLock_SemaphoreInterface_methods[] = {
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, acquire, arginfo_class_RLock_SemaphoreInterface_acquire, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, tryAcquire, arginfo_class_RLock_SemaphoreInterface_tryAcquire, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, release, arginfo_class_RLock_SemaphoreInterface_release, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, extend, arginfo_class_RLock_SemaphoreInterface_extend, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, held, arginfo_class_RLock_SemaphoreInterface_held, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, isAcquired, arginfo_class_RLock_SemaphoreInterface_isAcquired, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, available, arginfo_class_RLock_SemaphoreInterface_available, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, synchronized, arginfo_class_RLock_SemaphoreInterface_synchronized, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_RLock_ReadWriteLockInterface_methods[] = {
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_ReadWriteLockInterface, readLock, arginfo_class_RLock_ReadWriteLockInterface_readLock, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_ReadWriteLockInterface, writeLock, arginfo_class_RLock_ReadWriteLockInterface_writeLock, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_FE_END
+};
+
+
 static const zend_function_entry class_RLock_methods[] = {
 	ZEND_ME(RLock, __construct, arginfo_class_RLock___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, lock, arginfo_class_RLock_lock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, tryLock, arginfo_class_RLock_tryLock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, unlock, arginfo_class_RLock_unlock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, extend, arginfo_class_RLock_extend, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, restore, arginfo_class_RLock_restore, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, forceUnlock, arginfo_class_RLock_forceUnlock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, synchronized, arginfo_class_RLock_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, isLocked, arginfo_class_RLock_isLocked, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, isAcquired, arginfo_class_RLock_isAcquired, ZEND_ACC_PUBLIC)
@@ -187,17 +285,55 @@ static const zend_function_entry class_RLockLostException_methods[] = {
 	ZEND_FE_END
 };
 
-static zend_class_entry *register_class_RLock(void)
+static zend_class_entry *register_class_RLock_LockInterface(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "RLock", "LockInterface", class_RLock_LockInterface_methods);
+	class_entry = zend_register_internal_interface(&ce);
+#if (PHP_VERSION_ID >= 80200)
+
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "restore", sizeof("restore") - 1), 0, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+#endif
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RLock_SemaphoreInterface(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "RLock", "SemaphoreInterface", class_RLock_SemaphoreInterface_methods);
+	class_entry = zend_register_internal_interface(&ce);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RLock_ReadWriteLockInterface(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "RLock", "ReadWriteLockInterface", class_RLock_ReadWriteLockInterface_methods);
+	class_entry = zend_register_internal_interface(&ce);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RLock(zend_class_entry *class_entry_RLock_LockInterface)
 {
 	zend_class_entry ce, *class_entry;
 
 	INIT_CLASS_ENTRY(ce, "RLock", class_RLock_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+	zend_class_implements(class_entry, 1, class_entry_RLock_LockInterface);
 #if (PHP_VERSION_ID >= 80200)
 
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "restore", sizeof("restore") - 1), 0, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "release", sizeof("release") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
@@ -209,13 +345,14 @@ static zend_class_entry *register_class_RLock(void)
 	return class_entry;
 }
 
-static zend_class_entry *register_class_RSemaphore(void)
+static zend_class_entry *register_class_RSemaphore(zend_class_entry *class_entry_RLock_SemaphoreInterface)
 {
 	zend_class_entry ce, *class_entry;
 
 	INIT_CLASS_ENTRY(ce, "RSemaphore", class_RSemaphore_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+	zend_class_implements(class_entry, 1, class_entry_RLock_SemaphoreInterface);
 #if (PHP_VERSION_ID >= 80200)
 
 
@@ -225,13 +362,14 @@ static zend_class_entry *register_class_RSemaphore(void)
 	return class_entry;
 }
 
-static zend_class_entry *register_class_RReadWriteLock(void)
+static zend_class_entry *register_class_RReadWriteLock(zend_class_entry *class_entry_RLock_ReadWriteLockInterface)
 {
 	zend_class_entry ce, *class_entry;
 
 	INIT_CLASS_ENTRY(ce, "RReadWriteLock", class_RReadWriteLock_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+	zend_class_implements(class_entry, 1, class_entry_RLock_ReadWriteLockInterface);
 #if (PHP_VERSION_ID >= 80200)
 
 

@@ -18,6 +18,13 @@ void rlock_class_rsemaphore_minit(zend_class_entry *ce);
  * a read-write lock, a lock over several keys). o and full are shared, not taken. */
 void rlock_class_rlock_new(zval *out, rlock_opts *o, zend_string *full, const rlock_algo *a);
 
+/* var_dump()'s array of an object: info, holding what the class shows of it, with the lease
+ * its holds ask and its options (passwords masked) added last. */
+HashTable *rlock_debug_array(zval *info, const rlock_opts *o);
+
+/* Whether lock (an RLock, or UNDEF: none) is held by this process, as var_dump() shows it. */
+bool rlock_class_rlock_held(zval *lock);
+
 /* err thrown, with every password of o masked: the one way a failure leaves the extension
  * (a server's text, a host a MOVED names, may have echoed one). */
 void rlock_throw(const rlock_opts *o, rlock_err *err);

@@ -63,8 +63,8 @@ $procsList = array_values(array_unique($procsList));
 sort($procsList);
 
 $n = count($runs);
-$md = "\n## Targets (issue 13), medians of $n runs\n\nEach ratio within one run; the median, then each run's value.\n\n";
-$md .= "| target | limit | median (runs) | met |\n|---|---|---|---|\n";
+$md = "\n## Goals, medians of $n runs\n\nEach ratio within one run; the median, then each run's value.\n\n";
+$md .= "| goal | limit | median (runs) | met |\n|---|---|---|---|\n";
 $row = function (string $target, string $limit, array $m, float $bound, bool $atMost, int $decimals = 2) use (&$md): void {
     $met = $m[0] === null ? 'no result' : (($atMost ? $m[0] <= $bound : $m[0] >= $bound) ? 'yes' : 'NO');
     $md .= "| $target | $limit | " . cell($m, $decimals) . " | $met |\n";

@@ -244,8 +244,8 @@ $targets[] = ["Redis time per section / the no-poll floor below (BLPOP + release
     ...$check($t && $noPollFloor ? $t['redis_usec_per_section'] / $noPollFloor : null, 2.0, true)];
 $targets[] = ["handoff p50 / wake floor (RPUSH to a blocked BLPOP, no lock), P=$targetProcs", '-',
     $t && $wake && $t['handoff_p50_us'] !== null ? fmt($t['handoff_p50_us'] / $wake, 2) : '-', '-'];
-$md .= "## Targets (issue 13), rlock in this run\n\n";
-$md .= table(['target', 'limit', 'measured', 'met'], $targets);
+$md .= "## Goals, rlock in this run\n\n";
+$md .= table(['goal', 'limit', 'measured', 'met'], $targets);
 if ($wake !== null && $rtt) {
     $md .= sprintf("\nThe wake floor is one process's RPUSH waking another process blocked in BLPOP on that list "
         . "(for about 1 ms), with no lock at all: p50 %s us here, %s PING round trips, the least any hand-over "

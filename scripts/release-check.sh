@@ -11,7 +11,7 @@
 #      configureoption's default, make), and the phpt suite passes against that module
 #      loaded through an ini file (php -n -c rlock.ini), by scripts/test.sh's rule
 #      (rlock_phpt_verdict: tests ran, none skipped, none passed only on a retry);
-#   6. `php --re rlock` shows every class and method of the contract, with types, the README
+#   6. `php --re rlock` shows every class, interface and method of the contract, with types, the README
 #      API reference names every method, and phpversion('rlock') and phpinfo() show the version.
 #   scripts/release-check.sh --quick   checks 1 to 3 only (a few seconds, no build)
 # Uses the redis-server at RLOCK_TEST_HOST:RLOCK_TEST_PORT (scripts/test.sh exports them),
@@ -134,6 +134,10 @@ php -r '
 	if ($e) { fwrite(STDERR, "composer.json: " . implode("; ", $e) . "\n"); exit(1); }
 ' && ok "composer.json: php-ext rlock, with-hiredis" || fail "composer.json is not a PIE package of rlock"
 
+# the bridge's copies of the surface (stubs for IDEs and PHPStan, the polyfill) are what the stub makes
+php scripts/gen_bridge_stubs.php --check && ok "bridge/stubs/rlock.php and bridge/polyfill.php match rlock.stub.php" \
+	|| fail "bridge/stubs/rlock.php or bridge/polyfill.php is not what rlock.stub.php makes: php scripts/gen_bridge_stubs.php"
+
 if [ $quick = 1 ]; then
 	[ $status -eq 0 ] && echo "release-check: quick checks passed" || echo "release-check: FAILED" >&2
 	exit $status
@@ -206,7 +210,10 @@ missing=()
 for c in RLock RSemaphore RLockException RLockConnectionException RLockTimeoutException RLockLostException; do
 	grep -qE "Class \[ <internal:rlock> .*class $c( |$)" <<<"$re" || missing+=("class $c")
 done
-for m in __construct lock tryLock unlock extend synchronized isLocked isAcquired ttl token fencingToken key lost release; do
+for i in LockInterface SemaphoreInterface ReadWriteLockInterface; do
+	grep -qE "Interface \[ <internal:rlock> interface RLock\\\\$i " <<<"$re" || missing+=("interface RLock\\$i")
+done
+for m in __construct lock tryLock unlock extend restore forceUnlock synchronized isLocked isAcquired ttl token fencingToken key lost release; do
 	grep -qE "Method \[ <internal:rlock.*method $m \]" <<<"$re" || missing+=("RLock::$m")
 done
 grep -qE "Method \[ <internal:rlock.*method getResult \]" <<<"$re" || missing+=("RLockLostException::getResult")
@@ -223,15 +230,15 @@ untyped=$(php "${php_ini[@]}" -r '
 ')
 [ -z "$untyped" ] || missing+=("no return type: $untyped")
 if [ ${#missing[@]} -eq 0 ]; then
-	ok "php --re rlock shows the contract's 6 classes and 23 methods, typed"
+	ok "php --re rlock shows the contract's 6 classes, 3 interfaces and 25 methods, typed"
 else
 	fail "php --re rlock: ${missing[*]}"
 fi
-# the README's API reference (### The class, ### RSemaphore) names every public method
+# the README's API reference (## The API, ## RSemaphore) names every public method
 readme_missing=$(php "${php_ini[@]}" -r '
 	$r = file_get_contents($argv[1]);
-	foreach (["RLock" => "The class", "RLockLostException" => "The class", "RSemaphore" => "RSemaphore"] as $c => $h) {
-		preg_match("/^### $h\\b[^\n]*\n(.*?)^#/ms", $r, $m) or exit(print("no \"### $h\" section"));
+	foreach (["RLock" => "The API", "RLockLostException" => "The API", "RSemaphore" => "RSemaphore"] as $c => $h) {
+		preg_match("/^##+ $h\\b[^\n]*\n(.*?)^#/ms", $r, $m) or exit(print("no \"## $h\" section"));
 		foreach ((new ReflectionClass($c))->getMethods(ReflectionMethod::IS_PUBLIC) as $f)
 			if ($f->getDeclaringClass()->getName() === $c && !preg_match("/function " . $f->getName() . "\(/", $m[1])) echo "$c::", $f->getName(), " ";
 	}

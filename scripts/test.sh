@@ -34,9 +34,9 @@ case "$mode" in
 esac
 v=$(rlock_php)
 need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools)
-# PHPUnit, and the locks SeckillTest compares
+# PHPUnit, the locks SeckillTest compares, and composer (BridgePackageTest installs the bridge)
 [ "$mode" = --phpt ] || [ "$mode" = --valkey ] ||
-	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis)
+	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis composer)
 [ "$mode" = "--valkey" ] && need+=(valkey-server)
 [ "$mode" = "--valgrind" ] && need+=(valgrind)
 case "$mode" in --asan|--sanitizers) need+=(libasan8) ;; esac
@@ -53,6 +53,9 @@ export RLOCK_RUN=$work
 # (under set -e a command that fails in this trap would fail the run: none may)
 trap 'rlock_redis_stop "$work"; rlock_reap "$work"; rm -rf "$work" || echo "warning: $work not removed" >&2' EXIT
 trap 'exit 143' TERM INT
+# php, and every php the tests start, without an rlock installed system-wide: the module
+# tested is the one just built (modules/rlock.so), loaded with -d extension=
+rlock_ini_use "$work/php-ini"
 port=$(rlock_free_port)
 [ "$mode" = --valkey ] && export RLOCK_TEST_SERVER=valkey-server
 rlock_redis_start "$work" "$port"

@@ -24,7 +24,8 @@ typedef struct {
 	bool shared;
 	/* Acquire, waiting up to wait_ms; out filled on 1 (out->token is the caller's). */
 	int (*acquire)(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err);
-	/* Compare-and-delete; 0: it was not ours. */
+	/* Compare-and-delete; 0: it was not ours. h->token NULL: delete whoever holds it
+	 * (RLock::forceUnlock()), the waiters served as by the holder's release; 0: nobody did. */
 	int (*release)(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err);
 	/* Compare-and-pexpire to ttl; 0: it was not ours. */
 	int (*extend)(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err);

@@ -67,14 +67,16 @@ static rlock_script script_acquire = { .source = RLOCK_LUA_ATLEAST
 /* KEYS: lock, grants, waiters, fence of each key. ARGV: token, "fair ttl keep", a fresh
  * token for each key (space-separated), what a hand-over of that key sets it to. Each key
  * still ours is released as the mutex's release does (free()). 1: all were ours; 0: some
- * were not (those that were are released all the same). */
+ * were not (those that were are released all the same). Token '' (forceUnlock()): each key
+ * whoever holds it; 1: one was held. */
 static rlock_script script_release = { .source = RLOCK_LUA_FREE
 	"local token = ARGV[1]\n"
 	"local fair, ttl, keep = string.match(ARGV[2], '^([01]) (%d+) (%d+)$')\n"
 	"local ours, i = 0, 0\n"
 	"for nexttoken in string.gmatch(ARGV[3], '%x+') do\n"
 	"  local lock, waiters = KEYS[4 * i + 1], KEYS[4 * i + 3]\n"
-	"  if redis.call('get', lock) == token then\n"
+	"  local holder = redis.call('get', lock)\n"
+	"  if holder and (holder == token or token == '') then\n"
 	"    ours = ours + 1\n"
 	"    local n = tonumber(redis.call('get', waiters)) or 0\n"
 	"    if n <= 0 then redis.call('del', lock)\n"
@@ -82,7 +84,7 @@ static rlock_script script_release = { .source = RLOCK_LUA_FREE
 	"  end\n"
 	"  i = i + 1\n"
 	"end\n"
-	"if ours == i then return 1 end\n"
+	"if ours == i or (token == '' and ours > 0) then return 1 end\n"
 	"return 0\n"
 };
 
@@ -283,7 +285,7 @@ static int multi_release(const rlock_opts *o, zend_string *key, const rlock_hold
 	}
 	smart_str_0(&next);
 	rlock_call_start(&c, &script_release, 4 * m.n, m.all, NULL);
-	rlock_call_str(&c, h->token);
+	rlock_call_str(&c, h->token ? h->token : ZSTR_EMPTY_ALLOC());
 	rlock_call_packed(&c, NULL, nums, 3);
 	rlock_call_str(&c, next.s);
 	int rc = run_script(o, &m, &c, 0, 1, &n, err);

@@ -17,11 +17,17 @@ typedef struct {
 	rlock_opt_kind kind;
 	size_t offset;
 	zend_long min, max;  /* OPT_LONG: the range, in the array and in php.ini alike */
+	bool ms;             /* OPT_LONG: a duration in milliseconds */
 } rlock_opt_def;
 
-#define OPT(name, kind, field) { name, sizeof(name) - 1, kind, XtOffsetOf(rlock_opts, field), 0, 0 }
-#define OPT_RANGE(name, field, min, max) { name, sizeof(name) - 1, OPT_LONG, XtOffsetOf(rlock_opts, field), min, max }
+#define OPT(name, kind, field) { name, sizeof(name) - 1, kind, XtOffsetOf(rlock_opts, field), 0, 0, false }
+#define OPT_RANGE(name, field, min, max) { name, sizeof(name) - 1, OPT_LONG, XtOffsetOf(rlock_opts, field), min, max, false }
+#define OPT_MS(name, field, min) { name, sizeof(name) - 1, OPT_LONG, XtOffsetOf(rlock_opts, field), min, RLOCK_MS_MAX, true }
 
+/* Durations are milliseconds. Where seconds are as likely written (symfony's and Laravel's
+ * ttls, phpredis' and Predis' timeouts), a number under RLOCK_MS_FLOOR is refused: ttl,
+ * connect_timeout, read_timeout. wait and retry_delay take a few ms, which are meant there,
+ * and a wait too short fails in sight (lock() false, "within 5 ms"). */
 static const rlock_opt_def rlock_opt_defs[] = {
 	OPT("server", OPT_SERVER, server),
 	OPT("servers", OPT_SERVERS, servers),
@@ -30,13 +36,13 @@ static const rlock_opt_def rlock_opt_defs[] = {
 	OPT("service", OPT_STRING, service),
 	/* WAIT counts replicas in an int */
 	OPT_RANGE("sync_replicas", sync_replicas, 0, INT_MAX),
-	OPT_RANGE("ttl", ttl, 1, RLOCK_MS_MAX),
-	OPT_RANGE("wait", wait, 0, RLOCK_MS_MAX),
+	OPT_MS("ttl", ttl, RLOCK_MS_FLOOR),
+	OPT_MS("wait", wait, 0),
 	/* 0 would retry at once where nothing wakes us: a reconnect storm while Redis is down */
-	OPT_RANGE("retry_delay", retry_delay, 1, RLOCK_MS_MAX),
+	OPT_MS("retry_delay", retry_delay, 1),
 	OPT("prefix", OPT_STRING, prefix),
-	OPT_RANGE("connect_timeout", connect_timeout, 1, RLOCK_MS_MAX),
-	OPT_RANGE("read_timeout", read_timeout, 1, RLOCK_MS_MAX),
+	OPT_MS("connect_timeout", connect_timeout, RLOCK_MS_FLOOR),
+	OPT_MS("read_timeout", read_timeout, RLOCK_MS_FLOOR),
 	OPT("persistent", OPT_BOOL, persistent),
 	OPT("reentrant", OPT_BOOL, reentrant),
 	OPT("auto_release", OPT_BOOL, auto_release),
@@ -50,9 +56,14 @@ static const rlock_opt_def rlock_opt_defs[] = {
 	OPT("tls_verify_peer", OPT_BOOL, tls_verify_peer),
 };
 
+#define OPT_COUNT (sizeof(rlock_opt_defs) / sizeof(rlock_opt_defs[0]))
+/* one bit per option: those an array gave, and RLOCK_G(ini_invalid) */
+typedef char opt_bits_fit[OPT_COUNT <= 32 ? 1 : -1];
+#define OPT_BIT(def) (1u << ((def) - rlock_opt_defs))
+
 static const rlock_opt_def *find_def(const char *name, size_t len)
 {
-	for (size_t i = 0; i < sizeof(rlock_opt_defs) / sizeof(rlock_opt_defs[0]); i++) {
+	for (size_t i = 0; i < OPT_COUNT; i++) {
 		if (rlock_opt_defs[i].name_len == len && memcmp(rlock_opt_defs[i].name, name, len) == 0) {
 			return &rlock_opt_defs[i];
 		}
@@ -329,6 +340,18 @@ void rlock_server_mask(const char *entry, size_t len, smart_str *out)
 	smart_str_appendl(out, secret.end, entry + len - secret.end);
 }
 
+void rlock_servers_mask(const char *list, size_t len, smart_str *out)
+{
+	for (const char *p = list, *end = list + len; p < end; ) {
+		const char *comma = memchr(p, ',', end - p);
+		rlock_server_mask(p, (comma ? comma : end) - p, out);
+		if (comma) {
+			smart_str_appendc(out, ',');
+		}
+		p = comma ? comma + 1 : end;
+	}
+}
+
 void rlock_server_free(rlock_server *s, bool persistent)
 {
 	if (s->host) zend_string_release_ex(s->host, persistent);
@@ -338,8 +361,34 @@ void rlock_server_free(rlock_server *s, bool persistent)
 	memset(s, 0, sizeof(*s));
 }
 
+/* php.ini's rlock.<def->name> as it is now ("" when unset). */
+static const char *ini_current(const rlock_opt_def *def)
+{
+	char full[48];
+	snprintf(full, sizeof(full), "rlock.%s", def->name);
+	const char *v = zend_ini_string_ex(full, strlen(full), 0, NULL);
+	return v ? v : "";
+}
+
+/* "php.ini setting rlock.NAME="VALUE" why", the value's passwords masked. */
+static zend_string *ini_message(const rlock_opt_def *def, const char *value, size_t len, const char *why)
+{
+	smart_str m = {0};
+	smart_str_appends(&m, "php.ini setting rlock.");
+	smart_str_appends(&m, def->name);
+	smart_str_appends(&m, "=\"");
+	if (def->kind == OPT_SERVER || def->kind == OPT_SERVERS || def->kind == OPT_NODES || def->kind == OPT_SENTINELS) {
+		rlock_servers_mask(value, len, &m);
+	} else {
+		smart_str_appendl(&m, value, len);
+	}
+	smart_str_appends(&m, "\" ");
+	smart_str_appends(&m, why);
+	return smart_str_extract(&m);
+}
+
 /* A bad option: a ValueError naming it, as an argument of the calling function, or as the
- * php.ini setting it came from (arg_num 0). */
+ * php.ini setting it came from (arg_num 0), with that setting's value. */
 static ZEND_ATTRIBUTE_FORMAT(printf, 3, 4) void option_error(uint32_t arg_num, const char *name, const char *fmt, ...)
 {
 	va_list ap;
@@ -350,7 +399,11 @@ static ZEND_ATTRIBUTE_FORMAT(printf, 3, 4) void option_error(uint32_t arg_num, c
 	if (arg_num) {
 		zend_argument_value_error(arg_num, "option \"%s\" %s", name, what);
 	} else {
-		zend_value_error("php.ini setting rlock.%s %s", name, what);
+		const rlock_opt_def *def = find_def(name, strlen(name));
+		const char *value = ini_current(def);
+		zend_string *msg = ini_message(def, value, strlen(value), what);
+		zend_value_error("%s", ZSTR_VAL(msg));
+		zend_string_release(msg);
 	}
 	efree(what);
 }
@@ -362,6 +415,79 @@ static void option_type_error(uint32_t arg_num, const char *name, const char *ty
 		zend_argument_type_error(arg_num, "option \"%s\" must be of type %s, %s given", name, type, zend_zval_type_name(v));
 	} else {
 		zend_type_error("php.ini setting rlock.%s must be of type %s, %s given", name, type, zend_zval_type_name(v));
+	}
+}
+
+/* Why v (integer false: a php.ini value that is no integer) is no value of def, into why:
+ * a duration under RLOCK_MS_FLOOR is seconds meant, and the message says so. */
+static void range_why(const rlock_opt_def *def, zend_long v, bool integer, char *why, size_t size)
+{
+	if (integer && def->min == RLOCK_MS_FLOOR && v > 0 && v < def->min) {
+		snprintf(why, size, "is in milliseconds and must be at least %d: " ZEND_LONG_FMT " would be " ZEND_LONG_FMT
+			" ms (" ZEND_LONG_FMT " second%s is " ZEND_LONG_FMT ")", RLOCK_MS_FLOOR, v, v, v, v == 1 ? "" : "s", v * 1000);
+		return;
+	}
+	snprintf(why, size, "must be %sbetween " ZEND_LONG_FMT " and " ZEND_LONG_FMT "%s", integer ? "" : "an integer ",
+		def->min, def->max, def->ms ? " (milliseconds)" : "");
+}
+
+/* v as a PHP int parameter takes it in coercive mode: an int, a bool, an integral float or
+ * a numeric string ("5000", " 5000", "1e3"). What PHP takes only with a deprecation (1.5,
+ * "1.5": truncated; null) is refused, as PHP 9 will. */
+static bool coerce_long(zval *v, zend_long *out)
+{
+	double d;
+
+	switch (Z_TYPE_P(v)) {
+		case IS_LONG:
+			*out = Z_LVAL_P(v);
+			return true;
+		case IS_FALSE:
+		case IS_TRUE:
+			*out = Z_TYPE_P(v) == IS_TRUE;
+			return true;
+		case IS_DOUBLE:
+			d = Z_DVAL_P(v);
+			break;
+		case IS_STRING: {
+			int type = is_numeric_string(Z_STRVAL_P(v), Z_STRLEN_P(v), out, &d, false);
+			if (type == IS_LONG) {
+				return true;
+			}
+			if (type != IS_DOUBLE) {
+				return false;
+			}
+			break;
+		}
+		default:
+			return false;
+	}
+	if (zend_isnan(d) || !ZEND_DOUBLE_FITS_LONG(d) || d != (double) (zend_long) d) {
+		return false;
+	}
+	*out = (zend_long) d;
+	return true;
+}
+
+/* v as a PHP bool parameter takes it (a bool, an int, a float), and of strings only "", "0"
+ * and "1": PHP would take "false" or "off" for true. false when it does not. */
+static bool coerce_bool(zval *v, bool *out)
+{
+	switch (Z_TYPE_P(v)) {
+		case IS_FALSE:
+		case IS_TRUE:
+		case IS_LONG:
+		case IS_DOUBLE:
+			*out = zend_is_true(v);
+			return true;
+		case IS_STRING:
+			if (Z_STRLEN_P(v) > 1 || (Z_STRLEN_P(v) == 1 && Z_STRVAL_P(v)[0] != '0' && Z_STRVAL_P(v)[0] != '1')) {
+				return false;
+			}
+			*out = zend_is_true(v);
+			return true;
+		default:
+			return false;
 	}
 }
 
@@ -423,23 +549,31 @@ static bool set_option(rlock_opts *o, const rlock_opt_def *def, zval *v, uint32_
 	void *field = (char *) o + def->offset;
 
 	switch (def->kind) {
-		case OPT_LONG:
-			if (Z_TYPE_P(v) != IS_LONG) {
+		case OPT_LONG: {
+			zend_long n;
+			char why[160];
+			if (!coerce_long(v, &n)) {
 				option_type_error(arg_num, def->name, "int", v);
 				return false;
 			}
-			if (Z_LVAL_P(v) < def->min || Z_LVAL_P(v) > def->max) {
-				option_error(arg_num, def->name, "must be between " ZEND_LONG_FMT " and " ZEND_LONG_FMT, def->min, def->max);
+			if (n < def->min || n > def->max) {
+				range_why(def, n, true, why, sizeof(why));
+				option_error(arg_num, def->name, "%s", why);
 				return false;
 			}
-			*(zend_long *) field = Z_LVAL_P(v);
+			*(zend_long *) field = n;
 			return true;
+		}
 		case OPT_BOOL:
-			if (Z_TYPE_P(v) != IS_TRUE && Z_TYPE_P(v) != IS_FALSE) {
-				option_type_error(arg_num, def->name, "bool", v);
+			if (!coerce_bool(v, (bool *) field)) {
+				if (Z_TYPE_P(v) == IS_STRING) {
+					option_error(arg_num, def->name, "must be a bool: a string must be \"\", \"0\" or \"1\" "
+						"(PHP would read any other as true)");
+				} else {
+					option_type_error(arg_num, def->name, "bool", v);
+				}
 				return false;
 			}
-			*(bool *) field = Z_TYPE_P(v) == IS_TRUE;
 			return true;
 		case OPT_SERVERS:
 			return set_server_list(def->name, &o->servers, &o->nservers, v, arg_num);
@@ -448,19 +582,27 @@ static bool set_option(rlock_opts *o, const rlock_opt_def *def, zval *v, uint32_
 		case OPT_SENTINELS:
 			return set_server_list(def->name, &o->sentinels, &o->nsentinels, v, arg_num);
 		case OPT_STRING:
-		case OPT_SERVER:
-			if (Z_TYPE_P(v) != IS_STRING) {
-				option_type_error(arg_num, def->name, "string", v);
+		case OPT_SERVER: {
+			/* as a PHP string parameter takes it: a string, an int, a float, a bool, a Stringable */
+			zend_string *str = (Z_TYPE_P(v) > IS_NULL && Z_TYPE_P(v) <= IS_STRING)
+				|| (Z_TYPE_P(v) == IS_OBJECT && Z_OBJCE_P(v)->__tostring) ? zval_try_get_string(v) : NULL;
+			if (!str) {
+				if (!EG(exception)) {
+					option_type_error(arg_num, def->name, "string", v);
+				}
 				return false;
 			}
 			if (def->kind == OPT_SERVER) {
-				return set_server(o, Z_STRVAL_P(v), Z_STRLEN_P(v), arg_num);
+				bool ok = set_server(o, ZSTR_VAL(str), ZSTR_LEN(str), arg_num);
+				zend_string_release(str);
+				return ok;
 			}
 			if (*(zend_string **) field) {
 				zend_string_release(*(zend_string **) field);
 			}
-			*(zend_string **) field = zend_string_copy(Z_STR_P(v));
+			*(zend_string **) field = str;
 			return true;
+		}
 	}
 	return false;
 }
@@ -493,15 +635,118 @@ static bool ini_list(rlock_opts *o, const char *name, const char *value)
 	return ok;
 }
 
-bool rlock_opts_range(const char *name, zend_long *min, zend_long *max)
+bool rlock_opts_check_arg(const char *name, zend_long v, uint32_t arg_num)
 {
 	const rlock_opt_def *def = find_def(name, strlen(name));
-	if (!def || def->kind != OPT_LONG) {
-		return false;
+	char why[160];
+
+	if (v >= def->min && v <= def->max) {
+		return true;
 	}
-	*min = def->min;
-	*max = def->max;
-	return true;
+	range_why(def, v, true, why, sizeof(why));
+	zend_argument_value_error(arg_num, "%s", why);
+	return false;
+}
+
+/* php.ini's bool words as zend_ini_parse_bool() reads them, and integers; anything else (a
+ * typo: "flase", which PHP reads as off, "enabled") is refused. */
+static bool ini_bool(const char *s, size_t len, bool *out)
+{
+	static const char *const words[] = { "on", "yes", "true", "off", "no", "false", "none" };
+	zend_long n = 0;
+
+	if (len == 0 || rlock_parse_number(s, len, ZEND_LONG_MAX, &n)) {
+		*out = n != 0;
+		return true;
+	}
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (strlen(words[i]) == len && strncasecmp(s, words[i], len) == 0) {
+			*out = i < 3;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The php.ini value s (len bytes) of rlock.<def->name>: an integer or a bool parsed into
+ * *parsed. false, with the reason in why, when it is invalid. */
+static bool ini_parse(const rlock_opt_def *def, const char *s, size_t len, void *parsed, char *why, size_t size)
+{
+	const char *reason;
+	zend_long n = 0;
+	bool neg = len > 0 && s[0] == '-';
+	rlock_server server;
+
+	switch (def->kind) {
+		case OPT_LONG:
+			/* decimal digits only: "1e3", "1k" or 2^64 are not read as 1, 1024 or a wrapped value */
+			if (rlock_parse_number(s, len, def->max, &n) && n >= def->min) {
+				*(zend_long *) parsed = n;
+				return true;
+			}
+			/* out of range, or (not only digits, a sign aside) no integer */
+			range_why(def, neg ? -1 : n, len > neg && strspn(s + neg, "0123456789") == len - neg, why, size);
+			return false;
+		case OPT_BOOL:
+			if (!ini_bool(s, len, (bool *) parsed)) {
+				snprintf(why, size, "must be a bool: On, Off, 1, 0, yes, no, true or false");
+				return false;
+			}
+			return true;
+		case OPT_SERVER:
+			/* checked here only to say so at startup: every use parses it */
+			if (rlock_server_parse(s, len, &server, false, &reason) == FAILURE) {
+				snprintf(why, size, "%s", reason);
+				return false;
+			}
+			rlock_server_free(&server, false);
+			return true;
+		default:
+			return true;
+	}
+}
+
+bool rlock_opts_ini_update(const char *name, zend_string *value, void *global, bool warn)
+{
+	const rlock_opt_def *def = find_def(name, strlen(name));
+	const char *s = value ? ZSTR_VAL(value) : "";
+	size_t len = value ? ZSTR_LEN(value) : 0;
+	char why[256];
+
+	rlock_opts_forget();
+	if (def->kind != OPT_LONG && def->kind != OPT_BOOL) {
+		/* a string, kept as given (as OnUpdateString keeps it) */
+		*(char **) global = value ? ZSTR_VAL(value) : NULL;
+	}
+	if (ini_parse(def, s, len, global, why, sizeof(why))) {
+		RLOCK_G(ini_invalid) &= ~OPT_BIT(def);
+		return true;
+	}
+	if (def->kind == OPT_LONG || def->kind == OPT_BOOL) {
+		RLOCK_G(ini_invalid) |= OPT_BIT(def);
+	}
+	if (warn) {
+		zend_string *msg = ini_message(def, s, len, why);
+		php_error_docref(NULL, E_WARNING, "%s; every call that uses it throws", ZSTR_VAL(msg));
+		zend_string_release(msg);
+	}
+	return false;
+}
+
+/* A ValueError for the first php.ini setting of bad (bits of RLOCK_G(ini_invalid)), naming
+ * it and its value. */
+static void ini_invalid_error(uint32_t bad)
+{
+	const rlock_opt_def *def = rlock_opt_defs;
+	zend_long scratch;  /* an invalid integer or bool is not stored */
+	char why[256];
+
+	while (!(bad & OPT_BIT(def))) {
+		def++;
+	}
+	const char *value = ini_current(def);
+	ini_parse(def, value, strlen(value), &scratch, why, sizeof(why));
+	option_error(0, def->name, "%s", why);
 }
 
 /* What tells a set of servers apart from any other (and from one server). */
@@ -676,6 +921,7 @@ static rlock_opts *opts_parse(HashTable *options, uint32_t arg_num)
 	zend_string *name;
 	zval *v;
 	bool server_given = false, watchdog_given = false, replicas_given = false, verify_given = false;
+	uint32_t given = 0;
 	if (options) {
 		ZEND_HASH_FOREACH_STR_KEY_VAL(options, name, v) {
 			const rlock_opt_def *def;
@@ -691,11 +937,17 @@ static rlock_opts *opts_parse(HashTable *options, uint32_t arg_num)
 			if (!set_option(o, def, v, arg_num)) {
 				goto fail;
 			}
+			given |= OPT_BIT(def);
 			server_given |= def->kind == OPT_SERVER;
 			watchdog_given |= def->offset == XtOffsetOf(rlock_opts, watchdog);
 			replicas_given |= def->offset == XtOffsetOf(rlock_opts, sync_replicas);
 			verify_given |= def->offset == XtOffsetOf(rlock_opts, tls_verify_peer);
 		} ZEND_HASH_FOREACH_END();
+	}
+	/* an invalid php.ini value throws where it would be used: never a default in its place */
+	if (RLOCK_G(ini_invalid) & ~given) {
+		ini_invalid_error(RLOCK_G(ini_invalid) & ~given);
+		goto fail;
 	}
 	/* the php.ini lists apply when the options name no server at all */
 	bool lists_from_ini = !server_given && !o->servers && !o->nodes && !o->sentinels;
@@ -764,6 +1016,72 @@ static rlock_opts *opts_parse(HashTable *options, uint32_t arg_num)
 fail:
 	rlock_opts_release(o);
 	return NULL;
+}
+
+/* s as a DSN to show, its password "***". */
+static void server_shown(const rlock_server *s, smart_str *out)
+{
+	if (s->port == 0) {
+		smart_str_appends(out, "unix://");
+		smart_str_append(out, s->host);
+		return;
+	}
+	smart_str_appends(out, s->tls ? "rediss://" : "redis://");
+	if (s->user) {
+		smart_str_append(out, s->user);
+		smart_str_appendc(out, ':');
+	}
+	if (s->pass) {
+		smart_str_appends(out, "***@");
+	}
+	smart_str_appends(out, s->label);
+	if (s->db) {
+		smart_str_appendc(out, '/');
+		smart_str_append_long(out, s->db);
+	}
+}
+
+void rlock_opts_debug(const rlock_opts *o, zval *out)
+{
+	array_init(out);
+	for (const rlock_opt_def *def = rlock_opt_defs; def < rlock_opt_defs + OPT_COUNT; def++) {
+		const char *field = (const char *) o + def->offset;
+		const rlock_server *list;
+		smart_str dsn = {0};
+		zval shown;
+
+		switch (def->kind) {
+			case OPT_LONG:
+				add_assoc_long(out, def->name, *(const zend_long *) field);
+				break;
+			case OPT_BOOL:
+				add_assoc_bool(out, def->name, *(const bool *) field);
+				break;
+			case OPT_STRING:
+				if (*(zend_string *const *) field) {
+					add_assoc_str(out, def->name, zend_string_copy(*(zend_string *const *) field));
+				}
+				break;
+			case OPT_SERVER:
+				/* with a list, it only lends its credentials */
+				if (!o->servers && !o->nodes && !o->sentinels) {
+					server_shown(&o->server, &dsn);
+					add_assoc_str(out, def->name, smart_str_extract(&dsn));
+				}
+				break;
+			default:
+				if (!(list = *(rlock_server *const *) field)) {
+					break;
+				}
+				array_init(&shown);
+				for (uint32_t i = 0; i < (def->kind == OPT_SERVERS ? o->nservers
+						: def->kind == OPT_NODES ? o->nnodes : o->nsentinels); i++) {
+					server_shown(&list[i], &dsn);
+					add_next_index_str(&shown, smart_str_extract(&dsn));
+				}
+				add_assoc_zval(out, def->name, &shown);
+		}
+	}
 }
 
 /* ---- the options last made, made once ----

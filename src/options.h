@@ -13,6 +13,10 @@
  * poll() can wait and what hiredis takes for a connect timeout. A sum of a few of them
  * (connect + read + wait, now + ttl) cannot overflow a 64-bit count of ms. */
 #define RLOCK_MS_MAX 2147483647
+/* The least a duration may be where a number of seconds is as likely written (ttl, the
+ * timeouts): 'ttl' => 5, seconds meant, is refused (a ValueError that says milliseconds),
+ * never taken for 5 ms. */
+#define RLOCK_MS_FLOOR 100
 /* The largest database number: Redis allows at most 2^31 - 1 databases. */
 #define RLOCK_DB_MAX 2147483646
 
@@ -84,8 +88,19 @@ void rlock_opts_tls_id(const rlock_opts *o, bool with_name, smart_str *out);
  * host a MOVED names, say) that reached it. */
 void rlock_opts_scrub(const rlock_opts *o, char *msg, size_t size);
 
-/* The range of the integer option name (php.ini: rlock.name); false when there is none. */
-bool rlock_opts_range(const char *name, zend_long *min, zend_long *max);
+/* Whether v is within the range of the integer option name (a method's ms argument,
+ * arg_num, that defaults to it); false with a ValueError. */
+bool rlock_opts_check_arg(const char *name, zend_long v, uint32_t arg_num);
+
+/* php.ini's rlock.name set to value, into global (the INI table's binding): integers and
+ * bools parsed, strings kept. Never refused: an invalid value is kept as given and (false)
+ * every call that would use it throws, naming the setting and the value, until it is set
+ * right; warn: say so now (a warning). */
+bool rlock_opts_ini_update(const char *name, zend_string *value, void *global, bool warn);
+
+/* The effective options of o for var_dump() and print_r(), passwords masked, into out (an
+ * array). */
+void rlock_opts_debug(const rlock_opts *o, zval *out);
 /* Decimal digits [s, s + len) into *out, refused (false) when empty, anything but a digit,
  * or above max. */
 bool rlock_parse_number(const char *s, size_t len, zend_long max, zend_long *out);
@@ -101,6 +116,8 @@ zend_result rlock_server_parse_entry(const char *entry, size_t len, rlock_server
  * parser would send replaced by "***"; an entry it refuses has everything up to its last
  * '@' replaced. */
 void rlock_server_mask(const char *entry, size_t len, smart_str *out);
+/* A comma-separated list of entries (or one DSN) masked entry by entry, as rlock_server_mask(). */
+void rlock_servers_mask(const char *list, size_t len, smart_str *out);
 
 /* host:port with the credentials and database of like: a node a Sentinel or the Cluster
  * named, over TLS (o's TLS options) when o->tls_nodes. */

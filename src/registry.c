@@ -221,7 +221,7 @@ int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, con
 	}
 	zend_string *id = hold_id(a, o, key, hold->token);
 	rlock_held *h = find(id);
-	if (h && !held_lost(h)) {
+	if (h && !held_lost(h) && zend_string_equals(h->hold.token, hold->token)) {
 		/* more taken by the same holder: one hold still, its lease as long as the newest */
 		h->hold.valid_until = MAX(h->hold.valid_until, hold->valid_until);
 		zend_string_release(id);

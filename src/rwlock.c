@@ -135,8 +135,15 @@ static rlock_script rw_script_write_acquire = { .source = RLOCK_LUA_ISSUE LUA_NO
 	"end\n"
 
 /* ARGV: token, "next-token ttl". 0 not ours (its lease ended), 1 released, 2 the last
- * reader out handed the lock to a waiting writer. */
+ * reader out handed the lock to a waiting writer. Token '' (forceUnlock()): every reader
+ * out; 0 none was in. */
 static rlock_script rw_script_read_release = { .source = LUA_NOW LUA_KEYS LUA_GRANT_WRITER
+	"if ARGV[1] == '' then\n"
+	"  redis.call('zremrangebyscore', R, '-inf', now)\n"
+	"  if redis.call('del', R) == 0 then return 0 end\n"
+	"  if redis.call('exists', W) == 1 then return 1 end\n"
+	"  return grant_writer()\n"
+	"end\n"
 	"local s = redis.call('zscore', R, ARGV[1])\n"
 	"if not s then return 0 end\n"
 	"redis.call('zrem', R, ARGV[1])\n"
@@ -147,9 +154,10 @@ static rlock_script rw_script_read_release = { .source = LUA_NOW LUA_KEYS LUA_GR
 
 /* ARGV: token, "next-token ttl". 0 not ours, 1 released, 2 let the waiting readers in (all
  * of them, each with ttl as its lease until it takes its own), or else handed the lock to
- * the first waiting writer. */
+ * the first waiting writer. Token '' (forceUnlock()): whoever writes; 0 nobody did. */
 static rlock_script rw_script_write_release = { .source = RLOCK_LUA_ATLEAST LUA_NOW LUA_KEYS LUA_GRANT_WRITER
-	"if redis.call('get', W) ~= ARGV[1] then return 0 end\n"
+	"local writer = redis.call('get', W)\n"
+	"if not writer or (ARGV[1] ~= '' and writer ~= ARGV[1]) then return 0 end\n"
 	"redis.call('del', W)\n"
 	"redis.call('zremrangebyscore', RQ, '-inf', now)\n"
 	"local rs = redis.call('zrange', RQ, 0, -1)\n"
@@ -257,7 +265,7 @@ static void rw_round_call(rlock_call *c, const rlock_waiter *w, const rlock_opts
 	rw_call_acquire(c, a->rk, a->write, w->token, a->other, o, wait_ms, self);
 }
 
-/* The release script, within the call under way. */
+/* The release script, within the call under way (token NULL: whoever holds that side). */
 static int rw_key_release(bool write, const rlock_opts *o, rw_keys *rk, zend_string *token, rlock_err *err)
 {
 	rlock_call c;
@@ -268,7 +276,7 @@ static int rw_key_release(bool write, const rlock_opts *o, rw_keys *rk, zend_str
 		return -1;
 	}
 	rlock_call_start(&c, write ? &rw_script_write_release : &rw_script_read_release, RW_NKEYS, rk->keys, NULL);
-	rlock_call_str(&c, token);
+	rlock_call_str(&c, token ? token : ZSTR_EMPTY_ALLOC());
 	rlock_call_packed(&c, next, nums, 1);
 	redisReply *r = rlock_lock_run(o, rk->k.keys[0], &c, err);
 	zend_string_release(next);

@@ -86,14 +86,25 @@ rlock_script rlock_script_acquire = { .source = RLOCK_LUA_ISSUE
  * and the packed argument of a hand-over are made and read only past that point. (An MGET
  * of the key and the count costs Redis 7 more than two GETs: its reply becomes a Lua
  * table.) */
-rlock_script rlock_script_release = { .source =
-	"local lock, grants, waiters, fence = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\n"
-	"if redis.call('get', lock) ~= ARGV[1] then return 0 end\n"
-	"local n = tonumber(redis.call('get', waiters)) or 0\n"
-	"if n <= 0 then redis.call('del', lock) return 1 end\n"
-	RLOCK_LUA_FREE
-	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n"
+#define RELEASE_KEYS "local lock, grants, waiters, fence = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\n"
+/* What a release does once it may: delete the key, or hand it over (free()). */
+#define RELEASE_FREE \
+	"local n = tonumber(redis.call('get', waiters)) or 0\n" \
+	"if n <= 0 then redis.call('del', lock) return 1 end\n" \
+	RLOCK_LUA_FREE \
+	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
 	"return free(lock, grants, waiters, fence, n, nexttoken, fair, ttl, keep)\n"
+rlock_script rlock_script_release = { .source = RELEASE_KEYS
+	"if redis.call('get', lock) ~= ARGV[1] then return 0 end\n"
+	RELEASE_FREE
+};
+
+/* RLock::forceUnlock(): the release whoever holds the key (ARGV[1] unused). KEYS and ARGV[2]
+ * as the release's; 0 nobody held it, else what the release answers: the waiters are served
+ * as by a release of the holder's own. */
+rlock_script rlock_script_force_release = { .source = RELEASE_KEYS
+	"if redis.call('exists', lock) == 0 then return 0 end\n"
+	RELEASE_FREE
 };
 
 /* KEYS: lock. ARGV: token, ttl. 1 extended, 0 not ours. */
@@ -151,6 +162,7 @@ void rlock_scripts_minit(void)
 {
 	rlock_script_init(&rlock_script_acquire);
 	rlock_script_init(&rlock_script_release);
+	rlock_script_init(&rlock_script_force_release);
 	rlock_script_init(&rlock_script_extend);
 	rlock_script_init(&rlock_script_fence_floor);
 	rlock_script_init(&rlock_script_renew);
@@ -399,8 +411,8 @@ void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_s
 	bool fair)
 {
 	zend_long nums[3] = { fair, o->ttl, rlock_fence_keep(o->ttl) };
-	rlock_call_start(c, &rlock_script_release, 4, k->keys, NULL);
-	rlock_call_str(c, token);
+	rlock_call_start(c, token ? &rlock_script_release : &rlock_script_force_release, 4, k->keys, NULL);
+	rlock_call_str(c, token ? token : ZSTR_EMPTY_ALLOC());
 	rlock_call_packed(c, next, nums, 3);
 }
 

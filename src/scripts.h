@@ -60,6 +60,7 @@ typedef struct {
 
 extern rlock_script rlock_script_acquire;
 extern rlock_script rlock_script_release;
+extern rlock_script rlock_script_force_release;
 extern rlock_script rlock_script_extend;
 extern rlock_script rlock_script_fence_floor;
 extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed after MINIT */
@@ -134,6 +135,7 @@ typedef struct rlock_call_s {
 
 void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,
 	bool queued, zend_string *self);
+/* The release of token's hold; token NULL: of whoever holds the key (RLock::forceUnlock()). */
 void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, const rlock_opts *o,
 	bool fair);
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl);

@@ -41,6 +41,6 @@ default: false, quick: true
 wait 300, lock(): false, waited: true
 wait 300, lock(null): false, waited: true
 wait 300, lock(0): false, quick: true
-ValueError: RLock::lock(): Argument #1 ($waitMs) must be between 0 and 2147483647
+ValueError: RLock::lock(): Argument #1 ($waitMs) must be between 0 and 2147483647 (milliseconds)
 bool(true)
 bool(true)

@@ -56,8 +56,8 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-ValueError: RLock::extend(): Argument #1 ($ttlMs) must be between 1 and 2147483647
-ValueError: RLock::extend(): Argument #1 ($ttlMs) must be between 1 and 2147483647
+ValueError: RLock::extend(): Argument #1 ($ttlMs) must be between 100 and 2147483647 (milliseconds)
+ValueError: RLock::extend(): Argument #1 ($ttlMs) must be between 100 and 2147483647 (milliseconds)
 taken over:
 bool(false)
 bool(true)

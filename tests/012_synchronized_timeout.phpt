@@ -39,4 +39,4 @@ waited as asked: true
 bool(false)
 NULL
 string(12) "someone-else"
-RLock::synchronized(): Argument #2 ($waitMs) must be between 0 and 2147483647
+RLock::synchronized(): Argument #2 ($waitMs) must be between 0 and 2147483647 (milliseconds)

@@ -62,4 +62,4 @@ bool(true)
 int(0)
 ValueError: RLock::release(): Argument #1 ($key) must not be empty
 ValueError: RLock::release(): Argument #3 ($options) unknown option "bogus"
-ValueError: RLock::release(): Argument #3 ($options) option "ttl" must be between 1 and 2147483647
+ValueError: RLock::release(): Argument #3 ($options) option "ttl" must be between 100 and 2147483647 (milliseconds)

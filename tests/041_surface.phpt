@@ -23,7 +23,7 @@ $m = new ReflectionMethod('RLockLostException', 'getResult');
 echo 'getResult(): ', $m->getReturnType(), "\n";
 var_dump((new RLockLostException('x'))->getResult());
 // the password arguments are marked sensitive (PHP 8.1 has no #[\SensitiveParameter]: nothing to mark)
-foreach ([['RLock', '__construct', 'options'], ['RLock', 'release', 'token'], ['RLock', 'release', 'options']] as [$cl, $me, $pa]) {
+foreach ([['RLock', '__construct', 'options'], ['RLock', 'release', 'token'], ['RLock', 'release', 'options'], ['RLock', 'restore', 'token']] as [$cl, $me, $pa]) {
     foreach ((new ReflectionMethod($cl, $me))->getParameters() as $p) {
         if ($p->getName() === $pa) {
             echo "$me \$$pa sensitive: ", var_export(PHP_VERSION_ID < 80200 || count($p->getAttributes('SensitiveParameter')) === 1, true), "\n";
@@ -39,6 +39,8 @@ lock(?int $waitMs = NULL): bool
 tryLock(): bool
 unlock(): bool
 extend(?int $ttlMs = NULL): bool
+restore(string $token): bool
+forceUnlock(): bool
 synchronized(callable $fn, ?int $waitMs = NULL): mixed
 isLocked(): bool
 isAcquired(): bool
@@ -60,3 +62,4 @@ NULL
 __construct $options sensitive: true
 release $token sensitive: true
 release $options sensitive: true
+restore $token sensitive: true

@@ -36,11 +36,11 @@ var_dump($l->extend($max), rlock_test_cmd('PTTL', $l->key()) > $max - 60000, $l-
 ?>
 --EXPECT--
 lock: -1 refused, 0 true, 2147483647 true, 2147483648 refused, 9223372036854775807 refused, -9223372036854775808 refused
-  RLock::lock(): Argument #1 ($waitMs) must be between 0 and 2147483647
+  RLock::lock(): Argument #1 ($waitMs) must be between 0 and 2147483647 (milliseconds)
 synchronized: -1 refused, 0 'ran', 2147483647 'ran', 2147483648 refused, 9223372036854775807 refused, -9223372036854775808 refused
-  RLock::synchronized(): Argument #2 ($waitMs) must be between 0 and 2147483647
+  RLock::synchronized(): Argument #2 ($waitMs) must be between 0 and 2147483647 (milliseconds)
 extend: -1 refused, 0 refused, 2147483647 true, 2147483648 refused, 9223372036854775807 refused, -9223372036854775808 refused
-  RLock::extend(): Argument #1 ($ttlMs) must be between 1 and 2147483647
+  RLock::extend(): Argument #1 ($ttlMs) must be between 100 and 2147483647 (milliseconds)
 bool(true)
 bool(true)
 bool(true)

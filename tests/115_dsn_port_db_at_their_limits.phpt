@@ -23,7 +23,16 @@ foreach (['cluster' => ['127.0.0.1:65536'], 'sentinel' => ['127.0.0.1:9999999999
         echo $e->getMessage(), "\n";
     }
 }
-var_dump(ini_set('rlock.server', 'redis://127.0.0.1:65536'), ini_set('rlock.server', 'redis://127.0.0.1/2147483647'), ini_get('rlock.server'));
+// php.ini: kept as given, and the lock that would use it throws
+foreach (['redis://127.0.0.1:65536', 'redis://127.0.0.1/2147483647'] as $dsn) {
+    ini_set('rlock.server', $dsn);
+    try {
+        new RLock('k');
+        echo "$dsn: ok\n";
+    } catch (ValueError $e) {
+        echo $e->getMessage(), "\n";
+    }
+}
 ?>
 --EXPECT--
 redis://127.0.0.1:0: RLock::__construct(): Argument #2 ($options) option "server" has an invalid port: it must be between 1 and 65535
@@ -41,8 +50,5 @@ redis://127.0.0.1/1e3: RLock::__construct(): Argument #2 ($options) option "serv
 RLock::__construct(): Argument #2 ($options) option "cluster" entry 0 has an invalid port: it must be between 1 and 65535
 RLock::__construct(): Argument #2 ($options) option "sentinel" entry 0 has an invalid port: it must be between 1 and 65535
 RLock::__construct(): Argument #2 ($options) option "servers" entry 0 has an invalid database number: it must be between 0 and 2147483646
-  warning: ini_set(): Invalid rlock.server: it has an invalid port: it must be between 1 and 65535
-  warning: ini_set(): Invalid rlock.server: it has an invalid database number: it must be between 0 and 2147483646
-bool(false)
-bool(false)
-string(22) "redis://127.0.0.1:6379"
+php.ini setting rlock.server="redis://127.0.0.1:65536" has an invalid port: it must be between 1 and 65535
+php.ini setting rlock.server="redis://127.0.0.1/2147483647" has an invalid database number: it must be between 0 and 2147483646

@@ -64,5 +64,5 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-RLock::__construct(): Argument #2 ($options) option "ttl" must be between 1 and 2147483647
-RLock::__construct(): Argument #2 ($options) option "ttl" must be between 1 and 2147483647
+RLock::__construct(): Argument #2 ($options) option "ttl" must be between 100 and 2147483647 (milliseconds)
+RLock::__construct(): Argument #2 ($options) option "ttl" must be between 100 and 2147483647 (milliseconds)

@@ -11,7 +11,7 @@ var_dump(ini_get('rlock.watchdog'));
 new RLock('a', rlock_test_options(['watchdog' => true]));
 new RLock('a', rlock_test_options(['watchdog' => false]));
 try {
-    new RLock('a', rlock_test_options(['watchdog' => 1]));
+    new RLock('a', rlock_test_options(['watchdog' => [1]]));
 } catch (TypeError $e) {
     echo $e->getMessage(), "\n";
 }
@@ -32,7 +32,7 @@ var_dump(rlock_test_info('Watchdog locks renewed now'));
 ?>
 --EXPECT--
 string(1) "0"
-RLock::__construct(): Argument #2 ($options) option "watchdog" must be of type bool, int given
+RLock::__construct(): Argument #2 ($options) option "watchdog" must be of type bool, array given
 RLock::__construct(): Argument #2 ($options) option "watchdog" works with one "server" only, not with "servers", "cluster" or "sentinel"
 RLock::__construct(): Argument #2 ($options) option "watchdog" works with one "server" only, not with "servers", "cluster" or "sentinel"
 RLock::__construct(): Argument #2 ($options) option "watchdog" works with one "server" only, not with "servers", "cluster" or "sentinel"

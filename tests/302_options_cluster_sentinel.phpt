@@ -10,8 +10,8 @@ $cases = [
     ['cluster' => array_fill(0, 17, 'h:1')],
     ['sentinel' => 'h:1', 'service' => 'm'], ['sentinel' => [], 'service' => 'm'], ['sentinel' => [true], 'service' => 'm'],
     ['sentinel' => ['h:65536'], 'service' => 'm'],
-    ['sentinel' => ['h:1'], 'service' => 1], ['sentinel' => ['h:1'], 'service' => null], ['sentinel' => ['h:1'], 'service' => ['m']],
-    ['sync_replicas' => -1], ['sync_replicas' => '1'], ['sync_replicas' => 1.0], ['sync_replicas' => true], ['sync_replicas' => null],
+    ['sentinel' => ['h:1'], 'service' => new stdClass], ['sentinel' => ['h:1'], 'service' => null], ['sentinel' => ['h:1'], 'service' => ['m']],
+    ['sync_replicas' => -1], ['sync_replicas' => 'one'], ['sync_replicas' => 1.5], ['sync_replicas' => [1]], ['sync_replicas' => null],
 ];
 foreach ($cases as $c) {
     try {
@@ -49,13 +49,13 @@ TypeError: RLock::__construct(): Argument #2 ($options) option "sentinel" must b
 ValueError: RLock::__construct(): Argument #2 ($options) option "sentinel" must be a list of 1 to 16 strings
 ValueError: RLock::__construct(): Argument #2 ($options) option "sentinel" must be a list of strings, bool found
 ValueError: RLock::__construct(): Argument #2 ($options) option "sentinel" entry 0 has an invalid port: it must be between 1 and 65535
-TypeError: RLock::__construct(): Argument #2 ($options) option "service" must be of type string, int given
+TypeError: RLock::__construct(): Argument #2 ($options) option "service" must be of type string, stdClass given
 TypeError: RLock::__construct(): Argument #2 ($options) option "service" must be of type string, null given
 TypeError: RLock::__construct(): Argument #2 ($options) option "service" must be of type string, array given
 ValueError: RLock::__construct(): Argument #2 ($options) option "sync_replicas" must be between 0 and 2147483647
 TypeError: RLock::__construct(): Argument #2 ($options) option "sync_replicas" must be of type int, string given
 TypeError: RLock::__construct(): Argument #2 ($options) option "sync_replicas" must be of type int, float given
-TypeError: RLock::__construct(): Argument #2 ($options) option "sync_replicas" must be of type int, bool given
+TypeError: RLock::__construct(): Argument #2 ($options) option "sync_replicas" must be of type int, array given
 TypeError: RLock::__construct(): Argument #2 ($options) option "sync_replicas" must be of type int, null given
 ok: cluster
 ok: cluster

@@ -34,10 +34,10 @@ RSemaphore::__construct(): Argument #2 ($permits) must be between 1 and 21474836
 RSemaphore::acquire(): Argument #1 ($permits) must be between 1 and 3 (the semaphore's permits)
 RSemaphore::acquire(): Argument #1 ($permits) must be between 1 and 3 (the semaphore's permits)
 RSemaphore::tryAcquire(): Argument #1 ($permits) must be between 1 and 3 (the semaphore's permits)
-RSemaphore::acquire(): Argument #2 ($waitMs) must be between 0 and 2147483647
+RSemaphore::acquire(): Argument #2 ($waitMs) must be between 0 and 2147483647 (milliseconds)
 RSemaphore::synchronized(): Argument #2 ($permits) must be between 1 and 3 (the semaphore's permits)
-RSemaphore::extend(): Argument #1 ($ttlMs) must be between 1 and 2147483647
+RSemaphore::extend(): Argument #1 ($ttlMs) must be between 100 and 2147483647 (milliseconds)
 RSemaphore::__construct(): Argument #3 ($options) option "fencing" does not apply to a semaphore
 RSemaphore::__construct(): Argument #3 ($options) option "servers" (Redlock) does not apply to a semaphore
-RSemaphore::__construct(): Argument #3 ($options) option "ttl" must be between 1 and 2147483647
+RSemaphore::__construct(): Argument #3 ($options) option "ttl" must be between 100 and 2147483647 (milliseconds)
 RSemaphore::__construct(): Argument #3 ($options) unknown option "nope"

@@ -18,7 +18,7 @@ foreach ([[''], ['k', ['servers' => $servers]], ['k', ['ttl' => 0]], ['k', ['nop
 --EXPECT--
 ValueError: RReadWriteLock::__construct(): Argument #1 ($key) must not be empty
 ValueError: RReadWriteLock::__construct(): Argument #2 ($options) option "servers" (Redlock) is not supported by RReadWriteLock: use "server", "cluster" or "sentinel"
-ValueError: RReadWriteLock::__construct(): Argument #2 ($options) option "ttl" must be between 1 and 2147483647
+ValueError: RReadWriteLock::__construct(): Argument #2 ($options) option "ttl" must be between 100 and 2147483647 (milliseconds)
 ValueError: RReadWriteLock::__construct(): Argument #2 ($options) unknown option "nope"
 accepted
 ValueError: RReadWriteLock::__construct(): Argument #1 ($key) must not contain "}" outside a {hash tag} with the "cluster" option, or its companion keys could not share its slot

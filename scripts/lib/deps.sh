@@ -1,4 +1,8 @@
-# Shared by scripts/*.sh: install what is missing, build, start and stop a redis-server.
+# Shared by scripts/*.sh: install what is missing, build, start and stop a redis-server, run
+# PHP under the machine's configuration less rlock (phpini.sh).
+
+# shellcheck disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/phpini.sh"
 
 # What the scripts here run besides the packages they name, and a minimal Debian 12
 # (debootstrap --variant=minbase) lacks: make (phpize builds), git (ls-files: the release
@@ -16,8 +20,9 @@ rlock_install() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	echo "installing: ${missing[*]}"
 	[ "$(id -u)" = 0 ] || sudo=(sudo)
-	"${sudo[@]}" apt-get update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+	# another apt (a parallel run, unattended upgrades) may hold the lock: wait for it
+	"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 # rlock_php: the PHP version the scripts install and build against (8.2, 8.4, ...):

@@ -34,7 +34,8 @@ rlock_root_make() {
 	fi
 	mirror=$(rlock_root_mirror)
 	[ -n "$mirror" ] || { echo "root: no Debian mirror in /etc/apt (set RLOCK_MIRROR)" >&2; return 1; }
-	rlock_install debootstrap >&2
+	# (in a command substitution set -e is off: a failed install must end here)
+	rlock_install debootstrap >&2 || return 1
 	mkdir -p "$RLOCK_ROOTS"
 	rm -rf "$RLOCK_ROOTS/.$name".*
 	tmp=$(mktemp -d "$RLOCK_ROOTS/.$name.XXXXXX")

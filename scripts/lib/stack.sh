@@ -22,6 +22,8 @@
 # $STACK_DIR/stack.env.
 
 STACK_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck disable=SC1091
+. "$STACK_REPO/scripts/lib/phpini.sh"
 # the php-fpm of the PHP the CLI runs
 STACK_FPM_BIN=${STACK_FPM_BIN:-/usr/sbin/php-fpm$(php -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;')}
 STACK_NGINX_BIN=${STACK_NGINX_BIN:-/usr/sbin/nginx}
@@ -125,9 +127,18 @@ stack_start() {
 		php_admin_flag[log_errors] = on
 		php_admin_flag[display_errors] = off
 	EOF
-	local more=()
+	local more=() ini=$STACK_DIR/php-ini
 	read -r -a more <<<"${STACK_FPM_ARGS:-}"
-	stack_spawn php-fpm "$STACK_FPM_BIN" "${root_flag[@]}" "${extension[@]}" "${more[@]}" \
+	# php-fpm's own configuration less an rlock installed system-wide (phpini.sh): it runs
+	# the extension given here, not the installed one
+	rlock_ini_copy "$STACK_FPM_BIN" "$ini"
+	local fpm=(env "PHPRC=$ini/php.ini" "PHP_INI_SCAN_DIR=$ini/conf.d" "$STACK_FPM_BIN")
+	if "${fpm[@]}" -m 2>/dev/null | grep -qx rlock; then
+		stack_log "php-fpm loads rlock from a configuration phpini.sh does not filter"
+		stack_stop
+		return 1
+	fi
+	stack_spawn php-fpm "${fpm[@]}" "${root_flag[@]}" "${extension[@]}" "${more[@]}" \
 		-y "$STACK_DIR/php-fpm.conf" -p "$STACK_DIR"
 
 	mkdir -p "$STACK_DIR/nginx"

@@ -26,11 +26,18 @@ final class BridgeSemaphoreTest extends BridgeTestCase
         echo json_encode(['ran' => $ran]), "\n";
         PHP;
 
-    /** A child: takes 2 of 'pay''s 3 permits through symfony/semaphore, reports, exits holding. */
+    /** A child: takes 2 of 'pay''s 3 permits through symfony/semaphore (autoRelease:
+     * $cfg['auto']), reports, exits holding. */
     private const HOLDER = <<<'PHP'
         $s = (new Symfony\Component\Semaphore\SemaphoreFactory(new RLock\Bridge\Symfony\RSemaphoreStore($cfg['opts'])))
-            ->createSemaphore('pay', 3, 2, 60.0, false);
+            ->createSemaphore('pay', 3, 2, 60.0, $cfg['auto']);
         echo json_encode(['got' => $s->acquire()]), "\n";
+        PHP;
+
+    /** A child: dies (exit) inside a Funnel's callback. */
+    private const FUNNEL_DIES = <<<'PHP'
+        (new RLock\Bridge\Laravel\Funnel('f', $cfg['opts']))->limit(1)->releaseAfter(60)->block(0)
+            ->then(function () { echo json_encode(['in' => true]), "\n"; exit(0); });
         PHP;
 
     private function store(): RSemaphoreStore
@@ -72,6 +79,18 @@ final class BridgeSemaphoreTest extends BridgeTestCase
         $this->assertTrue($s[2]->isAcquired());
     }
 
+    public function testALeaseUnder100MsIsHeld100Ms(): void
+    {
+        // rlock refuses a ttl under 100 ms (seconds mistaken for ms); seconds are no mistake
+        $store = $this->store();
+        $key = new Key('pay', 1, 1);
+        $store->save($key, 0.05);
+        $this->assertTrue($store->exists($key));
+        $store->putOffExpiration($key, 0.05);
+        $store->delete($key);
+        $this->assertFalse($store->exists($key));
+    }
+
     public function testPutOffExpirationOfPermitsThatRanOutThrows(): void
     {
         $store = $this->store();
@@ -106,13 +125,38 @@ final class BridgeSemaphoreTest extends BridgeTestCase
         $this->assertFalse($a->acquire());
     }
 
-    public function testAProcessThatExitsHoldingGivesItsPermitsBack(): void
+    public function testPermitsWithoutAutoReleaseOutliveTheirProcess(): void
     {
-        $h = $this->startChild(self::HOLDER);
+        $h = $this->startChild(self::HOLDER, ['auto' => false]);
+        $this->assertTrue($this->report($h)['got']);
+        $this->finishChild($h);
+        $this->assertSame(1, (new RSemaphore('pay', 3, $this->options()))->available(), 'kept past the process');
+        $factory = new SemaphoreFactory($this->store());
+        $this->assertFalse($factory->createSemaphore('pay', 3, 2, 10.0)->acquire());
+        // in this process too: the Semaphore object let go, its permits stay
+        $s = $factory->createSemaphore('pay', 3, 1, 10.0, false);
+        $this->assertTrue($s->acquire());
+        unset($s);
+        $this->assertSame(0, (new RSemaphore('pay', 3, $this->options()))->available());
+    }
+
+    public function testPermitsWithAutoReleaseAreGivenBackBySymfonyWhenTheProcessEnds(): void
+    {
+        $h = $this->startChild(self::HOLDER, ['auto' => true]);
         $this->assertTrue($this->report($h)['got']);
         $this->finishChild($h);
         $s = (new SemaphoreFactory($this->store()))->createSemaphore('pay', 3, 3, 10.0, false);
         $this->assertTrue($s->acquire(), 'all 3 permits free once the holder exited');
+    }
+
+    public function testAFunnelSlotOfAProcessThatDiedInsideIsHeldUntilReleaseAfter(): void
+    {
+        $c = $this->startChild(self::FUNNEL_DIES);
+        $this->assertTrue($this->report($c)['in']);
+        $this->finishChild($c);
+        $funnel = (new Funnel('f', $this->options()))->limit(1)->block(0);
+        $this->assertSame('full', $funnel->then(fn () => 'ran', fn () => 'full'), "Laravel's lifetime: until releaseAfter");
+        $this->assertSame(0, (new RSemaphore('f', 1, $this->options()))->available());
     }
 
     public function testFunnelRunsTheCallbackInASlotAndFreesIt(): void

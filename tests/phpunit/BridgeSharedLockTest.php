@@ -24,6 +24,17 @@ final class BridgeSharedLockTest extends BridgeTestCase
         $lock->release();
         PHP;
 
+    /** A child: the read Lock of a serialized Key ($cfg['key']): whether it holds, whether a
+     * writer gets in, and whether it holds after its release. */
+    private const KEY_USER = <<<'PHP'
+        $factory = new Symfony\Component\Lock\LockFactory(new RLock\Bridge\Symfony\RReadWriteLockStore($cfg['opts']));
+        $lock = $factory->createLockFromKey(unserialize(base64_decode($cfg['key'])), 300.0, false);
+        $held = $lock->isAcquired();
+        $writer = $factory->createLock('k')->acquire();
+        $lock->release();
+        echo json_encode(['held' => $held, 'writer' => $writer, 'after' => $lock->isAcquired()]), "\n";
+        PHP;
+
     private function store(): RReadWriteLockStore
     {
         return new RReadWriteLockStore($this->options());
@@ -43,6 +54,21 @@ final class BridgeSharedLockTest extends BridgeTestCase
         } catch (LockConflictedException) {
             $this->addToAssertionCount(1);
         }
+    }
+
+    public function testAReadLockWithoutAutoReleaseOutlivesItsObjectAndItsKeyIsTheOwnerElsewhere(): void
+    {
+        $factory = new LockFactory($this->store());
+        $key = new Key('k');
+        $lock = $factory->createLockFromKey($key, 300.0, false);
+        $this->assertTrue($lock->acquireRead());
+        unset($lock);
+        $this->assertFalse(($writer = $factory->createLock('k'))->acquire(), 'the reader kept it');
+        $c = $this->startChild(self::KEY_USER, ['key' => base64_encode(serialize($key))]);
+        $r = $this->report($c);
+        $this->finishChild($c);
+        $this->assertSame(['held' => true, 'writer' => false, 'after' => false], $r);
+        $this->assertTrue($writer->acquire(), 'released by the other process');
     }
 
     public function testReadersShareAndKeepAWriterOut(): void

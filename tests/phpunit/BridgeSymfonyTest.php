@@ -1,8 +1,10 @@
 <?php
 /*
  * RLock\Bridge\Symfony\RLockStore (bridge/): what symfony/lock's own store suite asks of a
- * blocking, expiring store whose keys cannot be serialized, and a Lock from LockFactory over
- * it keeping rlock's guarantees across processes.
+ * blocking, expiring store, and a Lock from LockFactory over it keeping rlock's guarantees
+ * across processes, with symfony's lifetime: a Lock lives until it is released (by symfony's
+ * destructor with autoRelease) or its lease ends, and its Key, serialized, is its owner in
+ * another process.
  *
  *   php -d extension=modules/rlock.so /usr/bin/phpunit -c tests/phpunit/phpunit.xml --filter BridgeSymfonyTest
  */
@@ -12,7 +14,6 @@ declare(strict_types=1);
 use RLock\Bridge\Symfony\RLockStore;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockExpiredException;
-use Symfony\Component\Lock\Exception\UnserializableKeyException;
 use Symfony\Component\Lock\Key;
 use Symfony\Component\Lock\LockFactory;
 
@@ -26,13 +27,27 @@ final class BridgeSymfonyTest extends BridgeTestCase
         $lock->release();
         PHP;
 
-    /** A child: acquires 'k' and reports; then exits without releasing, or is killed. */
+    /** A child: acquires 'k' (autoRelease: $cfg['auto']) and reports; then exits without
+     * releasing, or is killed. */
     private const HOLDER = <<<'PHP'
-        $lock = (new Symfony\Component\Lock\LockFactory(new RLock\Bridge\Symfony\RLockStore($cfg['opts'])))->createLock('k', null, false);
+        $lock = (new Symfony\Component\Lock\LockFactory(new RLock\Bridge\Symfony\RLockStore($cfg['opts'])))
+            ->createLock('k', null, $cfg['auto'] ?? false);
         echo json_encode(['got' => $lock->acquire()]), "\n";
         if ($cfg['stay']) {
             sleep(60);
         }
+        PHP;
+
+    /** A child: the Lock of a serialized Key ($cfg['key']): whether it holds, a refresh, and
+     * whether another Key of the resource gets in, then its release. */
+    private const KEY_USER = <<<'PHP'
+        $factory = new Symfony\Component\Lock\LockFactory(new RLock\Bridge\Symfony\RLockStore($cfg['opts']));
+        $lock = $factory->createLockFromKey(unserialize(base64_decode($cfg['key'])), 300.0, false);
+        $held = $lock->isAcquired();
+        $lock->refresh(200.0);
+        $other = $factory->createLock('k')->acquire();
+        $lock->release();
+        echo json_encode(['held' => $held, 'other' => $other, 'after' => $lock->isAcquired()]), "\n";
         PHP;
 
     private function store(array $more = []): RLockStore
@@ -162,13 +177,54 @@ final class BridgeSymfonyTest extends BridgeTestCase
         $store->putOffExpiration(new Key('k'), 10);
     }
 
-    public function testASavedKeyCannotBeSerialized(): void
+    public function testASerializedKeyIsItsOwnerInAnotherProcess(): void
     {
-        $store = $this->store();
         $key = new Key('k');
-        $store->save($key);
-        $this->expectException(UnserializableKeyException::class);
-        serialize($key);
+        $lock = (new LockFactory($this->store()))->createLockFromKey($key, 300.0, false);
+        $this->assertTrue($lock->acquire());
+        $c = $this->startChild(self::KEY_USER, ['key' => base64_encode(serialize($key))]);
+        $r = $this->report($c);
+        $this->finishChild($c);
+        $this->assertSame(['held' => true, 'other' => false, 'after' => false], $r);
+        $this->assertSame([], $this->client->keys('*'), 'released by the other process');
+        $this->assertFalse($lock->isAcquired());
+        // a Key whose owner no longer holds it is no owner
+        $this->assertTrue($lock->acquire());
+        $stale = serialize($key);
+        $lock->release();
+        $this->assertFalse((new LockFactory($this->store()))->createLockFromKey(unserialize($stale), 300.0, false)->isAcquired());
+    }
+
+    public function testALockWithoutAutoReleaseOutlivesItsObject(): void
+    {
+        $factory = new LockFactory($this->store());
+        $lock = $factory->createLock('pdf:9', 300.0, false);
+        $this->assertTrue($lock->acquire());
+        unset($lock);
+        $this->assertGreaterThan(290000, $this->client->pttl('bridge:pdf:9'), "kept, as symfony's RedisStore keeps it");
+        $this->assertFalse($factory->createLock('pdf:9')->acquire());
+        // with autoRelease, symfony's destructor releases it
+        $lock = $factory->createLock('pdf:10', 300.0);
+        $this->assertTrue($lock->acquire());
+        unset($lock);
+        $this->assertSame(0, $this->client->exists('bridge:pdf:10'));
+    }
+
+    public function testTheStoresTtlIsTheLeaseOfALockWithoutOne(): void
+    {
+        $factory = new LockFactory($this->store(['ttl' => 30000]));
+        // the Lock's ttl governs: 300 s by default, whatever the store's
+        $this->assertTrue(($a = $factory->createLock('a'))->acquire());
+        $this->assertGreaterThan(290000, $this->client->pttl('bridge:a'));
+        $this->assertTrue(($b = $factory->createLock('b', 60.0))->acquire());
+        $pttl = $this->client->pttl('bridge:b');
+        $this->assertTrue($pttl > 50000 && $pttl <= 60000, "pttl $pttl");
+        // a Lock with a null ttl keeps the save's: the store's, else RedisStore's 300 s
+        $this->assertTrue(($c = $factory->createLock('c', null))->acquire());
+        $pttl = $this->client->pttl('bridge:c');
+        $this->assertTrue($pttl > 25000 && $pttl <= 30000, "pttl $pttl");
+        $this->assertTrue(($d = (new LockFactory($this->store()))->createLock('d', null))->acquire());
+        $this->assertGreaterThan(290000, $this->client->pttl('bridge:d'));
     }
 
     public function testLockReleaseIsOwnerOnly(): void
@@ -201,9 +257,18 @@ final class BridgeSymfonyTest extends BridgeTestCase
         $this->assertFalse($lock->isAcquired());
     }
 
-    public function testAProcessThatExitsHoldingReleasesAtOnce(): void
+    public function testALockWithoutAutoReleaseOutlivesItsProcess(): void
     {
         $h = $this->startChild(self::HOLDER, ['stay' => false, 'opts' => $this->options(['ttl' => 60000])]);
+        $this->assertTrue($this->report($h)['got']);
+        $this->finishChild($h);
+        $this->assertGreaterThan(55000, $this->client->pttl('bridge:k'));
+        $this->assertFalse((new LockFactory($this->store()))->createLock('k')->acquire());
+    }
+
+    public function testALockWithAutoReleaseIsReleasedBySymfonyWhenItsProcessEnds(): void
+    {
+        $h = $this->startChild(self::HOLDER, ['stay' => false, 'auto' => true, 'opts' => $this->options(['ttl' => 60000])]);
         $this->assertTrue($this->report($h)['got']);
         $this->finishChild($h);
         $this->assertTrue((new LockFactory($this->store()))->createLock('k')->acquire());

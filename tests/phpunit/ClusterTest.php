@@ -274,6 +274,11 @@ final class ClusterTest extends TestCase
                 $this->assertTrue($other->tryLock());
                 $this->assertTrue(RLock::release($key, $other->token(), $o));
                 $this->assertSame(0, self::$nodes[$port]->command('EXISTS', $l->key()));
+                // forceUnlock(): on the key's master, whoever holds it
+                $this->assertTrue($other->tryLock());
+                $this->assertTrue((new RLock($key, $o))->forceUnlock(), "$key forced");
+                $this->assertSame(0, self::$nodes[$port]->command('EXISTS', $l->key()));
+                $this->assertFalse($other->unlock());
             }
         }
     }

@@ -5,7 +5,9 @@
  * calls in its RSHUTDOWN, after rlock's. The locks must be released by the time the
  * response ends (FCGI_END_REQUEST), and the watchdog must renew nothing in the worker's
  * next request. And a persistent rediss:// (TLS) connection serves every request of the
- * worker. php-fpm is spoken to directly, over FastCGI: no web server in between.
+ * worker. And invalid rlock.* settings, from php.ini or the pool, throw in every request that
+ * would use them, with one warning at startup. php-fpm is spoken to directly, over FastCGI:
+ * no web server in between.
  *
  *   php -d extension=modules/rlock.so /usr/bin/phpunit tests/phpunit/RequestEndFpmTest.php
  */
@@ -16,103 +18,26 @@ require_once __DIR__ . '/../child.inc';
 
 final class RequestEndFpmTest extends OneServerTestCase
 {
-    /** the php-fpm of the PHP running the tests */
-    private const FPM = '/usr/sbin/php-fpm' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION;
-
+    private ?Fpm $fpm = null;
     private string $dir;
-    private int $port;
-    /** @var resource|null */
-    private $fpm = null;
 
     protected function setUp(): void
     {
-        if (!is_executable(self::FPM)) {
-            $this->markTestSkipped(self::FPM . ' is not installed (php' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . '-fpm)');
-        }
+        $this->fpm = Fpm::start();
         parent::setUp();
-        $this->dir = sys_get_temp_dir() . '/rlock-fpm-' . getmypid() . '-' . bin2hex(random_bytes(3));
-        mkdir($this->dir);
-        // a copy: a rebuild rewriting modules/rlock.so in place must not change a running worker
-        copy(getenv('RLOCK_EXT') ?: dirname(__DIR__, 2) . '/modules/rlock.so', "$this->dir/rlock.so");
-        $this->port = RedisServer::freePort();
-        file_put_contents("$this->dir/php-fpm.conf", implode("\n", [
-            '[global]',
-            "error_log = $this->dir/php-fpm.log",
-            'daemonize = no',
-            '[www]',
-            "listen = 127.0.0.1:$this->port",
-            'pm = static',
-            'pm.max_children = 1',
-            'catch_workers_output = yes',
-            'php_admin_flag[display_errors] = on',
-        ]) . "\n");
-        $cmd = [self::FPM, '-n', '-d', "extension=$this->dir/rlock.so", '-y', "$this->dir/php-fpm.conf", '-p', $this->dir];
-        if (posix_getuid() === 0) {
-            $cmd[] = '-R';
-        }
-        $this->fpm = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$this->dir/php-fpm.out", 'w'],
-            2 => ['file', "$this->dir/php-fpm.out", 'a']], $pipes);
-        $this->await(fn () => @stream_socket_client("tcp://127.0.0.1:$this->port") !== false, 'php-fpm listens');
+        $this->dir = $this->fpm->dir;
     }
 
     protected function tearDown(): void
     {
-        if ($this->fpm) {
-            proc_terminate($this->fpm);
-            proc_close($this->fpm);
-        }
-        array_map('unlink', glob("$this->dir/*") ?: []);
-        @rmdir($this->dir);
+        $this->fpm?->stop();
         parent::tearDown();
-    }
-
-    /** A FastCGI name-value pair: lengths of one byte below 128, else four. */
-    private static function pair(string $name, string $value): string
-    {
-        $len = fn (string $s): string => strlen($s) < 128 ? chr(strlen($s)) : pack('N', strlen($s) | 0x80000000);
-        return $len($name) . $len($value) . $name . $value;
-    }
-
-    /** One record: version 1, request id 1, no padding. */
-    private static function record(int $type, string $body): string
-    {
-        return pack('CCnnCx', 1, $type, 1, strlen($body), 0) . $body;
     }
 
     /** GET $script?$query from php-fpm; returns the body once FCGI_END_REQUEST arrived. */
     private function get(string $script, string $query): string
     {
-        $s = stream_socket_client("tcp://127.0.0.1:$this->port", $errno, $errstr, 5);
-        $this->assertNotFalse($s, "php-fpm: $errstr");
-        stream_set_timeout($s, 10);
-        $params = '';
-        foreach (['SCRIPT_FILENAME' => $script, 'SCRIPT_NAME' => '/' . basename($script),
-            'REQUEST_METHOD' => 'GET', 'QUERY_STRING' => $query, 'SERVER_PROTOCOL' => 'HTTP/1.1',
-            'GATEWAY_INTERFACE' => 'CGI/1.1', 'REMOTE_ADDR' => '127.0.0.1'] as $name => $value) {
-            $params .= self::pair($name, $value);
-        }
-        // BEGIN_REQUEST (role responder, close the connection after), PARAMS, STDIN
-        fwrite($s, self::record(1, pack('nCx5', 1, 0)) . self::record(4, $params) . self::record(4, '')
-            . self::record(5, ''));
-        $stdout = '';
-        $read = function (int $n) use ($s): string {
-            $data = '';
-            while (strlen($data) < $n && !feof($s) && ($chunk = fread($s, $n - strlen($data))) !== false) {
-                $data .= $chunk;
-            }
-            $this->assertSame($n, strlen($data), 'php-fpm closed the connection mid-record');
-            return $data;
-        };
-        while (true) {
-            $h = unpack('Cversion/Ctype/nid/nlength/Cpadding', $read(8));
-            $body = $read($h['length'] + $h['padding']);
-            if ($h['type'] === 6) {
-                $stdout .= substr($body, 0, $h['length']);
-            } elseif ($h['type'] === 3) {
-                fclose($s);
-                return substr($stdout, strpos($stdout, "\r\n\r\n") + 4);  // the body, past the headers
-            }
-        }
+        return $this->fpm->get($script, $query);
     }
 
     public function testSessionWriteLocksEndWithTheResponseAndAreNotRenewedAfter(): void
@@ -181,5 +106,51 @@ echo " pid ", getmypid(), "\n";');
         $this->assertCount(1, array_unique($bodies), 'one worker, one outcome: ' . implode('', $bodies));
         $this->assertMatchesRegularExpression($built ? '/^locked pid \d+$/' : '/^RLockException pid \d+$/', $bodies[0]);
         $this->assertSame($built ? 1 : 0, $connections() - $before, 'connections the TLS server received');
+    }
+
+    /**
+     * Invalid settings, from php.ini (-d, read by the master at startup) and from the pool
+     * (php_admin_value, php_value, applied in the worker): never the default in their place.
+     * Every request's lock that would use one throws a ValueError naming it; options that
+     * give them all work; the worker lives on; one warning per setting at startup, none per
+     * request.
+     */
+    public function testInvalidSettingsThrowInEveryRequestWithOneWarningAtStartup(): void
+    {
+        $this->fpm->stop();
+        $this->fpm = Fpm::start(1, ['log_errors=1', 'rlock.server=admin:Sup3rSecret@127.0.0.1:16383', 'rlock.ttl=5'],
+            ['php_admin_value[rlock.read_timeout] = 5', 'php_value[rlock.fencing] = flase']);
+        $this->dir = $this->fpm->dir;
+        $script = "$this->dir/invalid.php";
+        file_put_contents($script, '<?php
+$given = ["ttl" => 5000, "read_timeout" => 1000, "fencing" => true, "server" => $_GET["dsn"]];
+for ($n = 0; $n <= count($given); $n++) {
+    try {
+        $l = new RLock("fpm-invalid", array_slice($given, 0, $n));
+        echo $l->lock() && $l->unlock() ? "locked" : "not locked";
+    } catch (ValueError $e) {
+        echo $e->getMessage();
+    }
+    echo "\n";
+}
+echo "pid ", getmypid(), "\n";');
+        $bodies = [];
+        for ($i = 0; $i < 3; $i++) {
+            $bodies[] = $this->get($script, http_build_query(['dsn' => $this->redis->dsn()]));
+        }
+        $this->assertCount(1, array_unique($bodies), 'every request alike, one worker: ' . implode('', $bodies));
+        $this->assertSame([
+            'php.ini setting rlock.ttl="5" is in milliseconds and must be at least 100: 5 would be 5 ms (5 seconds is 5000)',
+            'php.ini setting rlock.read_timeout="5" is in milliseconds and must be at least 100: 5 would be 5 ms (5 seconds is 5000)',
+            'php.ini setting rlock.fencing="flase" must be a bool: On, Off, 1, 0, yes, no, true or false',
+            'php.ini setting rlock.server="admin:***@127.0.0.1:16383" must be redis://[user:pass@]host[:port][/db], '
+                . 'rediss://... (TLS), tcp://host:port or unix:///path',
+            'locked',
+        ], array_slice(explode("\n", $bodies[0]), 0, 5));
+        $log = $this->fpm->halt();
+        $this->assertStringNotContainsString('Sup3rSecret', $log);
+        $this->assertSame(1, substr_count($log, 'rlock.server='), "one warning for rlock.server:\n$log");
+        $this->assertSame(1, substr_count($log, 'rlock.ttl='), "one warning for rlock.ttl:\n$log");
+        $this->assertSame(0, preg_match('/rlock\.(read_timeout|fencing)=/', $log), "no warning per request:\n$log");
     }
 }

@@ -18,14 +18,15 @@ use RSemaphore;
  *         ->then(fn () => $provider->charge($order), fn () => abort(503));
  *
  * A slot is one permit of the semaphore named like the funnel, with a lease of
- * releaseAfter seconds; it is given back when the callback returns or throws, and when the
- * request ends.
+ * releaseAfter seconds; it is given back when the callback returns or throws, else (a
+ * request that dies in it) when the lease ends, as Laravel's funnel does.
  */
 class Funnel extends ConcurrencyLimiterBuilder
 {
     private array $options;
 
-    /** @param array $options RSemaphore's options (server, prefix, ...); the lease is releaseAfter */
+    /** @param array $options RSemaphore's options (server, prefix, ...); the lease is releaseAfter, and
+     *                       rlock never gives a slot back when the request ends (`auto_release` off) */
     public function __construct(string $name, #[\SensitiveParameter] array $options = [])
     {
         parent::__construct(null, $name);
@@ -35,7 +36,7 @@ class Funnel extends ConcurrencyLimiterBuilder
     public function then(callable $callback, ?callable $failure = null)
     {
         $semaphore = new RSemaphore($this->name, (int) $this->maxLocks,
-            ['ttl' => max(1, (int) $this->releaseAfter) * 1000] + $this->options);
+            ['ttl' => max(1, (int) $this->releaseAfter) * 1000, 'auto_release' => false] + $this->options);
         if (!$semaphore->acquire(1, max(0, (int) $this->timeout) * 1000)) {
             $e = new LimiterTimeoutException();
             if ($failure) {

@@ -9,28 +9,34 @@ use Illuminate\Contracts\Cache\LockTimeoutException;
 use RLock;
 
 /**
- * A Laravel cache lock over rlock. Its owner() is rlock's owner token once acquired: hand
- * it to another process, and restoreLock($name, $owner)->release() releases the lock there
- * (RLock::release). block() waits in RLock::lock(), woken by the release, not every 250 ms.
+ * A Laravel cache lock over rlock, with Laravel's lifetime: it lives until it is released
+ * (release(), forceRelease(), a restored owner's release()) or its lease ends, not until
+ * the object or the request ends. Its owner() is rlock's owner token once acquired: hand it
+ * to another process or request, and restoreLock($name, $owner)->release() releases the
+ * lock there. block() waits in RLock::lock(), woken by the release, not every 250 ms.
  */
 class RLockLock extends Lock
 {
+    /** The lease of a lock of 0 seconds (Laravel: until released) when the options name no
+     * `ttl`: the longest rlock takes, 2^31 - 1 ms (24.8 days). */
+    public const FOREVER_MS = 2147483647;
+
     private array $options;
     private ?RLock $lock = null;
 
     /**
-     * @param int $seconds the lease; 0 takes the options' `ttl` (rlock's locks always expire)
-     * @param array $options RLock's options (server, ttl, prefix, ...); never reentrant here:
-     *                       two Lock objects are two owners
+     * @param int|float $seconds the lease; 0 (Laravel: until released) takes the options'
+     *                           `ttl`, else FOREVER_MS
+     * @param array $options RLock's options (server, prefix, ...); never reentrant here (two
+     *                       Lock objects are two owners), and never released by rlock when the
+     *                       object or the request ends (`auto_release` off)
      */
     public function __construct($name, $seconds, $owner = null, #[\SensitiveParameter] array $options = [])
     {
         parent::__construct($name, $seconds, $owner);
-        $this->options = ['reentrant' => false] + $options;
-        $this->options['reentrant'] = false;
-        if ($seconds > 0) {
-            $this->options['ttl'] = (int) ceil($seconds * 1000);
-        }
+        // rlock refuses a lease under 100 ms: a shorter one asked in seconds is held 100 ms
+        $this->options = ['reentrant' => false, 'auto_release' => false,
+            'ttl' => $seconds > 0 ? max(100, (int) ceil($seconds * 1000)) : $options['ttl'] ?? self::FOREVER_MS] + $options;
     }
 
     public function acquire()
@@ -63,18 +69,28 @@ class RLockLock extends Lock
     }
 
     /**
-     * Release our hold, whoever took it of this name (ours or a restored owner's). rlock never
-     * deletes another owner's lock: one held by someone else stays until its lease ends.
+     * Release the lock whoever holds it (RLock::forceUnlock()): ours, a restored owner's, or
+     * another process' or request's; the next waiter is handed it or woken, as by a release.
      */
     public function forceRelease()
     {
-        $this->release();
+        $this->rlock()->forceUnlock();
     }
 
-    /** The owner, when this object holds the lock (asked of Redis); null otherwise. */
+    /** The owner, when it holds the lock (asked of Redis: ours, or a restored owner's); null otherwise. */
     protected function getCurrentOwner()
     {
-        return $this->holds() && $this->lock->isAcquired() ? $this->owner : null;
+        if ($this->holds()) {
+            return $this->lock->isAcquired() ? $this->owner : null;
+        }
+        $lock = $this->rlock();
+        return $lock->token() === null && (string) $this->owner !== '' && $lock->restore((string) $this->owner)
+            ? $this->owner : null;
+    }
+
+    private function rlock(): RLock
+    {
+        return $this->lock ??= new RLock((string) $this->name, $this->options);
     }
 
     private function holds(): bool
@@ -85,11 +101,11 @@ class RLockLock extends Lock
     /** Acquire within $waitMs (0: one try); the owner becomes rlock's token. */
     private function take(int $waitMs): bool
     {
-        $this->lock ??= new RLock((string) $this->name, $this->options);
-        if (!($waitMs > 0 ? $this->lock->lock($waitMs) : $this->lock->tryLock())) {
+        $lock = $this->rlock();
+        if (!($waitMs > 0 ? $lock->lock($waitMs) : $lock->tryLock())) {
             return false;
         }
-        $this->owner = $this->lock->token();
+        $this->owner = $lock->token();
         return true;
     }
 }

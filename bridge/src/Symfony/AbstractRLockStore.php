@@ -11,37 +11,48 @@ use Symfony\Component\Lock\Exception\LockExpiredException;
 use Symfony\Component\Lock\Key;
 
 /**
- * What the symfony/lock stores over rlock share: each Key that is saved keeps its own RLock
- * in the Key's state (so the Key cannot be serialized): exists(), putOffExpiration() and
- * delete() act as that owner only, and a Key saved by another Key object of the same
- * resource, in this process or another, conflicts. A blocking save waits in RLock::lock(),
- * woken by the release instead of polling. The stores differ in the RLock a Key gets.
+ * What the symfony/lock stores over rlock share. A lock lives as symfony's RedisStore's
+ * does: until it is released (delete(): symfony's Lock::release(), and its destructor when
+ * the Lock was created with autoRelease) or its lease ends, never released by rlock when a
+ * PHP object or the request ends.
+ *
+ * A saved Key keeps its owner token (and which side it holds) in its state, as RedisStore's
+ * Keys do, so it can be serialized: a Key saved in one request or process, unserialized in
+ * another, is that owner there too (RLock::restore()): exists(), putOffExpiration(),
+ * delete() and a save() that renews act as it. A Key saved by another Key object of the same
+ * resource conflicts. A blocking save waits in RLock::lock(), woken by the release instead of
+ * polling. The stores differ in the RLock a Key gets.
  */
 abstract class AbstractRLockStore implements BlockingStoreInterface
 {
+    /** The lease of a save() when the options name no `ttl`: RedisStore's initialTtl, 300 s. */
+    public const INITIAL_TTL_MS = 300000;
     /** The longest wait rlock takes (2^31 - 1 ms), waitAndSave()'s when no `wait` is given. */
     private const WAIT_MAX_MS = 2147483647;
-    /** The Key's state: its RLock, whether that is a read side, and [token, hrtime ns its
-     * lease ends] of its last save. */
-    private const LOCK = self::class;
-    private const READ = self::class . '::read';
-    private const LEASE = self::class . '::lease';
 
     protected array $options;
     private int $ttlMs;
     protected int $waitMs;
+    /** @var \WeakMap<Key, array{0: RLock, 1: int}> the RLock each saved Key holds through in
+     *  this process, and the hrtime (ns) the lease of its last save ends */
+    private \WeakMap $locks;
 
     /**
-     * @param array $options RLock's options (server, ttl, prefix, ...); `ttl` is the lease a
-     *                       save() takes, `wait` how long waitAndSave() waits (default: without
-     *                       end). Keys are never reentrant here: two Keys are two owners.
+     * @param array $options RLock's options (server, prefix, ...). `ttl` is the lease a save()
+     *                       takes, symfony's RedisStore's initialTtl (default 300 s): a Lock
+     *                       with a ttl of its own (LockFactory::createLock()'s, 300 s unless
+     *                       told) sets that at once, so it governs only Locks made with a null
+     *                       ttl. `wait` is how long waitAndSave() waits (default: without
+     *                       end). Keys are never reentrant here (two Keys are two owners), and
+     *                       never released by rlock when an object or the request ends
+     *                       (`auto_release` off): symfony releases.
      */
     public function __construct(#[\SensitiveParameter] array $options = [])
     {
-        $this->options = ['reentrant' => false] + $options;
-        $this->options['reentrant'] = false;
-        $this->ttlMs = (int) ($options['ttl'] ?? ini_get('rlock.ttl'));
+        $this->ttlMs = (int) ($options['ttl'] ?? self::INITIAL_TTL_MS);
+        $this->options = ['reentrant' => false, 'auto_release' => false, 'ttl' => $this->ttlMs] + $options;
         $this->waitMs = isset($options['wait']) && $options['wait'] > 0 ? (int) $options['wait'] : self::WAIT_MAX_MS;
+        $this->locks = new \WeakMap();
         // bad options fail here, as the lock's constructor names them, not at the first save
         $this->newLock('rlock-bridge', false);
     }
@@ -49,21 +60,23 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
     /** A new RLock on $resource: its read side when $read (a store with shared locks). */
     abstract protected function newLock(string $resource, bool $read): RLock;
 
-    public function save(Key $key)
+    public function save(Key $key): void
     {
         $this->take($key, 0, false);
     }
 
-    public function waitAndSave(Key $key)
+    public function waitAndSave(Key $key): void
     {
         $this->take($key, $this->waitMs, false);
     }
 
-    public function putOffExpiration(Key $key, float $ttl)
+    public function putOffExpiration(Key $key, float $ttl): void
     {
         $key->reduceLifetime($ttl);
         $lock = $this->lockOf($key);
-        $ttlMs = max(1, (int) ceil($ttl * 1000));
+        // rlock refuses a lease under 100 ms (a ttl in seconds mistaken for ms): a shorter one
+        // asked in seconds is held 100 ms, the Key expiring at the time asked
+        $ttlMs = max(100, (int) ceil($ttl * 1000));
         if ($lock !== null && $this->leaseCovers($key, $lock, $ttlMs)) {
             // Lock::acquire() refreshes right after the save: the lease just taken already
             // ends when this one would, and asking Redis again would hold the lock longer
@@ -76,7 +89,7 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
         $this->checkNotExpired($key);
     }
 
-    public function delete(Key $key)
+    public function delete(Key $key): void
     {
         $lock = $this->lockOf($key);
         if ($lock !== null) {
@@ -101,7 +114,7 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
     {
         $key->reduceLifetime($this->ttlMs / 1000);
         $lock = $this->lockOf($key);
-        $had = $lock !== null && $lock->token() !== null ? $key->getState(self::READ) : null;
+        $had = $lock !== null && $lock->token() !== null ? $key->getState(self::class)[1] : null;
         if ($had === $read && $lock->extend($this->ttlMs)) {
             $this->checkNotExpired($key);
             return;
@@ -123,42 +136,50 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
         $this->checkNotExpired($key);
     }
 
-    /** $lock, just taken, is $key's. */
+    /** $lock, just taken, is $key's: its token in the Key's state, the RLock kept here. */
     private function keep(Key $key, RLock $lock, bool $read): void
     {
-        $key->setState(self::LOCK, $lock);
-        $key->setState(self::READ, $read);
-        $key->setState(self::LEASE, [$lock->token(), hrtime(true) + $this->ttlMs * 1000000]);
-        $key->markUnserializable();
+        $key->setState(self::class, [$lock->token(), $read]);
+        $this->locks[$key] = [$lock, hrtime(true) + $this->ttlMs * 1000000];
     }
 
     private function forget(Key $key): void
     {
-        foreach ([self::LOCK, self::READ, self::LEASE] as $state) {
-            if ($key->hasState($state)) {
-                $key->removeState($state);
-            }
+        if ($key->hasState(self::class)) {
+            $key->removeState(self::class);
         }
+        unset($this->locks[$key]);
     }
 
     /**
      * Whether the lease $lock took for $key at its save, by our clock, ends when a lease of
      * $ttlMs from now would, within 1% of it either way: the same lease, no round trip
-     * needed. Only for the save's own token.
+     * needed. Only for a save in this process.
      */
     private function leaseCovers(Key $key, RLock $lock, int $ttlMs): bool
     {
-        if (!$key->hasState(self::LEASE)) {
-            return false;
-        }
-        [$token, $until] = $key->getState(self::LEASE);
+        $until = $this->locks[$key][1];
         $gap = hrtime(true) + $ttlMs * 1000000 - $until;  // how much later the asked lease ends
-        return $token === $lock->token() && !$lock->lost() && $gap >= -$ttlMs * 10000 && $gap <= $ttlMs * 10000;
+        return $until > 0 && $lock->token() !== null && !$lock->lost() && $gap >= -$ttlMs * 10000 && $gap <= $ttlMs * 10000;
     }
 
+    /**
+     * The RLock $key holds through, or null when it was never saved. A Key saved elsewhere
+     * (in another process or request, then serialized) gets one here that is restored as
+     * its owner, if that owner holds the lock still.
+     */
     private function lockOf(Key $key): ?RLock
     {
-        return $key->hasState(self::LOCK) ? $key->getState(self::LOCK) : null;
+        if (!$key->hasState(self::class)) {
+            return null;
+        }
+        if (!isset($this->locks[$key])) {
+            [$token, $read] = $key->getState(self::class);
+            $lock = $this->newLock((string) $key, $read);
+            $lock->restore($token);
+            $this->locks[$key] = [$lock, 0];
+        }
+        return $this->locks[$key][0];
     }
 
     /** Symfony's rule: a save or refresh that outlived the Key's lifetime gives the lock back. */

@@ -19,12 +19,12 @@ use Symfony\Component\Lock\Key;
  */
 final class RReadWriteLockStore extends AbstractRLockStore implements BlockingSharedLockStoreInterface
 {
-    public function saveRead(Key $key)
+    public function saveRead(Key $key): void
     {
         $this->take($key, 0, true);
     }
 
-    public function waitAndSaveRead(Key $key)
+    public function waitAndSaveRead(Key $key): void
     {
         $this->take($key, $this->waitMs, true);
     }

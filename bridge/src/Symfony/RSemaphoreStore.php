@@ -17,8 +17,9 @@ use Symfony\Component\Semaphore\PersistingStoreInterface;
  *
  * A Key's resource is the semaphore's name and its limit the permits; a save() takes the
  * Key's weight in permits, each holder's with a lease (the ttl symfony asks for), given
- * back on delete(), when the request ends, or when the lease runs out. Each saved Key keeps
- * its own RSemaphore in its state (an RSemaphore cannot be serialized): exists(),
+ * back on delete() (symfony's Semaphore::release(), and its destructor with autoRelease) or
+ * when the lease runs out: never by rlock when an object or the request ends. Each saved Key
+ * keeps its own RSemaphore in its state (an RSemaphore cannot be serialized): exists(),
  * putOffExpiration() and delete() act on that holder's permits only.
  */
 final class RSemaphoreStore implements PersistingStoreInterface
@@ -28,12 +29,12 @@ final class RSemaphoreStore implements PersistingStoreInterface
     /** @param array $options RSemaphore's options (server, prefix, ...); the lease is symfony's ttl */
     public function __construct(#[\SensitiveParameter] array $options = [])
     {
-        $this->options = $options;
+        $this->options = ['auto_release' => false] + $options;
         // bad options fail here, as RSemaphore's constructor names them, not at the first save
         new RSemaphore('rlock-bridge', 1, $this->options);
     }
 
-    public function save(Key $key, float $ttlInSecond)
+    public function save(Key $key, float $ttlInSecond): void
     {
         $ttlMs = self::ttlMs($ttlInSecond);
         $semaphore = $this->semaphoreOf($key);
@@ -49,7 +50,7 @@ final class RSemaphoreStore implements PersistingStoreInterface
         $key->setState(self::class, $semaphore);
     }
 
-    public function delete(Key $key)
+    public function delete(Key $key): void
     {
         $semaphore = $this->semaphoreOf($key);
         if ($semaphore !== null) {
@@ -64,7 +65,7 @@ final class RSemaphoreStore implements PersistingStoreInterface
         return $semaphore !== null && $semaphore->isAcquired();
     }
 
-    public function putOffExpiration(Key $key, float $ttlInSecond)
+    public function putOffExpiration(Key $key, float $ttlInSecond): void
     {
         $semaphore = $this->semaphoreOf($key);
         if ($semaphore === null || !$semaphore->extend(self::ttlMs($ttlInSecond))) {
@@ -82,6 +83,7 @@ final class RSemaphoreStore implements PersistingStoreInterface
         if ($ttlInSecond <= 0) {
             throw new InvalidArgumentException("The TTL should be greater than 0, '$ttlInSecond' given.");
         }
-        return max(1, (int) ceil($ttlInSecond * 1000));
+        // rlock refuses a lease under 100 ms: a shorter one asked in seconds is held 100 ms
+        return max(100, (int) ceil($ttlInSecond * 1000));
     }
 }

@@ -1,0 +1,260 @@
+<?php
+/*
+ * RLock\Bridge\Testing (bridge/): the in-memory test doubles of RLock, RReadWriteLock and
+ * RSemaphore keep their semantics without Redis: exclusion between objects of one key,
+ * reentrancy within one execution context (a Fiber is another), leases by the clock (lost
+ * once another took the key), fencing tokens, restore() and forceUnlock(), waits that move
+ * the clock instead of sleeping, synchronized() and its exceptions, options checked as the
+ * extension checks them. BridgePackageTest runs them without the extension.
+ *
+ *   php -d extension=modules/rlock.so /usr/bin/phpunit -c tests/phpunit/phpunit.xml --filter BridgeInMemoryTest
+ */
+
+declare(strict_types=1);
+
+use PHPUnit\Framework\TestCase;
+use RLock\Bridge\Testing\InMemoryBackend;
+use RLock\Bridge\Testing\InMemoryLock;
+use RLock\Bridge\Testing\InMemoryReadWriteLock;
+use RLock\Bridge\Testing\InMemorySemaphore;
+
+final class BridgeInMemoryTest extends TestCase
+{
+    protected function setUp(): void
+    {
+        InMemoryBackend::reset();
+    }
+
+    public function testTheyImplementTheExtensionsInterfaces(): void
+    {
+        $this->assertInstanceOf(RLock\LockInterface::class, new InMemoryLock('k'));
+        $this->assertInstanceOf(RLock\SemaphoreInterface::class, new InMemorySemaphore('s', 2));
+        $rw = new InMemoryReadWriteLock('rw');
+        $this->assertInstanceOf(RLock\ReadWriteLockInterface::class, $rw);
+        $this->assertInstanceOf(RLock\LockInterface::class, $rw->readLock());
+        $this->assertSame($rw->readLock(), $rw->readLock());
+    }
+
+    public function testObjectsOfOneKeyExcludeEachOtherAsTwoOwners(): void
+    {
+        $a = new InMemoryLock('k', ['reentrant' => false, 'ttl' => 5000]);
+        $b = new InMemoryLock('k', ['reentrant' => false]);
+        $this->assertTrue($a->tryLock());
+        $this->assertMatchesRegularExpression('/^[0-9a-f]{32}$/', $a->token());
+        $this->assertFalse($b->tryLock());
+        $this->assertFalse($b->unlock());
+        $this->assertTrue($b->isLocked());
+        $this->assertFalse($b->isAcquired());
+        $this->assertTrue($a->isAcquired());
+        $this->assertSame('rlock:k', $a->key());
+        $ttl = $a->ttl();
+        $this->assertTrue($ttl > 4900 && $ttl <= 5000, "ttl $ttl");
+        $this->assertTrue($a->unlock());
+        $this->assertSame(-2, $a->ttl());
+        $this->assertNull($a->token());
+        $this->assertTrue($b->tryLock());
+        $this->assertTrue((new InMemoryLock('other'))->tryLock(), 'another key is free');
+        $this->assertFalse((new InMemoryLock('k', ['reentrant' => false], new InMemoryBackend()))->isLocked(), 'a backend of its own');
+    }
+
+    public function testReentrantWithinOneContextReleasedAtTheOutermostUnlock(): void
+    {
+        $outer = new InMemoryLock('k');
+        $inner = new InMemoryLock('k');
+        $this->assertTrue($outer->lock());
+        $this->assertTrue($inner->lock());
+        $this->assertTrue($outer->lock());
+        $this->assertSame($outer->token(), $inner->token());
+        $this->assertTrue($inner->unlock());
+        $this->assertTrue($outer->unlock());
+        $this->assertTrue($outer->isLocked(), 'one hold left');
+        $this->assertTrue($outer->unlock());
+        $this->assertFalse($outer->isLocked());
+        // the same object without reentrancy: a second hold is a second owner
+        $once = new InMemoryLock('j', ['reentrant' => false]);
+        $this->assertTrue($once->tryLock());
+        $this->assertFalse($once->tryLock());
+    }
+
+    public function testAFiberIsAnotherContextAndItsHoldsEndWithIt(): void
+    {
+        $main = new InMemoryLock('k');
+        $this->assertTrue($main->lock());
+        $fiber = new Fiber(function (): bool {
+            $l = new InMemoryLock('k');
+            return $l->tryLock();
+        });
+        $fiber->start();
+        $this->assertFalse($fiber->getReturn(), 'a Fiber waits like another process');
+        $this->assertTrue($main->unlock());
+        $holder = new Fiber(function (): void {
+            $l = new InMemoryLock('k');
+            $l->tryLock();
+            Fiber::suspend();
+        });
+        $holder->start();
+        $this->assertFalse((new InMemoryLock('k'))->tryLock(), 'the suspended Fiber holds it');
+        $holder->resume();
+        $this->assertTrue($holder->isTerminated());
+        $this->assertTrue((new InMemoryLock('k'))->tryLock(), 'the Fiber ended: its hold with it');
+    }
+
+    public function testLeasesEndByTheClockAndTheHolderFindsItLost(): void
+    {
+        $backend = InMemoryBackend::shared();
+        $a = new InMemoryLock('k', ['ttl' => 1000, 'reentrant' => false, 'fencing' => true]);
+        $b = new InMemoryLock('k', ['ttl' => 1000, 'reentrant' => false, 'fencing' => true]);
+        $this->assertTrue($a->tryLock());
+        $this->assertTrue($a->extend(3000));
+        $backend->advance(2000);
+        $this->assertTrue($a->isAcquired());
+        $backend->advance(1000);
+        $this->assertFalse($a->isAcquired());
+        $this->assertFalse($a->isLocked());
+        $this->assertTrue($b->tryLock());
+        $this->assertGreaterThan($a->fencingToken(), $b->fencingToken());
+        $this->assertFalse($a->unlock());
+        $this->assertTrue($a->lost());
+        $this->assertFalse($a->extend());
+        $this->assertNull($a->fencingToken());
+    }
+
+    public function testAWaitMovesTheClockInsteadOfSleeping(): void
+    {
+        $backend = InMemoryBackend::shared();
+        $holder = new InMemoryLock('k', ['ttl' => 60000, 'reentrant' => false]);
+        $this->assertTrue($holder->lock());
+        $t0 = microtime(true);
+        $before = $backend->now();
+        $waiter = new InMemoryLock('k', ['reentrant' => false, 'wait' => 10000]);
+        $this->assertFalse($waiter->lock(), 'the lease outlasts the wait');
+        $this->assertGreaterThanOrEqual(10000, $backend->now() - $before);
+        $this->assertTrue($waiter->lock(60000), 'taken when the lease ends within the wait');
+        $this->assertFalse($holder->isAcquired());
+        $this->assertLessThan(1.0, microtime(true) - $t0, 'no sleep');
+    }
+
+    public function testForceUnlockAndRestore(): void
+    {
+        $a = new InMemoryLock('k', ['reentrant' => false]);
+        $this->assertTrue($a->tryLock());
+        $token = $a->token();
+        $restored = new InMemoryLock('k', ['reentrant' => false]);
+        $this->assertFalse($restored->restore(str_repeat('0', 32)));
+        $this->assertTrue($restored->restore($token));
+        $this->assertSame($token, $restored->token());
+        $this->assertTrue($restored->isAcquired());
+        try {
+            $restored->restore($token);
+            $this->fail('restore() of a holding object');
+        } catch (Error $e) {
+            $this->assertStringContainsString('holds the lock already', $e->getMessage());
+        }
+        $this->assertTrue($restored->unlock());
+        $this->assertFalse($a->unlock(), 'released by the restored owner');
+        $this->assertTrue($a->tryLock());
+        $this->assertTrue((new InMemoryLock('k'))->forceUnlock());
+        $this->assertFalse((new InMemoryLock('k'))->forceUnlock());
+        $this->assertFalse($a->unlock());
+        $this->assertTrue($a->lost());
+    }
+
+    public function testSynchronized(): void
+    {
+        $l = new InMemoryLock('k', ['reentrant' => false]);
+        $this->assertSame('done', $l->synchronized(fn (InMemoryLock $self): string => $self === $l ? 'done' : 'other'));
+        $this->assertFalse($l->isLocked());
+        try {
+            $l->synchronized(fn () => throw new DomainException('inside'));
+            $this->fail('the exception was lost');
+        } catch (DomainException) {
+            $this->assertFalse($l->isLocked());
+        }
+        try {
+            $l->synchronized(function () {
+                (new InMemoryLock('k'))->forceUnlock();
+                return 42;
+            });
+            $this->fail('no RLockLostException');
+        } catch (RLockLostException $e) {
+            $this->assertSame(42, $e->getResult());
+            $this->assertSame('The lock "rlock:k" expired before it was released', $e->getMessage());
+        }
+        $this->assertTrue((new InMemoryLock('k', ['reentrant' => false]))->tryLock());
+        $this->expectException(RLockTimeoutException::class);
+        $this->expectExceptionMessage('Could not acquire the lock "rlock:k" within 100 ms');
+        $l->synchronized(fn () => 'never', 100);
+    }
+
+    public function testReadWriteLock(): void
+    {
+        $o = ['reentrant' => false, 'ttl' => 1000];
+        [$r1, $r2, $w] = [new InMemoryReadWriteLock('rw', $o), new InMemoryReadWriteLock('rw', $o), new InMemoryReadWriteLock('rw', $o)];
+        $this->assertTrue($r1->readLock()->tryLock());
+        $this->assertTrue($r2->readLock()->tryLock());
+        $this->assertFalse($w->writeLock()->tryLock());
+        $this->assertTrue($r1->readLock()->unlock());
+        $this->assertTrue($r2->readLock()->unlock());
+        $this->assertTrue($w->writeLock()->tryLock());
+        $this->assertFalse($r1->readLock()->tryLock());
+        $this->assertTrue($w->writeLock()->unlock());
+        // a context that writes may read (reentrant); a reader does not write past itself
+        $mine = new InMemoryReadWriteLock('own');
+        $this->assertTrue($mine->writeLock()->tryLock());
+        $this->assertTrue($mine->readLock()->tryLock());
+        $this->assertTrue($mine->writeLock()->unlock());
+        $this->assertFalse($mine->writeLock()->tryLock(), 'its own reader keeps the writer out');
+    }
+
+    public function testSemaphore(): void
+    {
+        $a = new InMemorySemaphore('s', 3, ['ttl' => 1000]);
+        $b = new InMemorySemaphore('s', 3);
+        $this->assertTrue($a->tryAcquire(2));
+        $this->assertSame(2, $a->held());
+        $this->assertSame(1, $b->available());
+        $this->assertFalse($b->tryAcquire(2));
+        $this->assertTrue($b->tryAcquire());
+        $this->assertTrue($a->extend(5000));
+        $this->assertFalse($b->acquire(1, 4000), 'no lease ends within the wait');
+        $this->assertTrue($b->acquire(1, 2000), 'the permits come back when the lease ends');
+        $this->assertSame(0, $a->held());
+        $this->assertFalse($a->release());
+        $this->assertSame(2, $b->held());
+        $this->assertSame('ran', $b->synchronized(fn () => 'ran'));
+        $this->assertSame(2, $b->held(), 'synchronized() gives back only what it took');
+        $this->assertTrue($b->release());
+        $this->assertSame(3, $b->available());
+        try {
+            $a->tryAcquire(4);
+            $this->fail('4 of 3 permits');
+        } catch (ValueError $e) {
+            $this->assertStringContainsString('Argument #1 ($permits) must be between 1 and 3', $e->getMessage());
+        }
+    }
+
+    public function testOptionsAreCheckedAsTheExtensionChecksThem(): void
+    {
+        $this->assertSame('app:k', (new InMemoryLock('k', ['prefix' => 'app:', 'ttl' => '5000', 'server' => 'redis://x']))->key());
+        foreach ([
+            [fn () => new InMemoryLock('k', ['tll' => 5]), ValueError::class, 'unknown option "tll"'],
+            [fn () => new InMemoryLock('k', ['ttl' => 'soon']), TypeError::class, 'option "ttl" must be of type int, string given'],
+            [fn () => new InMemorySemaphore('s', 1, ['fencing' => true]), ValueError::class, 'option "fencing" is not supported by RSemaphore'],
+            [fn () => new InMemoryReadWriteLock('rw', ['servers' => []]), ValueError::class, 'option "servers" is not supported by RReadWriteLock'],
+            [fn () => new InMemoryLock(''), ValueError::class, 'Argument #1 ($key) must not be empty'],
+            // milliseconds, as the extension: 5 (seconds meant) is refused
+            [fn () => new InMemoryLock('k', ['ttl' => 5]), ValueError::class, 'option "ttl" is in milliseconds and must be at least 100: 5 would be 5 ms'],
+            [fn () => new InMemorySemaphore('s', 1, ['read_timeout' => '2']), ValueError::class, 'option "read_timeout" is in milliseconds'],
+            [fn () => (new InMemoryLock('k'))->extend(5), ValueError::class, 'Argument #1 ($ttlMs) is in milliseconds and must be at least 100'],
+            [fn () => (new InMemorySemaphore('s', 1))->extend(30), ValueError::class, 'Argument #1 ($ttlMs) is in milliseconds'],
+        ] as [$make, $class, $message]) {
+            try {
+                $make();
+                $this->fail("no $class: $message");
+            } catch (ValueError | TypeError $e) {
+                $this->assertInstanceOf($class, $e);
+                $this->assertStringContainsString($message, $e->getMessage());
+            }
+        }
+    }
+}
