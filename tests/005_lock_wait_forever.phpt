@@ -20,7 +20,7 @@ var_dump($l->lock(2147483647));
 var_dump($l->unlock());
 ?>
 --EXPECT--
-ValueError: RLock::lock(): Argument #1 ($waitMs) must be between 0 and 2147483647
+ValueError: RLock::lock(): Argument #1 ($waitMs) must be between 0 and 2147483647 (milliseconds)
 string(12) "someone-else"
 bool(true)
 bool(true)

@@ -39,23 +39,23 @@ foreach ($primitives as $name => [$take, $hold]) {
 var_dump(rlock_test_cmd('KEYS', $o['prefix'] . '*'));
 ?>
 --EXPECT--
-RLock::lock: ValueError: RLock::lock(): Argument #1 ($waitMs) must be between 0 and 2147483647
+RLock::lock: ValueError: RLock::lock(): Argument #1 ($waitMs) must be between 0 and 2147483647 (milliseconds)
   held by another true, then true
-RLock::synchronized: ValueError: RLock::synchronized(): Argument #2 ($waitMs) must be between 0 and 2147483647
+RLock::synchronized: ValueError: RLock::synchronized(): Argument #2 ($waitMs) must be between 0 and 2147483647 (milliseconds)
   held by another true, then true
-RLock::multi: ValueError: RLock::lock(): Argument #1 ($waitMs) must be between 0 and 2147483647
+RLock::multi: ValueError: RLock::lock(): Argument #1 ($waitMs) must be between 0 and 2147483647 (milliseconds)
   held by another true, then true
-RSemaphore::acquire: ValueError: RSemaphore::acquire(): Argument #2 ($waitMs) must be between 0 and 2147483647
+RSemaphore::acquire: ValueError: RSemaphore::acquire(): Argument #2 ($waitMs) must be between 0 and 2147483647 (milliseconds)
   held by another true, then true
-RSemaphore::synchronized: ValueError: RSemaphore::synchronized(): Argument #3 ($waitMs) must be between 0 and 2147483647
+RSemaphore::synchronized: ValueError: RSemaphore::synchronized(): Argument #3 ($waitMs) must be between 0 and 2147483647 (milliseconds)
   held by another true, then true
-readLock()->lock: ValueError: RLock::lock(): Argument #1 ($waitMs) must be between 0 and 2147483647
+readLock()->lock: ValueError: RLock::lock(): Argument #1 ($waitMs) must be between 0 and 2147483647 (milliseconds)
   held by another true, then true
-writeLock()->synchronized: ValueError: RLock::synchronized(): Argument #2 ($waitMs) must be between 0 and 2147483647
+writeLock()->synchronized: ValueError: RLock::synchronized(): Argument #2 ($waitMs) must be between 0 and 2147483647 (milliseconds)
   held by another true, then true
-option wait: ValueError: RLock::__construct(): Argument #2 ($options) option "wait" must be between 0 and 2147483647
+option wait: ValueError: RLock::__construct(): Argument #2 ($options) option "wait" must be between 0 and 2147483647 (milliseconds)
   held by another true, then true
-RSemaphore option wait: ValueError: RSemaphore::__construct(): Argument #3 ($options) option "wait" must be between 0 and 2147483647
+RSemaphore option wait: ValueError: RSemaphore::__construct(): Argument #3 ($options) option "wait" must be between 0 and 2147483647 (milliseconds)
   held by another true, then true
 array(0) {
 }
