@@ -54,6 +54,40 @@ static rlock_own *rsemaphore_held(rsemaphore_object *s)
 	return me && me->count > 0 ? me : NULL;
 }
 
+/* Forget me's acquire whose reply never came. */
+static void rsemaphore_answered(rlock_own *me)
+{
+	if (me->unanswered.ticket) {
+		zend_string_release(me->unanswered.ticket);
+		me->unanswered.ticket = NULL;
+	}
+}
+
+/* The running context's part of s while it holds permits or has an acquire whose reply never
+ * came (Redis may count permits it does not), else NULL. */
+static rlock_own *rsemaphore_owes(rsemaphore_object *s)
+{
+	rlock_own *me = rlock_owners_get(&s->own, false);
+	return me && (me->count > 0 || me->unanswered.ticket) ? me : NULL;
+}
+
+/* Give back every permit me's token has, asked of Redis (the registry forgets the hold, and
+ * its watchdog stops, first). With an acquire whose reply never came, whatever that took
+ * goes back too, and its ticket leaves the queue. 1, 0 none were ours, -1 err set. */
+static int rsemaphore_give_back(rsemaphore_object *s, rlock_own *me, rlock_err *err)
+{
+	if (!me->unanswered.ticket) {
+		return rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, me->token, err);
+	}
+	zend_long left;
+	rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, me->token);
+	int rc = rlock_semaphore_release(s->opts, s->key, me->token, s->limit, 0, me->unanswered.ticket, &left, err);
+	if (rc >= 0) {
+		rsemaphore_answered(me);
+	}
+	return rc;
+}
+
 static void rsemaphore_free(zend_object *obj)
 {
 	rsemaphore_object *s = rsemaphore_from_obj(obj);
@@ -61,13 +95,15 @@ static void rsemaphore_free(zend_object *obj)
 
 	/* every context's permits through it; a context that ended gave its own back already */
 	for (uint32_t i = 0; (p = rlock_owners_at(&s->own, i)); i++) {
-		if (!s->opts || !RLOCK_G(request_active) || !rlock_own_holds(p)) {
+		bool owes = rlock_own_holds(p)
+			|| (p->unanswered.ticket && p->pid == rlock_getpid() && rlock_context_alive(p->ctx));
+		if (!s->opts || !RLOCK_G(request_active) || !owes) {
 			continue;
 		}
 		if (s->opts->auto_release) {
 			/* No exception from a destructor: a failed release expires with the ttl. */
 			rlock_err err = {0};
-			rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, p->token, &err);
+			rsemaphore_give_back(s, p, &err);
 		} else {
 			rlock_registry_unwatch(&rlock_semaphore_algo, s->opts, s->key, p->token);
 		}
@@ -147,7 +183,7 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 	rlock_own *me = rlock_owners_get(&s->own, true);
 	hold.token = me->token;
 	rlock_conn_enter(s->opts, wait);
-	int rc = rlock_semaphore_acquire(s->opts, s->key, s->limit, n, wait, &hold, &total, &err);
+	int rc = rlock_semaphore_acquire(s->opts, s->key, s->limit, n, wait, &hold, &total, &me->unanswered, &err);
 	me->token = hold.token;
 	if (rc == 1 && rlock_registry_add(&rlock_semaphore_algo, s->opts, s->key, &hold, &err) < 0) {
 		/* not renewed, not kept: give them back at once (ours from before too) */
@@ -189,22 +225,24 @@ static void rsemaphore_lost(rsemaphore_object *s, rlock_own *me)
 	RLOCK_G(counters).lost++;
 }
 
-/* Give back every permit we hold. 1 released, 0 they were no longer ours (or none held),
- * -1 thrown (when throw is set). */
+/* Give back every permit we hold, and those an acquire whose reply never came may have
+ * taken. 1 released, 0 they were no longer ours (or none held), -1 thrown (when throw is
+ * set). */
 static int rsemaphore_release(rsemaphore_object *s, bool throw)
 {
 	rlock_err err = {0};
-	rlock_own *me = rsemaphore_held(s);
+	rlock_own *me = rsemaphore_owes(s);
 
 	if (!me) {
 		return 0;
 	}
+	zend_long held = me->count;
 	me->count = 0;
-	int rc = rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, me->token, &err);
+	int rc = rsemaphore_give_back(s, me, &err);
 	if (rc < 0 && throw) {
 		rlock_throw(s->opts, &err);
 	}
-	if (rc == 0) {
+	if (rc == 0 && held > 0) {
 		me->lost = true;
 		RLOCK_G(counters).lost++;
 	}
@@ -222,7 +260,7 @@ static int rsemaphore_release_n(rsemaphore_object *s, zend_long n, bool throw)
 	if (!me || me->count <= n) {
 		return rsemaphore_release(s, throw);
 	}
-	int rc = rlock_semaphore_release(s->opts, s->key, me->token, s->limit, n, &left, &err);
+	int rc = rlock_semaphore_release(s->opts, s->key, me->token, s->limit, n, NULL, &left, &err);
 	if (rc < 0 && throw) {
 		rlock_throw(s->opts, &err);
 	}
@@ -339,7 +377,7 @@ PHP_METHOD(RSemaphore, release)
 	if (!(s = rsemaphore_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (!rsemaphore_held(s) && rlock_refuse_elsewhere(&s->own, "release", "the semaphore", s->key)) {
+	if (!rsemaphore_owes(s) && rlock_refuse_elsewhere(&s->own, "release", "the semaphore", s->key)) {
 		RETURN_THROWS();
 	}
 	int rc = rsemaphore_release(s, true);
@@ -400,6 +438,27 @@ PHP_METHOD(RSemaphore, held)
 	}
 	rlock_own *me = rsemaphore_held(s);
 	RETURN_LONG(!me || rsemaphore_found_lost(s) ? 0 : me->count);
+}
+
+PHP_METHOD(RSemaphore, isAcquired)
+{
+	rsemaphore_object *s;
+	rlock_err err = {0};
+
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (!(s = rsemaphore_this(ZEND_THIS))) {
+		RETURN_THROWS();
+	}
+	rlock_own *me = rsemaphore_held(s);
+	if (!me || rsemaphore_found_lost(s)) {
+		RETURN_FALSE;
+	}
+	int rc = rlock_semaphore_algo.is_owner(s->opts, s->key, me->token, &err);
+	if (rc < 0) {
+		rlock_throw(s->opts, &err);
+		RETURN_THROWS();
+	}
+	RETURN_BOOL(rc);
 }
 
 PHP_METHOD(RSemaphore, available)

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: d691e5ce527b1f560922d893c101aa57213145ad */
+ * Stub hash: 2db7bea80c89bdd13323e15b0c3f11cf86999303 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_lock, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
@@ -57,6 +57,8 @@ ZEND_END_ARG_INFO()
 #define arginfo_class_RLock_SemaphoreInterface_extend arginfo_class_RLock_LockInterface_extend
 
 #define arginfo_class_RLock_SemaphoreInterface_held arginfo_class_RLock_LockInterface_ttl
+
+#define arginfo_class_RLock_SemaphoreInterface_isAcquired arginfo_class_RLock_LockInterface_tryLock
 
 #define arginfo_class_RLock_SemaphoreInterface_available arginfo_class_RLock_LockInterface_ttl
 
@@ -133,6 +135,8 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_RSemaphore_held arginfo_class_RLock_LockInterface_ttl
 
+#define arginfo_class_RSemaphore_isAcquired arginfo_class_RLock_LockInterface_tryLock
+
 #define arginfo_class_RSemaphore_available arginfo_class_RLock_LockInterface_ttl
 
 #define arginfo_class_RSemaphore_synchronized arginfo_class_RLock_SemaphoreInterface_synchronized
@@ -172,6 +176,7 @@ ZEND_METHOD(RSemaphore, tryAcquire);
 ZEND_METHOD(RSemaphore, release);
 ZEND_METHOD(RSemaphore, extend);
 ZEND_METHOD(RSemaphore, held);
+ZEND_METHOD(RSemaphore, isAcquired);
 ZEND_METHOD(RSemaphore, available);
 ZEND_METHOD(RSemaphore, synchronized);
 ZEND_METHOD(RReadWriteLock, __construct);
@@ -205,6 +210,7 @@ static const zend_function_entry class_RLock_SemaphoreInterface_methods[] = {
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, release, arginfo_class_RLock_SemaphoreInterface_release, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, extend, arginfo_class_RLock_SemaphoreInterface_extend, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, held, arginfo_class_RLock_SemaphoreInterface_held, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, isAcquired, arginfo_class_RLock_SemaphoreInterface_isAcquired, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, available, arginfo_class_RLock_SemaphoreInterface_available, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, synchronized, arginfo_class_RLock_SemaphoreInterface_synchronized, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_FE_END
@@ -248,6 +254,7 @@ static const zend_function_entry class_RSemaphore_methods[] = {
 	ZEND_ME(RSemaphore, release, arginfo_class_RSemaphore_release, ZEND_ACC_PUBLIC)
 	ZEND_ME(RSemaphore, extend, arginfo_class_RSemaphore_extend, ZEND_ACC_PUBLIC)
 	ZEND_ME(RSemaphore, held, arginfo_class_RSemaphore_held, ZEND_ACC_PUBLIC)
+	ZEND_ME(RSemaphore, isAcquired, arginfo_class_RSemaphore_isAcquired, ZEND_ACC_PUBLIC)
 	ZEND_ME(RSemaphore, available, arginfo_class_RSemaphore_available, ZEND_ACC_PUBLIC)
 	ZEND_ME(RSemaphore, synchronized, arginfo_class_RSemaphore_synchronized, ZEND_ACC_PUBLIC)
 	ZEND_FE_END

@@ -82,6 +82,9 @@ namespace RLock {
             /** The permits this object holds. */
             public function held(): int;
 
+            /** Whether this object holds permits whose lease has not ended. */
+            public function isAcquired(): bool;
+
             /** The permits free now. */
             public function available(): int;
 

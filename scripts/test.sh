@@ -78,14 +78,9 @@ run_phpt() {
 	esac
 	(cd "$dir" && NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args tests") \
 		| tee "$work/phpt.log" || status=1
-	# a skipped test is not a passed one (but for the TLS tests a build cannot run: deps.sh)
-	rlock_phpt_skips "$work/phpt.log" || status=1
-	# nor one that passed only when run-tests ran it again (it retries a failure that timed
-	# out or whose test calls sleep() or microtime()): "WARN ... passed on retry"
-	if grep -Eq "Tests warned *: *[1-9]" "$work/phpt.log"; then
-		echo "phpt: tests failed and passed only on a retry" >&2
-		status=1
-	fi
+	# tests ran, none skipped (but for the TLS tests a build cannot run), none passed only on
+	# a retry: deps.sh
+	rlock_phpt_verdict "$work/phpt.log" || status=1
 }
 # A build with sanitizers, a comma list of address (AddressSanitizer and LeakSanitizer) and
 # undefined (UndefinedBehaviorSanitizer, every report fatal), in a copy of the tree (the repo's
@@ -123,6 +118,11 @@ run_release() {
 }
 run_phpunit() {
 	php -d extension="$RLOCK_EXT" /usr/bin/phpunit --colors=never -c tests/phpunit/phpunit.xml | tee "$work/phpunit.log" || status=1
+	# a run of no test is no pass
+	if ! grep -qE '^(OK \([1-9][0-9]* tests?|Tests: [1-9])' "$work/phpunit.log"; then
+		echo "phpunit: no test ran" >&2
+		status=1
+	fi
 }
 # One closing line over both suites: "rlock: N passed, N failed".
 summary() {

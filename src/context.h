@@ -43,6 +43,13 @@ void rlock_context_gshutdown(HashTable *fibers, HashTable *alive);
 /* RINIT: no context of the last request is alive in this one. */
 void rlock_context_rinit(void);
 
+/* An acquire whose reply never came (a semaphore's ticket and count): Redis may count
+ * permits the object does not. */
+typedef struct {
+	zend_string *ticket;  /* NULL: none */
+	zend_long n;
+} rlock_sem_lost;
+
 /* What an object (a lock, a semaphore) holds in one context. */
 typedef struct {
 	rlock_ctx ctx;
@@ -52,6 +59,7 @@ typedef struct {
 	uint32_t count;         /* a lock's nested holds, a semaphore's permits */
 	pid_t pid;              /* a forked child holds nothing of its parent's */
 	bool lost;              /* found no longer ours before its release */
+	rlock_sem_lost unanswered;  /* a semaphore's acquire whose reply never came */
 } rlock_own;
 
 /* What an object holds, each context its own part: the first in place (an object is mostly
@@ -115,6 +123,9 @@ static zend_always_inline void rlock_owners_free(rlock_owners *w)
 	rlock_own *p;
 	for (uint32_t i = 0; (p = rlock_owners_at(w, i)); i++) {
 		rlock_own_drop(p);
+		if (p->unanswered.ticket) {
+			zend_string_release(p->unanswered.ticket);
+		}
 	}
 	if (w->more) {
 		efree(w->more);

@@ -186,7 +186,9 @@ bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *re
 
 /* A fresh owner token: 128 bits from the OS CSPRNG, as 32 hex digits. */
 zend_string *rlock_new_token(rlock_err *err);
-/* now + wait_ms, saturating: lock(PHP_INT_MAX) waits for ever. */
+/* now + wait_ms, saturating. A wait is 0 to RLOCK_MS_MAX ms (about 24.8 days) for every
+ * primitive and option alike (rlock_ms_arg, the "wait" option's range): PHP_INT_MAX is a
+ * ValueError, never a wait for ever. */
 zend_long rlock_deadline(zend_long wait_ms);
 
 #endif

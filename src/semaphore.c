@@ -9,9 +9,13 @@
  *   never meets them: "#" token -> -(permits the holder has), "#used" -> -(permits held in
  *   all), "%" token -> the ticket that last gave the holder permits (-(its first 13 hex
  *   digits + 1): exact in a double), so that an acquire whose reply was lost and that is
- *   sent again (lock.c waits on through a dropped connection) finds itself served and takes
- *   nothing twice. The key lives at least as long as the longest lease: when it expires
- *   every lease has ended, and nothing else is left.
+ *   sent again (lock.c waits on through a dropped connection; the object's next acquire)
+ *   finds itself served and takes nothing twice, and "!" token -> the semaphore's permits as
+ *   that holder names them, less 2^53 (below every other score, exact in a double): the
+ *   smallest of them bounds every admission while that holder holds (rolling deploys, a
+ *   mistaken count: a semaphore never admits more than any of its holders' counts). The key
+ *   lives at least as long as the longest lease: when it expires every lease has ended, and
+ *   nothing else is left.
  * - holders "-queue", a list of tickets (one per waiting acquire() call) in order of arrival,
  *   and holders "-waiters", a hash: ticket -> "n ttl deadline token limit" (how many permits,
  *   the lease to give, when the ticket dies unless its waiter comes back, the holder to
@@ -20,14 +24,17 @@
  * - holders "-self-" ticket: the list the waiter of that ticket BLPOPs on.
  *
  * Every script first gives back the permits of holders whose lease ended, then serves the
- * queue from its head while the head's permits fit: it credits them to the head's holder
+ * queue from its head while the head's permits fit (within its own count and within the
+ * smallest count of the holders, fits()): it credits them to the head's holder
  * and pushes "g <permits that holder has now>" on the head's own list; the waiter owns them
  * the moment its BLPOP returns (as a lock is handed over). A head that does not fit stops
  * the queue: a waiter for 3 is not starved by a stream of 1-permit takers, and a newcomer
  * takes permits only when nobody waits. A waiter waits through lock.c's rlock_lock_wait():
  * its acquire script and its BLPOP in one write, no polling; it wakes itself when the first
- * lease ends (the holder may have crashed), and a dead waiter's ticket is dropped once its
- * deadline passed.
+ * lease ends (the holder may have crashed), a lease given later that ends sooner wakes the
+ * head (serve()), and a dead waiter's ticket is dropped once its deadline passed: a waiter
+ * that died in the queue delays the next by its round and a second, or, served first, by
+ * its own lease.
  *
  * What a contended section costs Redis: the waiter's acquire (8 commands in its script, the
  * ticket queued), its BLPOP, and the holder's release (16: its permits back, the head
@@ -44,13 +51,20 @@
  * once at its end (a release that serves the next waiter changes it by nothing).
  * used(): the count as stored; save(u): u stored, unless it is what is stored.
  * purge(now): the holders whose lease ended gone; the permits they had.
+ * fits(n, limit, u): whether n more permits fit when u are held, within limit (the caller's
+ * count) and the smallest count a holder named (read once per script, and only when some
+ * are held and n fits limit: no command where nothing is held or limit already refuses).
  * take(): n permits to tok for ticket tk, its lease ttl from now (a longer one it has is
- * kept); the permits tok has now (the count held is the caller's to raise by n).
+ * kept), limit its count; the permits tok has now (the count held is the caller's to raise
+ * by n).
  * served(tk): the score of "%" token when ticket tk gave it permits; have(tok): the permits
  * tok has.
  * serve(): the queue served from its head while the head's permits fit (u: the count held
  * now): credited to the head's holder and "g <permits it has now>" pushed on its own list,
- * but for me (the caller's ticket, or nil), whose permits the caller's reply tells. Returns
+ * but for me (the caller's ticket, or nil), whose permits the caller's reply tells. A head
+ * left waiting whose round blocks past the end of a lease given here (a shorter ttl than
+ * the lease it counted on: a waiter that died once served holds its permits only that long)
+ * gets "0" pushed on its list: it tries again, and blocks until that lease ends at most. Returns
  * the permits me was given (false: not served), the count held after, the head left ({ticket,
  * deadline}; nil: the queue is empty) and me's record as found (nil: me was not queued, or
  * left the queue). The queue is read a few tickets at a time, their records in the same
@@ -64,15 +78,26 @@
 	"  local m = 0\n" \
 	"  for _, h in ipairs(redis.call('zrangebyscore', H, '(0', now)) do\n" \
 	"    m = m - (tonumber(redis.call('zscore', H, '#' .. h)) or 0)\n" \
-	"    redis.call('zrem', H, h, '#' .. h, '%' .. h)\n" \
+	"    redis.call('zrem', H, h, '#' .. h, '%' .. h, '!' .. h)\n" \
 	"  end\n" \
 	"  return m\n" \
 	"end\n" \
+	"local least\n" \
+	"local function fits(n, limit, u)\n" \
+	"  if n > limit - u then return false end\n" \
+	"  if u <= 0 then return true end\n" \
+	"  if not least then\n" \
+	"    local f = redis.call('zrange', H, 0, 0, 'WITHSCORES')\n" \
+	"    least = f[2] and tonumber(f[2]) < -5e15 and tonumber(f[2]) + 2^53 or math.huge\n" \
+	"  end\n" \
+	"  return n <= least - u\n" \
+	"end\n" \
 	"local function served(tk) return -(tonumber(string.sub(tk, 1, 13), 16) + 1) end\n" \
 	"local function have(tok) return -(tonumber(redis.call('zscore', H, '#' .. tok)) or 0) end\n" \
-	"local function take(tok, n, ttl, now, tk)\n" \
+	"local function take(tok, n, ttl, now, tk, limit)\n" \
 	"  local have = -tonumber(redis.call('zincrby', H, -n, '#' .. tok))\n" \
-	"  redis.call('zadd', H, served(tk), '%' .. tok)\n" \
+	"  redis.call('zadd', H, served(tk), '%' .. tok, limit - 2^53, '!' .. tok)\n" \
+	"  if least and limit < least then least = limit end\n" \
 	"  local lease = have > n and tonumber(redis.call('zscore', H, tok))\n" \
 	"  if not lease or lease < now + ttl then redis.call('zadd', H, now + ttl, tok) end\n" \
 	"  atleast(H, ttl, ttl)\n" \
@@ -82,8 +107,13 @@
 	"  redis.call('ltrim', Q, k, -1)\n" \
 	"  redis.call('hdel', W, unpack(ts, 1, k))\n" \
 	"end\n" \
+	"local function push(w, v)\n" \
+	"  local s = H .. '-self-' .. w\n" \
+	"  redis.call('rpush', s, v)\n" \
+	"  redis.call('pexpire', s, 10000)\n" \
+	"end\n" \
 	"local function serve(now, u, me)\n" \
-	"  local given, rec = false, nil\n" \
+	"  local given, rec, soonest = false, nil, nil\n" \
 	"  while true do\n" \
 	"    local ts = redis.call('lrange', Q, 0, 3)\n" \
 	"    local nt = #ts\n" \
@@ -95,17 +125,15 @@
 	"      local w = ts[i]\n" \
 	"      local n, ttl, dl, tok, limit = string.match(rs[i] or '', '^(%d+) (%d+) (%d+) (%x+) (%d+)$')\n" \
 	"      if n and tonumber(dl) >= now then\n" \
-	"        if tonumber(n) > tonumber(limit) - u then\n" \
+	"        if not fits(tonumber(n), tonumber(limit), u) then\n" \
 	"          if i > 1 then drop(ts, i - 1) end\n" \
+	"          if soonest and w ~= me and soonest + 1 < tonumber(dl) - 1000 then push(w, '0') end\n" \
 	"          return given, u, {w, tonumber(dl)}, rec\n" \
 	"        end\n" \
-	"        local have = take(tok, tonumber(n), tonumber(ttl), now, w)\n" \
+	"        local have = take(tok, tonumber(n), tonumber(ttl), now, w, tonumber(limit))\n" \
 	"        u = u + tonumber(n)\n" \
-	"        if w == me then given = have else\n" \
-	"          local s = H .. '-self-' .. w\n" \
-	"          redis.call('rpush', s, 'g ' .. have)\n" \
-	"          redis.call('pexpire', s, 10000)\n" \
-	"        end\n" \
+	"        if not soonest or now + tonumber(ttl) < soonest then soonest = now + tonumber(ttl) end\n" \
+	"        if w == me then given = have else push(w, 'g ' .. have) end\n" \
 	"      end\n" \
 	"      if w == me then rec = nil end\n" \
 	"    end\n" \
@@ -119,8 +147,9 @@
  * when blocking); {0, pttl of the first lease or -2, block ms} not, and with wait > 0 the
  * ticket queued (or its deadline moved), with wait 0 the ticket left the queue. A later call
  * empties self (what an earlier round left there) and, when the ticket was served already
- * (a grant its BLPOP was not there to take, or a win or grant whose reply was lost), wins
- * with the permits token has, taking none again. A ticket lives 1000 ms
+ * (a grant its BLPOP was not there to take, or a win or grant whose reply was lost) and
+ * token's lease has not ended, wins with the permits token has, taking none again (the
+ * lease ttl from now). A ticket lives 1000 ms
  * past its round's end: a waiter later than that loses its place (it comes back as a
  * newcomer: takes what is free when nobody waits, else queues at the back), a dead one holds
  * the head of the queue that long at most. A ticket's record is "n ttl deadline token
@@ -134,11 +163,17 @@ static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"  if ARGV[7] == '1' then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end\n"
 	"  return {1, token, math.max(have, n)}\n"
 	"end\n"
+	"local now = clock_ms()\n"
 	"if ARGV[8] ~= '1' then\n"
 	"  redis.call('del', self)\n"
-	"  if tonumber(redis.call('zscore', H, '%' .. token)) == served(ticket) then return won(have(token)) end\n"
+	"  if tonumber(redis.call('zscore', H, '%' .. token)) == served(ticket) then\n"
+	"    local lease = tonumber(redis.call('zscore', H, token))\n"
+	"    if lease and lease > now then\n"
+	"      if lease < now + ttl then redis.call('zadd', H, now + ttl, token) atleast(H, ttl, ttl) end\n"
+	"      return won(have(token))\n"
+	"    end\n"
+	"  end\n"
 	"end\n"
-	"local now = clock_ms()\n"
 	"local function first()\n"
 	"  local f = redis.call('zrangebyscore', H, '(0', '+inf', 'WITHSCORES', 'LIMIT', 0, 1)\n"
 	"  return f[2] and tonumber(f[2])\n"
@@ -154,8 +189,8 @@ static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"given, u, head, rec = serve(now, u, ticket)\n"
 	"if given then save(u) return won(given) end\n"
 	"local queued = rec ~= nil\n"
-	"if not queued and not head and limit - u >= n then\n"
-	"  local have = take(token, n, ttl, now, ticket)\n"
+	"if not queued and not head and fits(n, limit, u) then\n"
+	"  local have = take(token, n, ttl, now, ticket, limit)\n"
 	"  save(u + n)\n"
 	"  return won(have)\n"
 	"end\n"
@@ -185,35 +220,59 @@ static rlock_script script_acquire = { .source = LUA_SEMAPHORE
 	"return {0, pttl, block}\n"
 };
 
-/* KEYS: holders, queue, waiters. ARGV: token, n (0: all). n of token's permits back (all it
- * has, should that be fewer), and the queue served. The permits token has left, -1 none were
- * ours (unknown, or its lease had ended). */
+/* KEYS: holders, queue, waiters. ARGV: token, n (0: all), and optionally lost, the ticket of
+ * an acquire of token whose reply never came. n of token's permits back (all it has, should
+ * that be fewer), and the queue served. lost first leaves the queue (it is never served
+ * after this), and with n > 0, n go back only if lost was what last gave token permits (else
+ * none). The permits token has left, -1 none were ours (unknown, or its lease had ended). */
 static rlock_script script_release = { .source = LUA_SEMAPHORE
 	"local now = clock_ms()\n"
-	"local tok, n = ARGV[1], tonumber(ARGV[2])\n"
+	"local tok, n, lost = ARGV[1], tonumber(ARGV[2]), ARGV[3]\n"
+	"if lost then\n"
+	"  redis.call('del', H .. '-self-' .. lost)\n"
+	"  if redis.call('hdel', W, lost) == 1 then redis.call('lrem', Q, 1, lost) end\n"
+	"  local mark = tonumber(redis.call('zscore', H, '%' .. tok))\n"
+	"  if mark then redis.call('zrem', H, '%' .. tok) end\n"
+	"  if n > 0 and mark ~= served(lost) then n = -1 end\n"
+	"end\n"
 	"local lease = tonumber(redis.call('zscore', H, tok))\n"
-	"if not lease then return -1 end\n"
-	"local mine = have(tok)\n"
-	"if n <= 0 or n > mine then n = mine end\n"
-	"if n < mine then redis.call('zincrby', H, n, '#' .. tok) else redis.call('zrem', H, tok, '#' .. tok, '%' .. tok) end\n"
+	"if not lease and not lost then return -1 end\n"
+	"local mine = lease and have(tok) or 0\n"
+	"if n < 0 then n = 0 elseif n == 0 or n > mine then n = mine end\n"
+	"if n < mine then\n"
+	"  if n > 0 then redis.call('zincrby', H, n, '#' .. tok) end\n"
+	"elseif lease then redis.call('zrem', H, tok, '#' .. tok, '%' .. tok, '!' .. tok) end\n"
 	"local u = used() - n - purge(now)\n"
 	"local _, head\n"
 	"_, u, head = serve(now, u, nil)\n"
 	"if u <= 0 and not head then redis.call('del', H) else save(u) end\n"
-	"if lease < now then return -1 end\n"
+	"if not lease or lease < now then return -1 end\n"
 	"return mine - n\n"
 };
 
-/* KEYS: holders. ARGV: limit. The permits free now, counting those of ended leases free;
- * changes nothing. */
+/* KEYS: holders. ARGV: limit. The permits free now to a caller of that count (within the
+ * smallest count its holders named), counting those of ended leases free; changes
+ * nothing. */
 static rlock_script script_available = { .source = LUA_SEMAPHORE
 	"local now = clock_ms()\n"
-	"local free = tonumber(ARGV[1]) - used()\n"
+	"local limit, u, ended = tonumber(ARGV[1]), used(), {}\n"
 	"for _, h in ipairs(redis.call('zrangebyscore', H, '(0', now)) do\n"
-	"  free = free - (tonumber(redis.call('zscore', H, '#' .. h)) or 0)\n"
+	"  u = u + (tonumber(redis.call('zscore', H, '#' .. h)) or 0)\n"
+	"  ended['!' .. h] = true\n"
 	"end\n"
-	"if free < 0 then free = 0 end\n"
-	"return free\n"
+	"local counts = redis.call('zrangebyscore', H, '-inf', '(-5e15', 'WITHSCORES')\n"
+	"for i = 1, #counts, 2 do\n"
+	"  if not ended[counts[i]] then limit = math.min(limit, tonumber(counts[i + 1]) + 2^53) end\n"
+	"end\n"
+	"return math.max(limit - u, 0)\n"
+};
+
+/* KEYS: holders. ARGV: token. The permits token holds under a lease that has not ended (0:
+ * none); changes nothing. */
+static rlock_script script_holds = { .source = LUA_SEMAPHORE
+	"local lease = tonumber(redis.call('zscore', H, ARGV[1]))\n"
+	"if not lease or lease <= clock_ms() then return 0 end\n"
+	"return have(ARGV[1])\n"
 };
 
 void rlock_semaphore_minit(void)
@@ -221,6 +280,7 @@ void rlock_semaphore_minit(void)
 	rlock_script_init(&script_acquire);
 	rlock_script_init(&script_release);
 	rlock_script_init(&script_available);
+	rlock_script_init(&script_holds);
 }
 
 /* The role of the holders' key among the semaphore's companions. */
@@ -307,7 +367,7 @@ static int sem_grant(const redisReply *r, const rlock_waiter *w, rlock_attempt *
 }
 
 int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long limit, zend_long n, zend_long wait_ms,
-	rlock_hold *h, zend_long *held, rlock_err *err)
+	rlock_hold *h, zend_long *held, rlock_sem_lost *lost, rlock_err *err)
 {
 	sem_request q = { .n = n, .limit = limit, .ttl = o->ttl };
 	rlock_attempt res = {0};
@@ -318,7 +378,21 @@ int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long lim
 	if (!h->token && !(h->token = rlock_new_token(err))) {
 		return -1;
 	}
-	if (!(q.ticket = rlock_new_token(err))) {
+	if (lost->ticket && lost->n != n) {
+		/* asked for another count: what the lost acquire took goes back first */
+		zend_long left;
+		if (rlock_semaphore_release(o, key, h->token, limit, lost->n, lost->ticket, &left, err) < 0) {
+			return -1;
+		}
+		zend_string_release(lost->ticket);
+		lost->ticket = NULL;
+	}
+	if (lost->ticket) {
+		/* the lost acquire sent again: served already, it wins with what it took */
+		q.ticket = lost->ticket;
+		q.sent = true;
+		lost->ticket = NULL;
+	} else if (!(q.ticket = rlock_new_token(err))) {
 		return -1;
 	}
 	keys_init(&q.k, key, q.ticket);
@@ -348,7 +422,13 @@ int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long lim
 	}
 	zend_string_release(w.self);
 	keys_free(&q.k);
-	zend_string_release(q.ticket);
+	if (rc < 0 && q.sent) {
+		/* Redis may have acted on the ticket all the same (taken, or queued it) */
+		lost->ticket = q.ticket;
+		lost->n = n;
+	} else {
+		zend_string_release(q.ticket);
+	}
 	if (rc == 1) {
 		h->valid_until = w.sent + o->ttl;
 		/* the script's third element, or a grant's count: the permits token has now (a
@@ -359,7 +439,7 @@ int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long lim
 }
 
 int rlock_semaphore_release(const rlock_opts *o, zend_string *key, zend_string *token, zend_long limit, zend_long n,
-	zend_long *left, rlock_err *err)
+	zend_string *lost, zend_long *left, rlock_err *err)
 {
 	rlock_keys k;
 	rlock_call c;
@@ -369,6 +449,9 @@ int rlock_semaphore_release(const rlock_opts *o, zend_string *key, zend_string *
 	rlock_call_start(&c, &script_release, 3, k.keys, NULL);
 	rlock_call_str(&c, token);
 	rlock_call_num(&c, 1, n);
+	if (lost) {
+		rlock_call_str(&c, lost);
+	}
 	redisReply *r = rlock_lock_run(o, key, &c, err);
 	keys_free(&k);
 	if (!r || !rlock_reply_integer(rlock_route_answered(o), r, -1, limit, left, err)) {
@@ -380,7 +463,20 @@ int rlock_semaphore_release(const rlock_opts *o, zend_string *key, zend_string *
 static int sem_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err)
 {
 	zend_long left;
-	return rlock_semaphore_release(o, key, h->token, RLOCK_MS_MAX, 0, &left, err);
+	return rlock_semaphore_release(o, key, h->token, RLOCK_MS_MAX, 0, NULL, &left, err);
+}
+
+/* Whether token holds permits under a lease that has not ended, asked of Redis. */
+static int sem_is_owner(const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
+{
+	rlock_call c;
+	zend_long n;
+
+	rlock_conn_begin(o, 0);
+	rlock_call_start(&c, &script_holds, 1, &key, NULL);
+	rlock_call_str(&c, token);
+	redisReply *r = rlock_lock_run(o, key, &c, err);
+	return r && rlock_reply_integer(rlock_route_answered(o), r, 0, RLOCK_MS_MAX, &n, err) ? n > 0 : -1;
 }
 
 /* The watchdog's renew script on the one holder: its lease to ttl from now. */
@@ -427,4 +523,5 @@ const rlock_algo rlock_semaphore_algo = {
 	.shared = true,
 	.release = sem_release,
 	.extend = sem_extend,
+	.is_owner = sem_is_owner,
 };

@@ -48,7 +48,7 @@ echo "the child's own token: ", var_export($child['token'] !== $mytoken && rlock
 var_dump($l->tryLock());
 fwrite($mine, "done\n");
 pcntl_waitpid($pid, $status);
-var_dump(pcntl_wexitstatus($status));
+var_dump(rlock_test_exit($status));
 // the child's exit released its lock; no companion key is left
 var_dump(rlock_test_cmd('EXISTS', $l->key(), $tag('waiters'), $tag('grants')));
 ?>

@@ -36,7 +36,7 @@ foreach (json_decode(fgets($mine), true) as $k => $v) {
     echo "child $k: ", var_export($v, true), "\n";
 }
 pcntl_waitpid($pid, $status);
-echo "child exit status: ", pcntl_wexitstatus($status), "\n";
+echo "child exit status: ", rlock_test_exit($status), "\n";
 echo "parent's lock untouched: ", var_export(rlock_test_cmd('GET', $l->key()) === $token, true), "\n";
 $pttl = rlock_test_cmd('PTTL', $l->key());
 echo "and not extended to 1000: ", var_export($pttl > 15000, true), "\n";

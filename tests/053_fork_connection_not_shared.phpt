@@ -40,7 +40,7 @@ fclose($theirs);
 echo "parent errors: ", hammer($o, 'parent', 300), "\n";
 echo "child errors: ", trim(fgets($mine)), "\n";
 pcntl_waitpid($pid, $status);
-echo "child exit status: ", pcntl_wexitstatus($status), "\n";
+echo "child exit status: ", rlock_test_exit($status), "\n";
 // the parent's connection is still in step after the child closed its copy
 var_dump($warm->isAcquired(), $warm->unlock());
 ?>

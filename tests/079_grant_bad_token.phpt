@@ -1,5 +1,5 @@
 --TEST--
-A grant popped by a waiter that is not one a release of ours pushes (spaces, a short token, a fence or ttl that is not a number in range, not a string): never adopted, the waiter waits on
+A grant popped by a waiter that is not one a release of ours pushes (spaces, a short token, a fence or ttl that is not a number in range, not a string): never adopted, the waiter waits on; a well-formed one is
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -9,6 +9,8 @@ rlock
 require __DIR__ . '/fake_redis.inc';
 $ok = str_repeat('0123456789abcdef', 2);
 $grants = [
+    // the control: a grant as a release of ours pushes it is adopted
+    'well-formed' => "$ok 1 30000",
     'spaces' => '   ',
     'short token' => 'abc 1 1000',
     'fence not a number' => "$ok x 1000",
@@ -39,6 +41,7 @@ foreach ($grants as $what => $grant) {
 }
 ?>
 --EXPECT--
+well-formed: true, token '0123456789abcdef0123456789abcdef'
 spaces: false, token NULL
 short token: false, token NULL
 fence not a number: false, token NULL

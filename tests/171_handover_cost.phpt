@@ -70,7 +70,7 @@ echo "release: ", $calls(), "\n";
 echo "handed over: ", fgets($mine);
 fwrite($mine, "done\n");
 pcntl_waitpid($pid, $status);
-var_dump(pcntl_wexitstatus($status));
+var_dump(rlock_test_exit($status));
 ?>
 --EXPECT--
 bool(true)

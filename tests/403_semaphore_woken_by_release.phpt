@@ -44,7 +44,7 @@ var_dump($a->available());
 fwrite($mine, "done\n");
 pcntl_waitpid($pid, $status);
 // the child's exit released its permits
-var_dump(pcntl_wexitstatus($status), $a->available(), rlock_test_cmd('EXISTS', $h, "$h-queue", "$h-waiters"));
+var_dump(rlock_test_exit($status), $a->available(), rlock_test_cmd('EXISTS', $h, "$h-queue", "$h-waiters"));
 ?>
 --EXPECT--
 bool(true)

@@ -34,6 +34,7 @@ tryAcquire(int $permits = 1): bool
 release(): bool
 extend(?int $ttlMs = NULL): bool
 held(): int
+isAcquired(): bool
 available(): int
 synchronized(callable $fn, int $permits = 1, ?int $waitMs = NULL): mixed
 Exception: Serialization of 'RSemaphore' is not allowed

@@ -17,11 +17,13 @@ if ($pid === 0) {
     exit(0);  // releases the child's own permit
 }
 pcntl_waitpid($pid, $status);
+echo "child exit: ", rlock_test_exit($status), "\n";
 var_dump($s->held(), $s->available(), $s->release(), $s->available());
 ?>
 --EXPECT--
 bool(true)
 child: [0,false,true,1,0]
+child exit: 0
 int(2)
 int(1)
 bool(true)

@@ -46,7 +46,7 @@ usleep(600000 * $slow);
 exec("kill -CONT $pid");
 echo "child: ", fgets($mine);
 pcntl_waitpid($pid, $status);
-var_dump(pcntl_wexitstatus($status));
+var_dump(rlock_test_exit($status));
 ?>
 --EXPECT--
 bool(true)

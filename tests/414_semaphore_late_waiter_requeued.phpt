@@ -49,7 +49,7 @@ echo "child got 1: ", var_export($child['got'] && $child['held'] === 1, true), "
 // not the rest of its 8 s wait
 echo "at once: ", var_export(($child['at'] - $t0) * 1000 < 2000 * $slow, true), "\n";
 pcntl_waitpid($pid, $status);
-var_dump(pcntl_wexitstatus($status), rlock_test_cmd('EXISTS', "$h-queue", "$h-waiters"));
+var_dump(rlock_test_exit($status), rlock_test_cmd('EXISTS', "$h-queue", "$h-waiters"));
 ?>
 --EXPECT--
 bool(true)

@@ -34,7 +34,7 @@ while ((int) substr(strstr($cmd('INFO', 'clients'), 'blocked_clients:'), 16) < 1
 }
 var_dump($holder->release());
 pcntl_waitpid($pid, $status);
-echo "child: ", pcntl_wexitstatus($status), "\n";
+echo "child: ", rlock_test_exit($status), "\n";
 // every command but the test's own INFOs and CONFIG
 $n = 0;
 foreach (explode("\n", $cmd('INFO', 'commandstats')) as $line) {

@@ -14,11 +14,13 @@ $p = $o['prefix'];
 $pid = pcntl_fork();
 if ($pid === 0) {
     $keep = RLock::multi(['a', 'b', 'c'], $o);
-    $keep->lock();
-    exit(0);
+    // the child's verdict: it held the three keys when its request ended
+    exit($keep->lock() && rlock_test_cmd('EXISTS', "{$p}a", "{$p}b", "{$p}c") === 3 ? 0 : 3);
 }
 pcntl_waitpid($pid, $status);
+echo "child: ", rlock_test_exit($status), "\n";
 var_dump(rlock_test_cmd('EXISTS', "{$p}a", "{$p}b", "{$p}c"));
 ?>
 --EXPECT--
+child: 0
 int(0)

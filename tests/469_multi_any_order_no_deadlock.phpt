@@ -32,7 +32,7 @@ foreach ([['x', 'y', 'z'], ['z', 'y', 'x']] as $keys) {
 }
 foreach ($pids as $pid) {
     pcntl_waitpid($pid, $status);
-    var_dump(pcntl_wexitstatus($status));
+    var_dump(rlock_test_exit($status));
 }
 var_dump(rlock_test_cmd('GET', "{$p}n"));
 ?>

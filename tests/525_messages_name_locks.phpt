@@ -29,9 +29,12 @@ $other = new RReadWriteLock('stock:SKU1', $o);
 show(fn () => $other->readLock()->synchronized(fn () => 1, 0), $p);
 show(fn () => $other->writeLock()->synchronized(fn () => 1, 0), $p);
 $rw->writeLock()->unlock();
+// held by another context (a Fiber): a multi of this one over it is not acquired in time
 $held = new RLock('a', $o);
-$held->lock();
+$fiber = new Fiber(function () use ($held) { $held->lock(); Fiber::suspend(); $held->unlock(); });
+$fiber->start();
 show(fn () => RLock::multi(['a', 'b'], $o)->synchronized(fn () => 1, 0), $p);
+$fiber->resume();
 $s = new RSemaphore('psp3', 2, $o);
 $s->acquire(2);
 show(fn () => (new RSemaphore('psp3', 2, $o))->synchronized(fn () => 1, 1, 0), $p);

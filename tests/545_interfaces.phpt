@@ -63,6 +63,7 @@ RLock\SemaphoreInterface: interface true, of rlock true
   release(): bool
   extend(?int $ttlMs = NULL): bool
   held(): int
+  isAcquired(): bool
   available(): int
   synchronized(callable $fn, int $permits = 1, ?int $waitMs = NULL): mixed
 RLock\ReadWriteLockInterface: interface true, of rlock true

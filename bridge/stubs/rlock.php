@@ -82,6 +82,9 @@ namespace RLock {
         /** The permits this object holds. */
         public function held(): int;
 
+        /** Whether this object holds permits whose lease has not ended. */
+        public function isAcquired(): bool;
+
         /** The permits free now. */
         public function available(): int;
 
@@ -121,7 +124,10 @@ namespace {
          */
         public function __construct(string $key, #[\SensitiveParameter] array $options = []) {}
 
-        /** Acquire, blocking up to $waitMs (default: option "wait"). */
+        /**
+         * Acquire, blocking up to $waitMs (default: option "wait"). A wait is 0 to 2147483647 ms
+         * (about 24.8 days) for every primitive; more is a ValueError.
+         */
         public function lock(?int $waitMs = null): bool {}
 
         /** Acquire without blocking: one round trip. */
@@ -231,7 +237,10 @@ namespace {
          */
         public function __construct(string $name, int $permits, #[\SensitiveParameter] array $options = []) {}
 
-        /** Take $permits permits (all or none), blocking up to $waitMs (default: option "wait"). */
+        /**
+         * Take $permits permits (all or none), blocking up to $waitMs (default: option "wait",
+         * 0 to 2147483647 ms).
+         */
         public function acquire(int $permits = 1, ?int $waitMs = null): bool {}
 
         /** Take $permits permits without blocking: one round trip. */
@@ -247,8 +256,11 @@ namespace {
         /** Reset the lease of our permits to $ttlMs (default: option "ttl"); false when they were lost. */
         public function extend(?int $ttlMs = null): bool {}
 
-        /** The permits this object holds. */
+        /** The permits this object holds, as it counts them (no round trip). */
         public function held(): int {}
+
+        /** Whether this object holds permits whose lease has not ended, asked of Redis. */
+        public function isAcquired(): bool {}
 
         /** The permits free now, asked of Redis. */
         public function available(): int {}

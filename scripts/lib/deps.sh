@@ -49,7 +49,7 @@ rlock_build() {
 	if command -v "phpize$v" >/dev/null; then
 		phpize=phpize$v config=(--with-php-config="php-config$v")
 	fi
-	if [ ! -f modules/rlock.so ] || [ -n "$(find rlock.c src config.m4 -newer modules/rlock.so -print -quit)" ]; then
+	if [ ! -f modules/rlock.so ] || [ -n "$(find rlock.c class_*.c ./*.h src config.m4 -newer modules/rlock.so -print -quit)" ]; then
 		[ -f configure ] && [ config.m4 -ot configure ] || "$phpize" >/dev/null
 		[ -f Makefile ] && [ configure -ot Makefile ] || ./configure -q --enable-rlock "${config[@]}" CFLAGS="-O2 -g -Wall -Wextra" >/dev/null
 		make -s -j"$(nproc)" >/dev/null
@@ -77,6 +77,26 @@ rlock_phpt_skips() {
 	if [ "$n" -gt 1 ]; then
 		echo "phpt: $n TLS tests need a build with TLS (hiredis_ssl): scripts/test.sh --debian13 runs them"
 	fi
+}
+
+# rlock_phpt_verdict LOG: whether the phpt run of LOG passed, by one rule wherever a phpt suite
+# runs (scripts/test.sh, the release check's tarball): tests ran (a count above zero: make test
+# exits 0 running none where it finds no CLI), nothing was skipped that should have run
+# (rlock_phpt_skips), and no test passed only when run-tests ran it again (it retries a failure
+# that timed out or whose test calls sleep() or microtime(): "Tests warned", "passed on retry").
+rlock_phpt_verdict() {
+	local log=$1 n ok=0
+	n=$(sed -nE 's/^Tests passed *: *([0-9]+).*/\1/p' "$log")
+	if [ "${n:-0}" -eq 0 ]; then
+		echo "phpt: no test passed (none ran?)" >&2
+		ok=1
+	fi
+	rlock_phpt_skips "$log" || ok=1
+	if grep -Eq "Tests warned *: *[1-9]" "$log"; then
+		echo "phpt: tests failed and passed only on a retry" >&2
+		ok=1
+	fi
+	return $ok
 }
 
 rlock_free_port() {

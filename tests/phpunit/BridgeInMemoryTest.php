@@ -219,8 +219,10 @@ final class BridgeInMemoryTest extends TestCase
     {
         $a = new InMemorySemaphore('s', 3, ['ttl' => 1000]);
         $b = new InMemorySemaphore('s', 3);
+        $this->assertFalse($a->isAcquired());
         $this->assertTrue($a->tryAcquire(2));
         $this->assertSame(2, $a->held());
+        $this->assertTrue($a->isAcquired());
         $this->assertSame(1, $b->available());
         $this->assertFalse($b->tryAcquire(2));
         $this->assertTrue($b->tryAcquire());
@@ -228,6 +230,7 @@ final class BridgeInMemoryTest extends TestCase
         $this->assertFalse($b->acquire(1, 4000), 'no lease ends within the wait');
         $this->assertTrue($b->acquire(1, 2000), 'the permits come back when the lease ends');
         $this->assertSame(0, $a->held());
+        $this->assertFalse($a->isAcquired(), 'its lease ended');
         $this->assertFalse($a->release());
         $this->assertSame(2, $b->held());
         $this->assertSame('ran', $b->synchronized(fn () => 'ran'));

@@ -111,6 +111,20 @@ final class BridgeSemaphoreTest extends BridgeTestCase
         $store->putOffExpiration($key, 10.0);
     }
 
+    public function testAKeyWhoseLeaseEndedNoLongerExists(): void
+    {
+        // symfony's RedisStore: A's isAcquired() false once its lease ended and B took the
+        // permit (before: both true, exists() answered held() > 0 without asking Redis)
+        $factory = new SemaphoreFactory($this->store());
+        $a = $factory->createSemaphore('pay', 1, 1, 0.5, false);
+        $b = $factory->createSemaphore('pay', 1, 1, 10.0, false);
+        $this->assertTrue($a->acquire());
+        $this->await(fn (): bool => $b->acquire(), 'the permit came back when its lease ended', 5);
+        $this->assertSame([false, true], [$a->isAcquired(), $b->isAcquired()]);
+        // nor does save() keep a Key whose lease ended as holding (before: a no-op, true)
+        $this->assertFalse($a->acquire());
+    }
+
     public function testPermitsWithoutAutoReleaseOutliveTheirProcess(): void
     {
         $h = $this->startChild(self::HOLDER, ['auto' => false]);

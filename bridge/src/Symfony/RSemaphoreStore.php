@@ -38,8 +38,9 @@ final class RSemaphoreStore implements PersistingStoreInterface
     {
         $ttlMs = self::ttlMs($ttlInSecond);
         $semaphore = $this->semaphoreOf($key);
-        if ($semaphore !== null && $semaphore->held() > 0) {
-            // symfony's rule: a Key that holds keeps its permits
+        if ($semaphore !== null && $semaphore->isAcquired()) {
+            // symfony's rule: a Key that holds keeps its permits (asked of Redis: a lease that
+            // ended holds nothing)
             return;
         }
         $semaphore = new RSemaphore((string) $key, $key->getLimit(), ['ttl' => $ttlMs] + $this->options);
@@ -61,7 +62,7 @@ final class RSemaphoreStore implements PersistingStoreInterface
     public function exists(Key $key): bool
     {
         $semaphore = $this->semaphoreOf($key);
-        return $semaphore !== null && $semaphore->held() > 0;
+        return $semaphore !== null && $semaphore->isAcquired();
     }
 
     public function putOffExpiration(Key $key, float $ttlInSecond): void

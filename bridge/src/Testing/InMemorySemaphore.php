@@ -90,6 +90,11 @@ class InMemorySemaphore implements SemaphoreInterface
         return $this->mine()['n'] ?? 0;
     }
 
+    public function isAcquired(): bool
+    {
+        return $this->mine() !== null;
+    }
+
     public function available(): int
     {
         return max(0, $this->limit - array_sum(array_column($this->backend->holders($this->slot), 'n')));
