@@ -486,7 +486,10 @@ final class ClusterTest extends TestCase
         foreach ([$x, $px, $rw->writeLock(), $m] as $l) {
             $this->assertFalse($l->isAcquired());
         }
-        $this->assertTrue((new RLock('{job}:1', $o))->tryLock());
+        // free for another context (this one still counts $m's hold: its unlock() would say false)
+        $fiber = new Fiber(fn () => (new RLock('{job}:1', $o))->tryLock());
+        $fiber->start();
+        $this->assertTrue($fiber->getReturn());
     }
 
     /**
