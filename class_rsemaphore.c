@@ -181,6 +181,7 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 		me->count = 0;
 	}
 	rlock_own *me = rlock_owners_get(&s->own, true);
+	bool unanswered = me->unanswered.ticket != NULL;
 	hold.token = me->token;
 	rlock_conn_enter(s->opts, wait);
 	int rc = rlock_semaphore_acquire(s->opts, s->key, s->limit, n, wait, &hold, &total, &me->unanswered, &err);
@@ -191,6 +192,16 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 		rlock_semaphore_algo.release(s->opts, s->key, &hold, &ignored);
 		me->count = 0;
 		rc = -1;
+	} else if (rc < 0 && me->unanswered.ticket) {
+		/* Redis may count permits for the token now: the registry keeps them as a hold, given
+		 * back where the context ends (a Fiber's end, releaseAll(), the request's) should the
+		 * object make no call to settle them first */
+		rlock_hold maybe = { .token = me->token, .valid_until = rlock_now_ms() + s->opts->ttl };
+		rlock_err ignored = {0};
+		rlock_registry_add(&rlock_semaphore_algo, s->opts, s->key, &maybe, &ignored);
+	} else if (rc == 0 && unanswered && me->count == 0) {
+		/* the unanswered acquire settled and nothing held: no hold to keep for it */
+		rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, me->token);
 	}
 	rlock_conn_leave();
 	if (rc < 0) {

@@ -96,10 +96,12 @@ void rlock_context_rinit(void)
 /* ---- what an object holds, per context ---- */
 
 /* Whether p is no context's part any more: its context ended (or renewed) or is of another
- * process, or it holds nothing and was not found lost. */
+ * process, or it holds nothing, was not found lost and has no acquire whose reply never came
+ * (its ticket the context's next call settles). */
 static bool own_vacant(const rlock_own *p)
 {
-	return p->pid != rlock_getpid() || (p->count == 0 && !p->lost) || !rlock_context_alive(p->ctx);
+	return p->pid != rlock_getpid() || (p->count == 0 && !p->lost && !p->unanswered.ticket)
+		|| !rlock_context_alive(p->ctx);
 }
 
 rlock_own *rlock_owners_find(rlock_owners *w, rlock_ctx ctx, bool create)
@@ -121,10 +123,14 @@ rlock_own *rlock_owners_find(rlock_owners *w, rlock_ctx ctx, bool create)
 	if (!vacant) {
 		w->more = erealloc(w->more, (w->nmore + 1) * sizeof(*w->more));
 		vacant = &w->more[w->nmore++];
-		vacant->token = NULL;
+		*vacant = (rlock_own) {0};
 	}
 	if (vacant->token) {
 		zend_string_release(vacant->token);
+	}
+	if (vacant->unanswered.ticket) {
+		/* an ended context's: the registry gave back what it took (rsemaphore_acquire()) */
+		zend_string_release(vacant->unanswered.ticket);
 	}
 	*vacant = (rlock_own) { .ctx = ctx, .pid = pid };
 	return vacant;
