@@ -92,8 +92,8 @@ typedef struct {
 } rlock_conn;
 
 #define RLOCK_MAX_SERVERS 16
-/* A lock over several keys (multi.c) passes 4 keys of each of its keys to a script. */
-#define RLOCK_MAX_ARGS 48
+/* A lock over several keys (multi.c) passes 5 keys of each of its keys to a script. */
+#define RLOCK_MAX_ARGS 56
 
 /* One command: argv/lens point into memory the caller keeps alive. */
 typedef struct {

@@ -8,10 +8,12 @@
  * Redis hands the element to the client blocked longest: the woken waiter owns the lock
  * the moment BLPOP returns. FIFO hand-over in one round trip, no newcomer can barge in
  * between, and as the script and the BLPOP run back to back there is no moment in which a
- * counted waiter is not blocked. A waiter that died is no longer blocked; the grant meant
- * for it stays on the list, and the next acquire takes it over. A key that a lock over
- * several keys waits for is not handed over but freed, and its waiters woken (multi.c, which
- * waits through rlock_lock_wait() too).
+ * counted waiter is not blocked. A waiter that died, or one between two rounds (woken, not
+ * back yet), is not blocked; the grant meant for it stays on the list, and the next acquire
+ * takes it over (and, should it not be counted, counts itself in the waiter's place: the
+ * acquire script in scripts.c). A key that a lock over several keys waits for is not handed
+ * over but freed, and its waiters woken (multi.c, which waits through rlock_lock_wait() too,
+ * on lists of their own).
  *
  * A holder that expires without a release wakes nobody: the waiter ends its BLPOP itself
  * when the holder's PTTL has passed (a "0" pushed on its own list from a second connection)

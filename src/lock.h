@@ -77,8 +77,8 @@ typedef struct rlock_waiter_s {
 	struct rlock_keys_s *k;  /* k->keys[0] routes the calls (every key of a lock shares its slot) */
 	zend_string *token;      /* the caller's */
 	zend_string *list;       /* what a release pushes on: grants ("token fence ttl") or wakes */
-	/* A lock over several keys (multi.c): nlists lists instead of list, each key's grants, of
-	 * which it takes only wakes: a grant popped there is a mutex waiter's, never adopted. */
+	/* A lock over several keys (multi.c): nlists lists instead of list, each key's wakes (a
+	 * release pushes only "wake" there: nothing popped from them is adopted). */
 	zend_string *const *lists;
 	int nlists;
 	/* c: one acquire answering as the lock's does, that, failing, counts the caller among

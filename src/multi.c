@@ -8,16 +8,18 @@
  *
  * Waiting: the acquire script, failing, counts the waiter in every key's waiters' count by
  * MULTI_UNIT (2^32, where a mutex's waiter counts 1), and the waiter sends a BLPOP on every
- * key's grants in the same write (lock.c's rlock_lock_wait()). A release of a key whose
- * count has a multi waiter never hands the key over: it frees it and pushes a "wake" for
- * each multi waiter and one for the mutex's (free() in scripts.h); every woken waiter tries
- * again, and the first script to run takes it. So a multi waiter is woken by a release of
- * any key it waits on (its next round takes the set when that was the last one held), and
- * without polling; a key held past its lease wakes it as the mutex's waiter is woken, when
- * the shortest lease of the keys it waits on ends. A grant popped from a list (a hand-over
- * left for a mutex waiter that died) is not adopted: a multi waiter only ever takes keys
- * through its script. Keys that hold our own token count as free: an acquire whose reply
- * was lost is tried again with the same token (rlock_lock_token_for()). */
+ * key's wakes (a list of the multi waiters' own) in the same write (lock.c's
+ * rlock_lock_wait()). A release of a key whose count has a multi waiter never hands the key
+ * over: it frees it and pushes a "wake" on its wakes for each multi waiter and one on its
+ * grants for the mutex's (free() in scripts.h); every woken waiter tries again, and the
+ * first script to run takes it. So a multi waiter is woken by a release of any key it waits
+ * on (its next round takes the set when that was the last one held), and without polling; a
+ * key held past its lease wakes it as the mutex's waiter is woken, when the shortest lease
+ * of the keys it waits on ends. A multi waiter only ever takes keys through its script, and
+ * never blocks on the grants, where a hand-over can wait for a mutex waiter that is not
+ * blocked at that moment: its BLPOP would pop it, and the key would stay held by nobody.
+ * Keys that hold our own token count as free: an acquire whose reply was lost is tried again
+ * with the same token (rlock_lock_token_for()). */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -64,7 +66,7 @@ static rlock_script script_acquire = { .source = RLOCK_LUA_ATLEAST
 	"return {0, pttl, block}\n"
 };
 
-/* KEYS: lock, grants, waiters, fence of each key. ARGV: token, "fair ttl keep", a fresh
+/* KEYS: lock, grants, waiters, fence, wakes of each key. ARGV: token, "fair ttl keep", a fresh
  * token for each key (space-separated), what a hand-over of that key sets it to. Each key
  * still ours is released as the mutex's release does (free()). 1: all were ours; 0: some
  * were not (those that were are released all the same). Token '' (forceUnlock()): each key
@@ -74,13 +76,13 @@ static rlock_script script_release = { .source = RLOCK_LUA_FREE
 	"local fair, ttl, keep = string.match(ARGV[2], '^([01]) (%d+) (%d+)$')\n"
 	"local ours, i = 0, 0\n"
 	"for nexttoken in string.gmatch(ARGV[3], '%x+') do\n"
-	"  local lock, waiters = KEYS[4 * i + 1], KEYS[4 * i + 3]\n"
+	"  local lock, waiters = KEYS[5 * i + 1], KEYS[5 * i + 3]\n"
 	"  local holder = redis.call('get', lock)\n"
 	"  if holder and (holder == token or token == '') then\n"
 	"    ours = ours + 1\n"
 	"    local n = tonumber(redis.call('get', waiters)) or 0\n"
 	"    if n <= 0 then redis.call('del', lock)\n"
-	"    else free(lock, KEYS[4 * i + 2], waiters, KEYS[4 * i + 4], n, nexttoken, fair, ttl, keep) end\n"
+	"    else free(lock, KEYS[5 * i + 2], waiters, KEYS[5 * i + 4], KEYS[5 * i + 5], n, nexttoken, fair, ttl, keep) end\n"
 	"  end\n"
 	"  i = i + 1\n"
 	"end\n"
@@ -121,9 +123,9 @@ typedef struct {
 	uint32_t n;
 	rlock_keys k[RLOCK_MULTI_MAX_KEYS];            /* each key's names */
 	zend_string *locks[RLOCK_MULTI_MAX_KEYS];      /* the keys */
-	zend_string *grants[RLOCK_MULTI_MAX_KEYS];     /* what a waiter blocks on */
+	zend_string *wakes[RLOCK_MULTI_MAX_KEYS];      /* what a waiter blocks on */
 	zend_string *acquire[3 * RLOCK_MULTI_MAX_KEYS];  /* lock, grants, waiters of each */
-	zend_string *all[4 * RLOCK_MULTI_MAX_KEYS];      /* lock, grants, waiters, fence of each */
+	zend_string *all[5 * RLOCK_MULTI_MAX_KEYS];      /* lock, grants, waiters, fence, wakes of each */
 } multi_keys;
 
 static int compare_keys(const void *a, const void *b)
@@ -177,12 +179,12 @@ static bool keys_init(multi_keys *m, zend_string *key)
 		rlock_keys_init(k, lock);
 		zend_string_release(lock);
 		m->locks[m->n] = k->keys[0];
-		m->grants[m->n] = k->keys[1];
-		for (int j = 0; j < 4; j++) {
+		m->wakes[m->n] = k->keys[4];
+		for (int j = 0; j < 5; j++) {
 			if (j < 3) {
 				m->acquire[3 * m->n + j] = k->keys[j];
 			}
-			m->all[4 * m->n + j] = k->keys[j];
+			m->all[5 * m->n + j] = k->keys[j];
 		}
 		m->n++;
 		p = colon + 2 + len;
@@ -241,7 +243,7 @@ static int multi_acquire(const rlock_opts *o, zend_string *key, zend_long wait_m
 		keys_free(&m);
 		return -1;
 	}
-	rlock_waiter w = { .k = &m.k[0], .token = token, .call = call_acquire, .lists = m.grants, .nlists = m.n,
+	rlock_waiter w = { .k = &m.k[0], .token = token, .call = call_acquire, .lists = m.wakes, .nlists = m.n,
 		.arg = &m };
 	int rc = rlock_lock_wait(o, &w, deadline, &res, err);
 	if (rc < 0 && err->kind == RLOCK_ERR_CONNECTION) {
@@ -294,7 +296,7 @@ static int multi_release(const rlock_opts *o, zend_string *key, const rlock_hold
 		zend_string_release(t);
 	}
 	smart_str_0(&next);
-	rlock_call_start(&c, &script_release, 4 * m.n, m.all, NULL);
+	rlock_call_start(&c, &script_release, 5 * m.n, m.all, NULL);
 	rlock_call_str(&c, h->token ? h->token : ZSTR_EMPTY_ALLOC());
 	rlock_call_packed(&c, NULL, nums, 3);
 	rlock_call_str(&c, next.s);

@@ -4,7 +4,7 @@
 #include "options.h"
 #include "lock.h"
 
-/* The most keys one lock over several keys takes (its release passes 4 Redis keys of each
+/* The most keys one lock over several keys takes (its release passes 5 Redis keys of each
  * to one script: RLOCK_MAX_ARGS). */
 #define RLOCK_MULTI_MAX_KEYS RLOCK_ALGO_MAX_KEYS
 

@@ -29,8 +29,18 @@ zend_long rlock_fence_keep(zend_long ttl)
 /* KEYS: lock, grants, waiters, fence[, self]. ARGV: token, ttl, fencing, wait, queued, keep
  * (the fencing counter's life past a token).
  * A key that holds our token already is ours: an acquire whose reply was lost, tried again
- * with the same token. A grant taken over leaves the count as it is: the release that
- * pushed it counted one waiter out already.
+ * with the same token.
+ * A grant is left on the list, not popped by a BLPOP, when the waiter it was meant for was not
+ * blocked when the release pushed it: it died, or it is between two rounds (woken by a
+ * "wake" or by its own "0", not back yet). The release counted one waiter out already: a
+ * counted caller that takes the grant over is that one. A caller not counted takes it over
+ * counting itself in first, in the place of the waiter the grant was meant for, who, alive,
+ * believes itself counted: uncounted, a release would free the key while it blocks, and
+ * nothing would wake it before its wait ends. That is when others are counted still; when
+ * none is (the release deleted the count), a waiter that comes back counted in its own eyes
+ * finds no count and counts itself again. (A dead waiter so stays counted while others wait:
+ * a release may then hand the key over to nobody again, as the first after its death did,
+ * and the next acquire takes that over at once.)
  * {1, token, fence} acquired (and "1" pushed on self, for the BLPOP sent right after this
  * call); {0, pttl, block ms} not, and with wait > 0 the caller counted among the waiters
  * ("waiters" lives 500 to 1500 ms past the longest wait it covers). queued: the caller is
@@ -55,7 +65,9 @@ rlock_script rlock_script_acquire = { .source = RLOCK_LUA_ISSUE
 	"local holder = redis.call('get', lock)\n"
 	"if not holder then redis.call('set', lock, token, 'PX', ttl) return won(token, 0) end\n"
 	"if holder == token then redis.call('pexpire', lock, ttl) return won(token, 0) end\n"
-	"local g = redis.call('llen', grants) > 0 and redis.call('lpop', grants)\n"
+	"local g = redis.call('llen', grants) > 0\n"
+	"if g and not queued and redis.call('exists', waiters) == 1 then redis.call('incr', waiters) queued = true end\n"
+	"g = g and redis.call('lpop', grants)\n"
 	"while g do\n"
 	"  local t, f = string.match(g, '^(%x+) (%d+)')\n"
 	"  if t and holder == t then\n"
@@ -69,13 +81,14 @@ rlock_script rlock_script_acquire = { .source = RLOCK_LUA_ISSUE
 	"if wait <= 0 then leave() return {0, pttl, 0} end\n"
 	"local block = wait\n"
 	"if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end\n"
-	"if not queued then redis.call('incr', waiters) end\n"
-	"atleast(waiters, wait + 500, 1000)\n"
+	"local left = redis.call('pttl', waiters)\n"
+	"if not queued or left == -2 then redis.call('incr', waiters) end\n"
+	"if left < wait + 500 then redis.call('pexpire', waiters, wait + 1500) end\n"
 	"if fencing then redis.call('set', fence, '0', 'NX') atleast(fence, wait + 500) end\n"
 	"return {0, pttl, block}\n"
 };
 
-/* KEYS: lock, grants, waiters, fence. ARGV: token, "next-token fair ttl keep" (fair: 0 or 1).
+/* KEYS: lock, grants, waiters, fence, wakes. ARGV: token, "next-token fair ttl keep" (fair: 0 or 1).
  * Each argument costs Redis work before the script runs (callgrind of redis-server 7.0: about
  * 1,000 instructions each: parsed, made a Lua string, put in ARGV, collected), and a
  * release nobody waits for needs only the token: what a hand-over needs goes packed in one
@@ -86,14 +99,14 @@ rlock_script rlock_script_acquire = { .source = RLOCK_LUA_ISSUE
  * and the packed argument of a hand-over are made and read only past that point. (An MGET
  * of the key and the count costs Redis 7 more than two GETs: its reply becomes a Lua
  * table.) */
-#define RELEASE_KEYS "local lock, grants, waiters, fence = KEYS[1], KEYS[2], KEYS[3], KEYS[4]\n"
+#define RELEASE_KEYS "local lock, grants, waiters, fence, wakes = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n"
 /* What a release does once it may: delete the key, or hand it over (free()). */
 #define RELEASE_FREE \
 	"local n = tonumber(redis.call('get', waiters)) or 0\n" \
 	"if n <= 0 then redis.call('del', lock) return 1 end\n" \
 	RLOCK_LUA_FREE \
 	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
-	"return free(lock, grants, waiters, fence, n, nexttoken, fair, ttl, keep)\n"
+	"return free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n"
 rlock_script rlock_script_release = { .source = RELEASE_KEYS
 	"if redis.call('get', lock) ~= ARGV[1] then return 0 end\n"
 	RELEASE_FREE
@@ -219,7 +232,7 @@ bool rlock_keys_cluster_safe(zend_string *key)
  * - The lock of the full key K (prefix and key, any bytes) is the Redis key L = K, or
  *   "}" K when K begins with "}" (which keys hardly ever do).
  * - L's companions are "}{" L "}:" role when L has no {hash tag}, else "}=" L ":" role;
- *   role is "grants", "waiters", "fence", or "self-" and a waiter's token (hex); a
+ *   role is "grants", "waiters", "fence", "wakes", or "self-" and a waiter's token (hex); a
  *   semaphore's (semaphore.c) "semaphore", "semaphore-queue", "semaphore-waiters" and
  *   "semaphore-self-" and a ticket (hex): never a
  *   ':'. (An ACL pattern "~}?PREFIX*" covers them.)
@@ -314,10 +327,10 @@ zend_string *rlock_keys_companion_base(zend_string *c, const char *role)
 
 void rlock_keys_init(rlock_keys *k, zend_string *key)
 {
-	static const char *role[3] = { "grants", "waiters", "fence" };
+	static const char *role[4] = { "grants", "waiters", "fence", "wakes" };
 	k->tagged = has_hash_tag(key);
 	k->keys[0] = zend_string_copy(key);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		k->keys[i + 1] = companion(k, role[i], NULL);
 	}
 }
@@ -329,7 +342,7 @@ zend_string *rlock_keys_self(rlock_keys *k, zend_string *token)
 
 void rlock_keys_free(rlock_keys *k)
 {
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5; i++) {
 		zend_string_release(k->keys[i]);
 	}
 }
@@ -412,7 +425,7 @@ void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_s
 	bool fair)
 {
 	zend_long nums[3] = { fair, o->ttl, rlock_fence_keep(o->ttl) };
-	rlock_call_start(c, token ? &rlock_script_release : &rlock_script_force_release, 4, k->keys, NULL);
+	rlock_call_start(c, token ? &rlock_script_release : &rlock_script_force_release, 5, k->keys, NULL);
 	rlock_call_str(c, token ? token : ZSTR_EMPTY_ALLOC());
 	rlock_call_packed(c, next, nums, 3);
 }

@@ -71,11 +71,14 @@ extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed
  * to the longest of them: set to nexttoken (ttl its lease), its count uncounted, the grant
  * "token fence ttl" pushed on grants (a fencing token issued when a fencing waiter made the
  * counter exist): 2. Otherwise the key is freed, and a "wake" pushed for each waiter of a
- * multi lock (each waits on every key's grants and takes all of its keys or none) and one for
- * the mutex's, unless the list has them: the first to try again takes it: 1. A multi
- * waiter is never handed one key. */
+ * multi lock on wakes (each waits on every key's wakes and takes all of its keys or none)
+ * and one for the mutex's on grants, unless the list has them: the first to try again takes
+ * it: 1. A multi waiter is never handed one key, and never blocks on grants: a grant can
+ * wait there for a mutex waiter that is not blocked at that moment (woken by a "wake", not
+ * yet back), which a multi waiter's BLPOP would pop and drop (the key then held by nobody
+ * for a whole lease). */
 #define RLOCK_LUA_FREE RLOCK_LUA_ISSUE \
-	"local function free(lock, grants, waiters, fence, n, nexttoken, fair, ttl, keep)\n" \
+	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n" \
 	"  local multi = math.floor(n / 4294967296)\n" \
 	"  if fair == '1' and multi == 0 then\n" \
 	"    if n > 1 then redis.call('decr', waiters) else redis.call('del', waiters) end\n" \
@@ -87,14 +90,16 @@ extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed
 	"    return 2\n" \
 	"  end\n" \
 	"  redis.call('del', lock)\n" \
-	"  local want = math.min(multi, 1000) + (n - multi * 4294967296 > 0 and 1 or 0)\n" \
-	"  local have = redis.call('llen', grants)\n" \
-	"  if have < want then\n" \
+	"  local function wake(list, want)\n" \
+	"    local have = redis.call('llen', list)\n" \
+	"    if have >= want then return end\n" \
 	"    local w = {}\n" \
 	"    for i = 1, want - have do w[i] = 'wake' end\n" \
-	"    redis.call('rpush', grants, unpack(w))\n" \
-	"    redis.call('pexpire', grants, ttl)\n" \
+	"    redis.call('rpush', list, unpack(w))\n" \
+	"    redis.call('pexpire', list, ttl)\n" \
 	"  end\n" \
+	"  if multi > 0 then wake(wakes, math.min(multi, 1000)) end\n" \
+	"  if n - multi * 4294967296 > 0 then wake(grants, 1) end\n" \
 	"  return 1\n" \
 	"end\n"
 
@@ -106,7 +111,7 @@ void rlock_script_init(rlock_script *s);
  * it has one, else the whole key as the tag. How the names are made, and why no two locks
  * share one: scripts.c. */
 typedef struct rlock_keys_s {
-	zend_string *keys[4];  /* lock, grants, waiters, fence */
+	zend_string *keys[5];  /* lock, grants, waiters, fence, wakes (a multi lock's waiters') */
 	bool tagged;           /* the key has a {hash tag} of its own */
 } rlock_keys;
 
