@@ -19,8 +19,8 @@ $c = rlock_fake_redis(function (array $argv): string {
     if ($argv[2] === '4' && preg_match('/^[0-9]{1,15}$/', $argv[8])) {
         return rlock_resp([1, $argv[7], 5]);        // acquire: granted
     }
-    if ($argv[2] === '4') {
-        return ":1\r\n";                             // release
+    if ($argv[2] === '5') {
+        return ":1\r\n";                             // release (its 5 keys)
     }
     return "-ERR fake: the counter's raise refused\r\n";
 });

@@ -15,7 +15,7 @@ function fake_master(int $refuse): array
         if (!str_starts_with(strtoupper($argv[0] ?? ''), 'EVAL')) {
             return "+OK\r\n";
         }
-        if ($argv[2] === '4') {
+        if ($argv[2] === '4' || $argv[2] === '5') {  // acquire (4 keys) or release (5)
             return preg_match('/^[0-9]{1,15}$/', $argv[8]) ? rlock_resp([1, $argv[7], 5]) : ":1\r\n";
         }
         if ($refuse !== 0) {
@@ -25,7 +25,7 @@ function fake_master(int $refuse): array
         return ":1\r\n";
     });
 }
-$raises = fn (array $fake): int => count(array_filter($fake['commands'](), fn ($c) => $c[2] !== '4'));
+$raises = fn (array $fake): int => count(array_filter($fake['commands'](), fn ($c) => $c[2] === '2'));
 
 // A real master held by another; the fake refuses the first raise: the second attempt wins
 $a = rlock_test_own_server();
