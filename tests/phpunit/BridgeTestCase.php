@@ -48,4 +48,52 @@ abstract class BridgeTestCase extends OneServerTestCase
     {
         $this->await(fn() => (int) $this->client->info('clients')['blocked_clients'] === $n, "$n clients are blocked");
     }
+
+    /**
+     * $procs children hammering one rate limit for $seconds each: each runs $setup once, then
+     * the PHP expression $decide (true: admitted) in a loop; $skewed of them under faketime,
+     * their clocks $skew seconds ahead. Returns the permits admitted in all and the span of
+     * the server's clock they were decided in: from the first child's start to the last one's
+     * end (this machine's clock is the server's; a skewed child's times are put back).
+     * @return array{0: int, 1: float}
+     */
+    protected function hammer(string $setup, string $decide, int $procs, float $seconds, int $skewed = 0, int $skew = 2): array
+    {
+        $code = 'require $argv[1]; $cfg = json_decode($argv[2], true); ' . $setup
+            . '; $n = 0; $t0 = microtime(true); $end = $t0 + $cfg["seconds"];'
+            . ' while (microtime(true) < $end) { if (' . $decide . ') { $n++; } }'
+            . ' echo json_encode(["n" => $n, "t0" => $t0 - $cfg["skew"], "t1" => microtime(true) - $cfg["skew"]]), "\n";';
+        $first = count($this->children);
+        for ($i = 0; $i < $procs; $i++) {
+            $s = $i < $skewed ? $skew : 0;
+            $cmd = array_merge(Processes::php(), ['-r', $code, '--', __DIR__ . '/bridge.php',
+                json_encode(['opts' => $this->options(), 'seconds' => $seconds, 'skew' => $s])]);
+            $this->children[] = Processes::startCommand($s ? array_merge(['faketime', '-f', "+{$s}s"], $cmd) : $cmd);
+        }
+        $n = 0;
+        $t0 = INF;
+        $t1 = -INF;
+        foreach (array_slice(array_keys($this->children), $first) as $i) {
+            $r = $this->report($i, $seconds + static::REPORT_SECONDS);
+            $n += $r['n'];
+            $t0 = min($t0, $r['t0']);
+            $t1 = max($t1, $r['t1']);
+            $this->finishChild($i);
+        }
+        return [$n, $t1 - $t0];
+    }
+
+    /**
+     * What a GCRA limit of $limit per $periodMs, $burst at once, admits to callers that ask
+     * all the time over $span seconds: $burst, then one every $periodMs / $limit. At most that
+     * (exact: the decisions are made on the server's clock within the span); at least that less
+     * one second's permits (the first and last calls, a scheduler's pause).
+     */
+    protected function assertAdmittedExactly(int $admitted, float $span, int $limit, int $periodMs, int $burst): void
+    {
+        $most = $burst + intdiv((int) floor($span * 1000000) * $limit, $periodMs * 1000);
+        $least = $burst + (int) floor(max(0, $span - 1) * 1000 * $limit / $periodMs);
+        $this->assertLessThanOrEqual($most, $admitted, sprintf('over the limit in %.3f s', $span));
+        $this->assertGreaterThanOrEqual($least, $admitted, sprintf('under the limit in %.3f s', $span));
+    }
 }

@@ -1,0 +1,154 @@
+<?php
+
+declare(strict_types=1);
+
+namespace RLock\Bridge\Laravel;
+
+use Closure;
+use Illuminate\Cache\ArrayStore;
+use Illuminate\Cache\RateLimiter as LaravelRateLimiter;
+use Illuminate\Cache\Repository;
+use Illuminate\Contracts\Cache\Repository as Cache;
+use RRateLimiter;
+
+/**
+ * Laravel's `RateLimiter` (the facade, the `throttle` middleware) over rlock's RRateLimiter,
+ * without the race between the check and the count: bind it in a service provider,
+ *
+ *     $this->app->singleton(\Illuminate\Cache\RateLimiter::class,
+ *         fn ($app) => new \RLock\Bridge\Laravel\RateLimiter(['server' => 'redis://10.0.0.5:6379'],
+ *             $app->make('cache')->driver()));
+ *
+ * and every request admitted is one atomic decision in Redis, on the server's clock, one
+ * round trip: attempt() takes the permit before the callback runs; tooManyAttempts() takes
+ * it for the hit() that follows (the middleware's `tooManyAttempts(); hit();`), which records
+ * it without a second decision. Laravel's own checks a counter and increments it in
+ * separate calls: concurrent requests all pass the check and all run.
+ *
+ * Where the semantics differ from Laravel's (a cache counter in a window that starts at the
+ * first hit):
+ * - a key's limit is GCRA: maxAttempts per decaySeconds, maxAttempts of them at once (the
+ *   burst), then one every decaySeconds/maxAttempts; there is no window to reset all at once.
+ *   availableIn() is when the next attempt is admitted, not the end of a window.
+ * - the check counts: a tooManyAttempts() that returns false has taken the attempt, whether
+ *   hit() follows or not (a second check of the key before hit() takes nothing more).
+ *   Code that checks on every try and hits only on failures (Breeze's login) counts every
+ *   try; it clears the key on success, as Breeze does, and nothing is lost.
+ * - the decay belongs to the key, not to each hit: tooManyAttempts() takes no decay, so it
+ *   decides with the decay this object last used for the key, else the constructor's
+ *   (60 s, the middleware's `throttle:60,1` and hit()'s default): build it with the decay
+ *   of your limits (`decaySeconds: 3600` for perHour()).
+ * - hit() needs the key's maxAttempts: it is known from a tooManyAttempts(), attempt() or
+ *   remaining() of the key on this object, else hit() throws a LogicException.
+ * The cache given is Laravel's for everything else (named limiters: for(), limiter()).
+ */
+class RateLimiter extends LaravelRateLimiter
+{
+    private array $options;
+    private int $decaySeconds;
+    /** @var array<string, array{0: RRateLimiter, 1: int, 2: int|float, 3: bool}> per key: its limiter,
+     *       maxAttempts, decaySeconds, whether its last decision refused */
+    private array $rates = [];
+    /** @var array<string, true> keys whose tooManyAttempts() took the attempt the next hit() records */
+    private array $pending = [];
+
+    /** @param array $options RRateLimiter's options (server, prefix, fair, ...) */
+    public function __construct(#[\SensitiveParameter] array $options = [], ?Cache $cache = null, int $decaySeconds = 60)
+    {
+        parent::__construct($cache ?? new Repository(new ArrayStore()));
+        $this->options = $options;
+        $this->decaySeconds = $decaySeconds;
+    }
+
+    public function attempt($key, $maxAttempts, Closure $callback, $decaySeconds = 60)
+    {
+        if (!$this->decide($this->cleanRateLimiterKey($key), (int) $maxAttempts, $decaySeconds)) {
+            return false;
+        }
+        return $callback() ?: true;
+    }
+
+    public function tooManyAttempts($key, $maxAttempts)
+    {
+        $key = $this->cleanRateLimiterKey($key);
+        if (isset($this->pending[$key])) {
+            return false;
+        }
+        if (!$this->decide($key, (int) $maxAttempts, null)) {
+            return true;
+        }
+        $this->pending[$key] = true;
+        return false;
+    }
+
+    /** Records the attempt tooManyAttempts() took, else takes one; returns the attempts made
+     * in the limit (maxAttempts + 1 when this one was refused). */
+    public function hit($key, $decaySeconds = 60)
+    {
+        $key = $this->cleanRateLimiterKey($key);
+        if (isset($this->pending[$key])) {
+            unset($this->pending[$key]);
+            // the decay of the key for the next checks
+            $this->rate($key, null, $decaySeconds);
+            return $this->attempts($key);
+        }
+        return $this->decide($key, null, $decaySeconds) ? $this->attempts($key) : $this->rates[$key][1] + 1;
+    }
+
+    public function attempts($key)
+    {
+        $key = $this->cleanRateLimiterKey($key);
+        $remaining = $this->rate($key, null, null)->remaining();
+        return $this->rates[$key][1] - $remaining;
+    }
+
+    public function resetAttempts($key)
+    {
+        $this->clear($key);
+        return true;
+    }
+
+    public function remaining($key, $maxAttempts)
+    {
+        return $this->rate($this->cleanRateLimiterKey($key), (int) $maxAttempts, null)->remaining();
+    }
+
+    public function clear($key)
+    {
+        $key = $this->cleanRateLimiterKey($key);
+        unset($this->pending[$key]);
+        ($this->rates[$key][0] ?? new RRateLimiter($key, 1, 1000, $this->options))->reset();
+        if (isset($this->rates[$key])) {
+            $this->rates[$key][3] = false;
+        }
+    }
+
+    /** Seconds until the key admits an attempt again, after a refusal here; else 0. */
+    public function availableIn($key)
+    {
+        $rate = $this->rates[$this->cleanRateLimiterKey($key)] ?? null;
+        return $rate !== null && $rate[3] ? (int) ceil($rate[0]->retryAfter() / 1000) : 0;
+    }
+
+    /** One attempt of $key, taken or refused in one round trip. */
+    private function decide(string $key, ?int $maxAttempts, int|float|null $decaySeconds): bool
+    {
+        $ok = $this->rate($key, $maxAttempts, $decaySeconds)->tryAcquire();
+        $this->rates[$key][3] = !$ok;
+        return $ok;
+    }
+
+    /** $key's limiter, of $maxAttempts per $decaySeconds (null: as this object last used for the key). */
+    private function rate(string $key, ?int $maxAttempts, int|float|null $decaySeconds): RRateLimiter
+    {
+        $known = $this->rates[$key] ?? null;
+        $maxAttempts ??= $known[1] ?? throw new \LogicException("the maxAttempts of the rate limiter key \"$key\" is not known here:"
+            . ' tooManyAttempts(), attempt() or remaining() tells it');
+        $decaySeconds ??= $known[2] ?? $this->decaySeconds;
+        if ($known === null || $known[1] !== $maxAttempts || $known[2] != $decaySeconds) {
+            $limiter = new RRateLimiter($key, $maxAttempts, (int) ceil($decaySeconds * 1000), $this->options);
+            $this->rates[$key] = $known = [$limiter, $maxAttempts, $decaySeconds, false];
+        }
+        return $known[0];
+    }
+}
