@@ -89,6 +89,19 @@ final class BridgeRateLimiterLaravelTest extends BridgeTestCase
         $this->assertSame(2, $limiter->attempts('k'), 'a refused hit takes nothing');
     }
 
+    public function testIncrementTakesItsAmountAllOrNone(): void
+    {
+        $limiter = $this->limiter();
+        $this->assertSame(3, $limiter->remaining('k', 3));
+        $this->assertSame(2, $limiter->increment('k', 60, 2));
+        $this->assertSame(5, $limiter->increment('k', 60, 2), 'refused: 2 over');
+        $this->assertSame(2, $limiter->attempts('k'), 'a refusal takes nothing');
+        // after a check, the checked attempt is one of them
+        $this->assertFalse($limiter->tooManyAttempts('j', 3));
+        $this->assertSame(3, $limiter->increment('j', 60, 3));
+        $this->assertTrue($limiter->tooManyAttempts('j', 3));
+    }
+
     public function testAHitWithoutTheLimitThrows(): void
     {
         $this->expectException(LogicException::class);

@@ -62,7 +62,7 @@ class RateLimiter extends LaravelRateLimiter
 
     public function attempt($key, $maxAttempts, Closure $callback, $decaySeconds = 60)
     {
-        if (!$this->decide($this->cleanRateLimiterKey($key), (int) $maxAttempts, $decaySeconds)) {
+        if (!$this->decide($this->cleanRateLimiterKey($key), (int) $maxAttempts, $decaySeconds, 1)) {
             return false;
         }
         return $callback() ?: true;
@@ -74,7 +74,7 @@ class RateLimiter extends LaravelRateLimiter
         if (isset($this->pending[$key])) {
             return false;
         }
-        if (!$this->decide($key, (int) $maxAttempts, null)) {
+        if (!$this->decide($key, (int) $maxAttempts, null, 1)) {
             return true;
         }
         $this->pending[$key] = true;
@@ -85,14 +85,24 @@ class RateLimiter extends LaravelRateLimiter
      * in the limit (maxAttempts + 1 when this one was refused). */
     public function hit($key, $decaySeconds = 60)
     {
+        return $this->increment($key, $decaySeconds);
+    }
+
+    /** hit() of $amount attempts (Laravel 10+), all or none. */
+    public function increment($key, $decaySeconds = 60, $amount = 1)
+    {
         $key = $this->cleanRateLimiterKey($key);
+        $amount = (int) $amount;
         if (isset($this->pending[$key])) {
             unset($this->pending[$key]);
-            // the decay of the key for the next checks
+            $amount--;
+            // the decay of the key from now on
             $this->rate($key, null, $decaySeconds);
-            return $this->attempts($key);
         }
-        return $this->decide($key, null, $decaySeconds) ? $this->attempts($key) : $this->rates[$key][1] + 1;
+        if ($amount > 0 && !$this->decide($key, null, $decaySeconds, $amount)) {
+            return $this->rates[$key][1] + $amount;
+        }
+        return $this->attempts($key);
     }
 
     public function attempts($key)
@@ -130,10 +140,10 @@ class RateLimiter extends LaravelRateLimiter
         return $rate !== null && $rate[3] ? (int) ceil($rate[0]->retryAfter() / 1000) : 0;
     }
 
-    /** One attempt of $key, taken or refused in one round trip. */
-    private function decide(string $key, ?int $maxAttempts, int|float|null $decaySeconds): bool
+    /** $n attempts of $key, taken or refused in one round trip. */
+    private function decide(string $key, ?int $maxAttempts, int|float|null $decaySeconds, int $n): bool
     {
-        $ok = $this->rate($key, $maxAttempts, $decaySeconds)->tryAcquire();
+        $ok = $this->rate($key, $maxAttempts, $decaySeconds)->tryAcquire($n);
         $this->rates[$key][3] = !$ok;
         return $ok;
     }
