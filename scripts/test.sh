@@ -33,7 +33,7 @@ case "$mode" in
 		exit ;;
 esac
 v=$(rlock_php)
-need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools)
+need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools faketime)
 # PHPUnit, the locks SeckillTest compares, and composer (BridgePackageTest installs the bridge)
 [ "$mode" = --phpt ] || [ "$mode" = --valkey ] ||
 	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis composer)
