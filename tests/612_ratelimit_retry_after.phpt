@@ -10,8 +10,8 @@ require __DIR__ . '/config.inc';
 $o = rlock_test_options();
 // one permit per 600 ms
 $l = new RRateLimiter('pay', 1, 600, $o);
-var_dump($l->retryAfter(), $l->tryAcquire(), $l->retryAfter());
 $t = hrtime(true);
+var_dump($l->retryAfter(), $l->tryAcquire(), $l->retryAfter());
 var_dump($l->tryAcquire());
 $r = $l->retryAfter();
 $since = (hrtime(true) - $t) / 1e6;
