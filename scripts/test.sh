@@ -33,12 +33,12 @@ case "$mode" in
 		exit ;;
 esac
 v=$(rlock_php)
-need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools)
+need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools faketime)
 # PHPUnit, the locks SeckillTest compares, and composer (BridgePackageTest installs the bridge);
-# the rate limit bridges' symfony/rate-limiter, and faketime (their processes with skewed clocks)
+# the rate limit bridges' symfony/rate-limiter
 [ "$mode" = --phpt ] || [ "$mode" = --valkey ] ||
 	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis composer
-		php-symfony-rate-limiter faketime)
+		php-symfony-rate-limiter)
 [ "$mode" = "--valkey" ] && need+=(valkey-server)
 [ "$mode" = "--valgrind" ] && need+=(valgrind)
 case "$mode" in --asan|--sanitizers) need+=(libasan8) ;; esac
@@ -75,7 +75,7 @@ run_phpt() {
 		# run-tests runs valgrind with --trace-children=yes: the redis-servers and tools a
 		# test starts would run under it too (slow, and not ours to check)
 		valgrind) args="$args -m"
-			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill" ;;
+			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill,*/faketime" ;;
 		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") ;;
 	esac
 	(cd "$dir" && NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args tests") \
