@@ -9,6 +9,7 @@ use Illuminate\Cache\ArrayStore;
 use Illuminate\Cache\RateLimiter as LaravelRateLimiter;
 use Illuminate\Cache\Repository;
 use Illuminate\Contracts\Cache\Repository as Cache;
+use RLock\RateLimiterInterface;
 use RRateLimiter;
 
 /**
@@ -46,18 +47,26 @@ class RateLimiter extends LaravelRateLimiter
 {
     private array $options;
     private int $decaySeconds;
-    /** @var array<string, array{0: RRateLimiter, 1: int, 2: int|float, 3: bool}> per key: its limiter,
+    /** @var class-string<RateLimiterInterface> */
+    private string $class;
+    /** @var array<string, array{0: RateLimiterInterface, 1: int, 2: int|float, 3: bool}> per key: its limiter,
      *       maxAttempts, decaySeconds, whether its last decision refused */
     private array $rates = [];
     /** @var array<string, true> keys whose tooManyAttempts() took the attempt the next hit() records */
     private array $pending = [];
 
-    /** @param array $options RRateLimiter's options (server, prefix, fair, ...) */
-    public function __construct(#[\SensitiveParameter] array $options = [], ?Cache $cache = null, int $decaySeconds = 60)
+    /**
+     * @param array $options RRateLimiter's options (server, prefix, fair, ...)
+     * @param class-string<RateLimiterInterface> $class the limiters' class: RRateLimiter, or a double
+     *                                                 with its constructor (RLock\Bridge\Testing\InMemoryRateLimiter)
+     */
+    public function __construct(#[\SensitiveParameter] array $options = [], ?Cache $cache = null, int $decaySeconds = 60,
+        string $class = RRateLimiter::class)
     {
         parent::__construct($cache ?? new Repository(new ArrayStore()));
         $this->options = $options;
         $this->decaySeconds = $decaySeconds;
+        $this->class = $class;
     }
 
     public function attempt($key, $maxAttempts, Closure $callback, $decaySeconds = 60)
@@ -127,7 +136,7 @@ class RateLimiter extends LaravelRateLimiter
     {
         $key = $this->cleanRateLimiterKey($key);
         unset($this->pending[$key]);
-        ($this->rates[$key][0] ?? new RRateLimiter($key, 1, 1000, $this->options))->reset();
+        ($this->rates[$key][0] ?? new $this->class($key, 1, 1000, $this->options))->reset();
         if (isset($this->rates[$key])) {
             $this->rates[$key][3] = false;
         }
@@ -149,14 +158,14 @@ class RateLimiter extends LaravelRateLimiter
     }
 
     /** $key's limiter, of $maxAttempts per $decaySeconds (null: as this object last used for the key). */
-    private function rate(string $key, ?int $maxAttempts, int|float|null $decaySeconds): RRateLimiter
+    private function rate(string $key, ?int $maxAttempts, int|float|null $decaySeconds): RateLimiterInterface
     {
         $known = $this->rates[$key] ?? null;
         $maxAttempts ??= $known[1] ?? throw new \LogicException("the maxAttempts of the rate limiter key \"$key\" is not known here:"
             . ' tooManyAttempts(), attempt() or remaining() tells it');
         $decaySeconds ??= $known[2] ?? $this->decaySeconds;
         if ($known === null || $known[1] !== $maxAttempts || $known[2] != $decaySeconds) {
-            $limiter = new RRateLimiter($key, $maxAttempts, (int) ceil($decaySeconds * 1000), $this->options);
+            $limiter = new $this->class($key, $maxAttempts, (int) ceil($decaySeconds * 1000), $this->options);
             $this->rates[$key] = $known = [$limiter, $maxAttempts, $decaySeconds, false];
         }
         return $known[0];

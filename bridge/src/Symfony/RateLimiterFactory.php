@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace RLock\Bridge\Symfony;
 
+use RLock\RateLimiterInterface;
 use RRateLimiter;
 use Symfony\Component\RateLimiter\LimiterInterface;
 use Symfony\Component\RateLimiter\Policy\NoLimiter;
@@ -27,10 +28,17 @@ final class RateLimiterFactory
 {
     private array $config;
     private array $options;
+    /** @var class-string<RateLimiterInterface> */
+    private string $class;
 
-    /** @param array $options RRateLimiter's options (server, prefix, fair, ...) */
-    public function __construct(array $config, #[\SensitiveParameter] array $options = [])
+    /**
+     * @param array $options RRateLimiter's options (server, prefix, fair, ...)
+     * @param class-string<RateLimiterInterface> $class the limiters' class: RRateLimiter, or a double
+     *                                                 with its constructor (RLock\Bridge\Testing\InMemoryRateLimiter)
+     */
+    public function __construct(array $config, #[\SensitiveParameter] array $options = [], string $class = RRateLimiter::class)
     {
+        $this->class = $class;
         foreach (['id', 'policy'] as $required) {
             if (!isset($config[$required])) {
                 throw new \InvalidArgumentException("the rate limiter configuration has no \"$required\"");
@@ -58,7 +66,7 @@ final class RateLimiterFactory
             return new NoLimiter();
         }
         [$id, $limit, $periodMs, $burst] = $this->config;
-        return new RateLimiter(new RRateLimiter("$id-$key", $limit, $periodMs, ['burst' => $burst] + $this->options), $burst);
+        return new RateLimiter(new $this->class("$id-$key", $limit, $periodMs, ['burst' => $burst] + $this->options), $burst);
     }
 
     /** A symfony interval ("1 second", "15 minutes") in ms. */
