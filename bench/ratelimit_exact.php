@@ -278,15 +278,16 @@ $names = ['rlock' => '**rlock** RRateLimiter', 'rlock_laravel' => 'Laravel RateL
     'laravel_throttle' => 'Laravel Redis::throttle (DurationLimiter)', 'symfony_token_bucket' => 'symfony token_bucket',
     'symfony_fixed_window' => 'symfony fixed_window'];
 $skewHead = $skew ? " | admitted, $skew s skew | / allowed" : '';
-echo "\n$procs processes, one limit of $limit/s (burst $limit), $seconds s, medians of $runs run(s)"
-    . ($skew ? "; skew: half of the processes $skew s ahead (faketime)" : '') . "\n\n";
-echo "| limiter | admitted | allowed | / allowed$skewHead | decisions/s | client cmds/decision | Redis us/decision |\n";
+echo "\n$procs processes, one limit of $limit/s (burst $limit), each hammering $seconds s, medians of $runs run(s)"
+    . ($skew ? "; skew: half of the processes $skew s ahead (faketime)" : '') . ". Allowed: $limit + $limit/s x the span"
+    . " of the server's clock from the first process' start to the last one's end\n\n";
+echo "| limiter | admitted | allowed (span) | / allowed$skewHead | decisions/s | client cmds/decision | Redis us/decision |\n";
 echo '|---|---:|---:|---:|' . ($skew ? '---:|---:|' : '') . "---:|---:|---:|\n";
 foreach ($libs as $lib) {
     $m = fn (int $s, Closure $f) => rl_median(array_map($f, $results[$lib][$s]));
     $ratio = fn (int $s) => sprintf('%.3fx', $m($s, fn ($r) => $r['admitted'] / $r['allowed']));
-    printf("| %s | %d | %d | %s%s | %d | %.2f | %.1f |\n", $names[$lib] ?? $lib,
-        $m(0, fn ($r) => $r['admitted']), $m(0, fn ($r) => $r['allowed']), $ratio(0),
+    printf("| %s | %d | %d (%.2f s) | %s%s | %d | %.2f | %.1f |\n", $names[$lib] ?? $lib,
+        $m(0, fn ($r) => $r['admitted']), $m(0, fn ($r) => $r['allowed']), $m(0, fn ($r) => $r['span']), $ratio(0),
         $skew ? sprintf(' | %d | %s', $m($skew, fn ($r) => $r['admitted']), $ratio($skew)) : '',
         $m(0, fn ($r) => $r['tries'] / $r['span']), $results[$lib]['sent'], $m(0, fn ($r) => $r['redis_us']));
 }
