@@ -112,8 +112,7 @@ zend_string *rlock_rate_key(zend_string *full)
 
 zend_string *rlock_rate_name(zend_string *key)
 {
-	zend_string *full = rlock_keys_companion_base(key, ROLE);
-	return full ? full : zend_string_copy(key);
+	return rlock_keys_companion_name(key, ROLE);
 }
 
 zend_long rlock_rate_burst_max(zend_long limit, zend_long period_ms)
