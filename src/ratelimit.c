@@ -112,8 +112,7 @@ zend_string *rlock_rate_key(zend_string *full)
 
 zend_string *rlock_rate_name(zend_string *key)
 {
-	zend_string *full = rlock_keys_companion_base(key, ROLE);
-	return full ? full : zend_string_copy(key);
+	return rlock_keys_companion_name(key, ROLE);
 }
 
 zend_long rlock_rate_burst_max(zend_long limit, zend_long period_ms)
@@ -150,7 +149,12 @@ static zend_string *limit_arg(const rlock_rate *r, zend_long n)
 		r->limit, q, s, bq, bs);
 }
 
-/* Whether r is what the take script answers for count limits: {0 or 1, count waits >= 0}. */
+/* The longest wait the take script can answer, in us: a burst's refill and a reservation's
+ * wait, each at most RLOCK_MS_MAX ms. */
+#define WAIT_MAX_US ((long long) RLOCK_MS_MAX * 2000 + 2000)
+
+/* Whether r is what the take script answers for count limits: {0 or 1, count waits from 0
+ * to WAIT_MAX_US}. */
 static bool take_reply(const redisReply *r, int count)
 {
 	if (r->type != REDIS_REPLY_ARRAY || r->elements != (size_t) count + 1) {
@@ -158,7 +162,7 @@ static bool take_reply(const redisReply *r, int count)
 	}
 	for (size_t i = 0; i < r->elements; i++) {
 		if (r->element[i]->type != REDIS_REPLY_INTEGER || r->element[i]->integer < 0
-				|| (i == 0 && r->element[i]->integer > 1)) {
+				|| r->element[i]->integer > (i == 0 ? 1 : WAIT_MAX_US)) {
 			return false;
 		}
 	}

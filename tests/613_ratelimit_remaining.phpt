@@ -14,9 +14,9 @@ var_dump($l->remaining(), $l->remaining());
 var_dump($l->tryAcquire(2), $l->remaining());
 var_dump($l->tryAcquire(3), $l->remaining());
 var_dump($l->tryAcquire(), $l->remaining());
-// the most a limit can hold, taken one by one
-$m = new RRateLimiter('wide', 2147483647, 2147483647, $o + ['burst' => 1000]);
-var_dump($m->remaining(), $m->tryAcquire(999), $m->remaining(), $m->tryAcquire(), $m->remaining(), $m->tryAcquire());
+// the longest period: 999 per 2147483647 ms (a permit every 2149633.28 ms), the largest burst it takes
+$m = new RRateLimiter('wide', 999, 2147483647, $o + ['burst' => 999]);
+var_dump($m->remaining(), $m->tryAcquire(998), $m->remaining(), $m->tryAcquire(), $m->remaining(), $m->tryAcquire());
 // the densest: 2147483647 per day, all at once (a permit every 40.2 us)
 $z = new RRateLimiter('dense', 2147483647, 86400000, $o + ['burst' => 2147483647]);
 var_dump($z->tryAcquire(2147483647), $z->tryAcquire(2147483647), $z->remaining() < 100000);
@@ -30,7 +30,7 @@ bool(true)
 int(0)
 bool(false)
 int(0)
-int(1000)
+int(999)
 bool(true)
 int(1)
 bool(true)
