@@ -18,6 +18,8 @@ use Illuminate\Contracts\Redis\LimiterTimeoutException;
 use Illuminate\Redis\Limiters\DurationLimiterBuilder;
 use RLock\Bridge\Laravel\RateLimiter;
 use RLock\Bridge\Laravel\Throttle;
+use RLock\Bridge\Testing\InMemoryBackend;
+use RLock\Bridge\Testing\InMemoryRateLimiter;
 
 final class BridgeRateLimiterLaravelTest extends BridgeTestCase
 {
@@ -212,5 +214,21 @@ final class BridgeRateLimiterLaravelTest extends BridgeTestCase
         [$n, $span] = $this->hammer('$t = fn () => (new RLock\Bridge\Laravel\Throttle("t", $cfg["opts"]))->allow(20)->every(1)->block(0)',
             '$t()->then(fn () => true, fn () => false)', 8, 3.0);
         $this->assertAdmittedExactly($n, $span, 20, 1000, 20);
+    }
+
+    public function testOverTheInMemoryDouble(): void
+    {
+        // a unit test of code using the bridge, without Redis: the double's clock moves only when told
+        InMemoryBackend::reset();
+        $limiter = new RateLimiter([], null, 60, InMemoryRateLimiter::class);
+        for ($i = 1; $i <= 2; $i++) {
+            $this->assertFalse($limiter->tooManyAttempts('k', 2));
+            $this->assertSame($i, $limiter->hit('k', 60));
+        }
+        $this->assertTrue($limiter->tooManyAttempts('k', 2));
+        $this->assertSame(30, $limiter->availableIn('k'), '2 per minute: the next one 30 s after the first');
+        InMemoryBackend::shared()->advance(30000);
+        $this->assertFalse($limiter->tooManyAttempts('k', 2));
+        $this->assertSame([], $this->client->keys('*'), 'nothing in Redis');
     }
 }

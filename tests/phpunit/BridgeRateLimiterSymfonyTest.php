@@ -13,6 +13,8 @@ declare(strict_types=1);
 
 use RLock\Bridge\Symfony\RateLimiter;
 use RLock\Bridge\Symfony\RateLimiterFactory;
+use RLock\Bridge\Testing\InMemoryBackend;
+use RLock\Bridge\Testing\InMemoryRateLimiter;
 use Symfony\Component\RateLimiter\Exception\MaxWaitDurationExceededException;
 use Symfony\Component\RateLimiter\Exception\RateLimitExceededException;
 use Symfony\Component\RateLimiter\LimiterInterface;
@@ -173,5 +175,23 @@ final class BridgeRateLimiterSymfonyTest extends BridgeTestCase
         // half of them 2 s ahead (symfony's own windows bend, symfony #44354): the server's clock decides
         [$n, $span] = $this->hammer(self::FIXED_WINDOW, '$l->consume()->isAccepted()', 8, 3.0, 4);
         $this->assertAdmittedExactly($n, $span, 20, 1000, 20);
+    }
+
+    public function testOverTheInMemoryDouble(): void
+    {
+        // a unit test of code using the bridge, without Redis: reserve() moves the double's clock, never sleeps
+        InMemoryBackend::reset();
+        $limiter = (new RateLimiterFactory(['id' => 'api', 'policy' => 'fixed_window', 'limit' => 2, 'interval' => '1 minute'], [],
+            InMemoryRateLimiter::class))->create('me');
+        $this->assertTrue($limiter->consume(2)->isAccepted());
+        $refused = $limiter->consume();
+        $this->assertFalse($refused->isAccepted());
+        $this->assertSame(0, $refused->getRemainingTokens());
+        $t0 = InMemoryBackend::shared()->now();
+        $wall = microtime(true);
+        $this->assertTrue($limiter->reserve()->getRateLimit()->isAccepted());
+        $this->assertSame(30000, InMemoryBackend::shared()->now() - $t0, 'due 30 s after the first');
+        $this->assertLessThan(1.0, microtime(true) - $wall);
+        $this->assertSame([], $this->client->keys('*'), 'nothing in Redis');
     }
 }
