@@ -4,6 +4,8 @@
 // many they admit against what the limit allows (L x the seconds they hammered + the burst,
 // L), then the same with the clocks of half of the processes SKEW seconds ahead (Debian's
 // faketime): rlock decides on the server's clock, the others compute with their host's.
+// Allowed is counted over the span of the server's clock the admissions were decided in (this
+// machine's clock is the server's; a skewed process's times are put back by its skew).
 // Medians of RUNS runs; per decision, the commands clients send (MONITOR, one short watched
 // pass per limiter: commands scripts run are not counted) and the server's time in commands
 // (INFO commandstats). Prints a markdown table, and one JSON line per run to bench/out/.
@@ -106,7 +108,8 @@ function rl_decider(string $lib, string $host, int $port, int $limit, string $ke
 
 /**
  * A child: builds its decider, says "ready", waits for a line on stdin, hammers for
- * $seconds, prints {n: admitted, tries, t0, t1} (its clock put back by $skew: the server's).
+ * $seconds, prints {n: admitted, tries, t0, t1, first, last} (its start and end, and the
+ * times around its first and last admissions; its clock put back by $skew: the server's).
  */
 function rl_child(array $argv): void
 {
@@ -115,15 +118,20 @@ function rl_child(array $argv): void
     echo "ready\n";
     fgets(STDIN);
     $n = $tries = 0;
+    $first = $last = null;
     $t0 = microtime(true);
     $end = $t0 + (float) $seconds;
-    while (microtime(true) < $end) {
+    while (($t = microtime(true)) < $end) {
         $tries++;
         if ($decide()) {
             $n++;
+            $first ??= $t;
+            $last = microtime(true);
         }
     }
-    echo json_encode(['n' => $n, 'tries' => $tries, 't0' => $t0 - (int) $skew, 't1' => microtime(true) - (int) $skew]), "\n";
+    // the span this process's admissions were decided in: from before the first to after the last
+    echo json_encode(['n' => $n, 'tries' => $tries, 't0' => $t0 - (int) $skew, 't1' => microtime(true) - (int) $skew,
+        'first' => $first === null ? null : $first - (int) $skew, 'last' => $last === null ? null : $last - (int) $skew]), "\n";
 }
 
 /** The php command line this one runs with: the rlock extension loaded, by -d when php.ini does not. */
@@ -141,7 +149,8 @@ function rl_php(): array
 
 /**
  * One pass: $procs children ($skewed of them $skew s ahead) hammer $lib's limit $key for
- * $seconds. Returns admitted, tries, span (s, server clock), and the per-command calls and
+ * $seconds. Returns admitted, tries, span (s, server clock: the hammering's), admit_span (from
+ * before the first admission to after the last: what the limit allowed is counted over), and the per-command calls and
  * us the server ran in it; with $monitor, the commands clients sent (MONITOR) instead.
  */
 function rl_pass(string $lib, string $host, int $port, int $limit, int $procs, float $seconds, int $skewed, int $skew, bool $monitor): array
@@ -170,8 +179,8 @@ function rl_pass(string $lib, string $host, int $port, int $limit, int $procs, f
         fwrite($pipes[0], "go\n");
     }
     $n = $tries = 0;
-    $t0 = INF;
-    $t1 = -INF;
+    $t0 = $first = INF;
+    $t1 = $last = -INF;
     foreach ($children as [$p, $pipes]) {
         $line = json_decode((string) fgets($pipes[1]), true);
         if (!is_array($line)) {
@@ -181,9 +190,12 @@ function rl_pass(string $lib, string $host, int $port, int $limit, int $procs, f
         fclose($pipes[1]);
         proc_close($p);
         [$n, $tries, $t0, $t1] = [$n + $line['n'], $tries + $line['tries'], min($t0, $line['t0']), max($t1, $line['t1'])];
+        if ($line['n'] > 0) {
+            [$first, $last] = [min($first, $line['first']), max($last, $line['last'])];
+        }
     }
     $after = bench_server_usage($r);
-    $row = ['admitted' => $n, 'tries' => $tries, 'span' => $t1 - $t0,
+    $row = ['admitted' => $n, 'tries' => $tries, 'span' => $t1 - $t0, 'admit_span' => $n > 0 ? $last - $first : 0.0,
         'calls' => bench_usage_delta($before, $after, 'cmd_calls'), 'usec' => bench_usage_delta($before, $after, 'cmd_usec')];
     if ($monitor) {
         $r->echo('rl-monitor-stop');
@@ -264,7 +276,7 @@ foreach ($libs as $lib) {
             $say("ratelimit: $lib, $procs processes x {$seconds} s" . ($s ? ", half of them $s s ahead" : '') . ", run $run of $runs");
             $row = rl_pass($lib, $host, $port, $limit, $procs, $seconds, $s ? intdiv($procs, 2) : 0, $s, false);
             $row += ['lib' => $lib, 'skew' => $s, 'run' => $run, 'procs' => $procs, 'limit' => $limit,
-                'allowed' => $limit + (int) floor($row['span'] * $limit)];
+                'allowed' => $limit + (int) floor($row['admit_span'] * $limit)];
             unset($row['calls']['info'], $row['usec']['info']);
             $row['redis_us'] = array_sum($row['usec']) / max(1, $row['tries']);
             fwrite($jsonl, json_encode(['kind' => 'ratelimit'] + $row) . "\n");
@@ -280,14 +292,14 @@ $names = ['rlock' => '**rlock** RRateLimiter', 'rlock_laravel' => 'Laravel RateL
 $skewHead = $skew ? " | admitted, $skew s skew | / allowed" : '';
 echo "\n$procs processes, one limit of $limit/s (burst $limit), each hammering $seconds s, medians of $runs run(s)"
     . ($skew ? "; skew: half of the processes $skew s ahead (faketime)" : '') . ". Allowed: $limit + $limit/s x the span"
-    . " of the server's clock from the first process' start to the last one's end\n\n";
+    . " of the server's clock the admissions were decided in (from before the first to after the last)\n\n";
 echo "| limiter | admitted | allowed (span) | / allowed$skewHead | decisions/s | client cmds/decision | Redis us/decision |\n";
 echo '|---|---:|---:|---:|' . ($skew ? '---:|---:|' : '') . "---:|---:|---:|\n";
 foreach ($libs as $lib) {
     $m = fn (int $s, Closure $f) => rl_median(array_map($f, $results[$lib][$s]));
     $ratio = fn (int $s) => sprintf('%.3fx', $m($s, fn ($r) => $r['admitted'] / $r['allowed']));
     printf("| %s | %d | %d (%.2f s) | %s%s | %d | %.2f | %.1f |\n", $names[$lib] ?? $lib,
-        $m(0, fn ($r) => $r['admitted']), $m(0, fn ($r) => $r['allowed']), $m(0, fn ($r) => $r['span']), $ratio(0),
+        $m(0, fn ($r) => $r['admitted']), $m(0, fn ($r) => $r['allowed']), $m(0, fn ($r) => $r['admit_span']), $ratio(0),
         $skew ? sprintf(' | %d | %s', $m($skew, fn ($r) => $r['admitted']), $ratio($skew)) : '',
         $m(0, fn ($r) => $r['tries'] / $r['span']), $results[$lib]['sent'], $m(0, fn ($r) => $r['redis_us']));
 }
