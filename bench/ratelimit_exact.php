@@ -61,6 +61,14 @@ function rl_decider(string $lib, string $host, int $port, int $limit, string $ke
         $limiter = $factory->create('all');
         return fn (): bool => $limiter->consume()->isAccepted();
     };
+    // Laravel's throttle middleware: the check, then the hit; admitted when the check passed
+    $middleware = fn (Illuminate\Cache\RateLimiter $l): Closure => function () use ($l, $key, $limit): bool {
+        if ($l->tooManyAttempts($key, $limit)) {
+            return false;
+        }
+        $l->hit($key, 1);
+        return true;
+    };
     $bridge = function (): void {
         bench_autoload('/usr/share/php/Illuminate/Cache/autoload.php', '/usr/share/php/Symfony/Component/RateLimiter/autoload.php');
         require_once dirname(__DIR__) . '/bridge/autoload.php';
@@ -71,14 +79,7 @@ function rl_decider(string $lib, string $host, int $port, int $limit, string $ke
             return fn (): bool => $l->tryAcquire();
         case 'rlock_laravel':
             $bridge();
-            $l = new RLock\Bridge\Laravel\RateLimiter($rlock, null, 1);
-            return function () use ($l, $key, $limit): bool {
-                if ($l->tooManyAttempts($key, $limit)) {
-                    return false;
-                }
-                $l->hit($key, 1);
-                return true;
-            };
+            return $middleware(new RLock\Bridge\Laravel\RateLimiter($rlock, null, 1));
         case 'rlock_symfony':
             $bridge();
             $l = (new RLock\Bridge\Symfony\RateLimiterFactory(['id' => $key, 'policy' => 'fixed_window', 'limit' => $limit,
@@ -86,14 +87,7 @@ function rl_decider(string $lib, string $host, int $port, int $limit, string $ke
             return fn (): bool => $l->consume()->isAccepted();
         case 'laravel':
             $manager = $laravel();
-            $l = new Illuminate\Cache\RateLimiter(new Illuminate\Cache\Repository(new Illuminate\Cache\RedisStore($manager)));
-            return function () use ($l, $key, $limit): bool {
-                if ($l->tooManyAttempts($key, $limit)) {
-                    return false;
-                }
-                $l->hit($key, 1);
-                return true;
-            };
+            return $middleware(new Illuminate\Cache\RateLimiter(new Illuminate\Cache\Repository(new Illuminate\Cache\RedisStore($manager))));
         case 'laravel_throttle':
             $connection = $laravel()->connection();
             $l = new Illuminate\Redis\Limiters\DurationLimiter($connection, $key, $limit, 1);
