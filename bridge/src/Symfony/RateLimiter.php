@@ -19,8 +19,8 @@ use Symfony\Component\RateLimiter\Reservation;
  * the server's time, not a usleep computed from this host's clock) and returns a
  * Reservation that is due: its wait() returns at once, and the tokens are taken. A
  * reservation that would wait longer than $maxTime throws MaxWaitDurationExceededException
- * at once, taking nothing. With the limiter's `fair` option, waiters are served in the
- * order they came.
+ * at once, taking nothing. With the limiter's `fair` option (RRateLimiter's default) the
+ * tokens are reserved when reserve() asks, so waiters are served in the order they came.
  */
 final class RateLimiter implements LimiterInterface
 {
