@@ -1,5 +1,5 @@
 --TEST--
-RRateLimiter: with "fair" (the default), acquire() reserves its permits in the one round trip that finds them due within its wait: waiters are served in order of arrival, one period apart, and a newcomer takes nothing they reserved
+RRateLimiter: with "fair" (the default), acquire() reserves its permits in the one round trip that finds them due within its wait: waiters are served in order of arrival, and a newcomer takes nothing they reserved
 --EXTENSIONS--
 rlock
 --SKIPIF--
