@@ -133,19 +133,17 @@ PHP_METHOD(RRateLimiter, __construct)
 		"is not a lock, and a quorum of counts is no count (use \"server\", \"cluster\" or \"sentinel\")"
 		: o->fencing ? "option \"fencing\" does not apply to a rate limiter"
 		: NULL;
-	zend_string *full = rlock_full_key(o, name);
-	if (!refused && o->nnodes && !rlock_keys_cluster_safe(full)) {
-		refused = "";
-	}
 	if (refused) {
+		rlock_opts_release(o);
+		zend_argument_value_error(4, "%s", refused);
+		RETURN_THROWS();
+	}
+	zend_string *full = rlock_full_key(o, name);
+	if (o->nnodes && !rlock_keys_cluster_safe(full)) {
 		zend_string_release(full);
 		rlock_opts_release(o);
-		if (*refused) {
-			zend_argument_value_error(4, "%s", refused);
-		} else {
-			zend_argument_value_error(1, "must not contain \"}\" outside a {hash tag} with the \"cluster\" option, "
-				"or its key could not share a slot with others");
-		}
+		zend_argument_value_error(1, "must not contain \"}\" outside a {hash tag} with the \"cluster\" option, "
+			"or its key could not share a slot with others");
 		RETURN_THROWS();
 	}
 	l->opts = o;

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: ac7472a22c832413d147d5aee314914170438de8 */
+ * Stub hash: 92c2c4f6d682e9d19a77481f0af17ad358857582 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_lock, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")

@@ -140,7 +140,7 @@ static zend_long cost(const rlock_rate *r, zend_long n, zend_long *s)
 	return n * r->per_q + rest / r->limit;
 }
 
-/* "limit q s bq bs" for n permits of r into buf. */
+/* "limit q s bq bs" for n permits of r: the take script's argument (a new string). */
 static zend_string *limit_arg(const rlock_rate *r, zend_long n)
 {
 	zend_long s, bs;
@@ -149,9 +149,10 @@ static zend_string *limit_arg(const rlock_rate *r, zend_long n)
 		r->limit, q, s, bq, bs);
 }
 
-/* The longest wait the take script can answer, in us: a burst's refill and a reservation's
- * wait, each at most RLOCK_MS_MAX ms. */
-#define WAIT_MAX_US ((long long) RLOCK_MS_MAX * 2000 + 2000)
+/* The longest wait the take script can answer, in us: a TAT as far ahead as a burst's refill
+ * and a reservation's wait (each at most RLOCK_MS_MAX ms, whatever limit of the key wrote it),
+ * and the permits asked. */
+#define WAIT_MAX_US ((long long) RLOCK_MS_MAX * 3000 + 3000)
 
 /* Whether r is what the take script answers for count limits: {0 or 1, count waits from 0
  * to WAIT_MAX_US}. */

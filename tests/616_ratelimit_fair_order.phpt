@@ -1,5 +1,5 @@
 --TEST--
-RRateLimiter: with "fair" (the default), acquire() reserves its permits in the one round trip that finds them due within its wait: waiters are served in order of arrival, one period apart, and a newcomer takes nothing they reserved
+RRateLimiter: with "fair" (the default), acquire() reserves its permits in the one round trip that finds them due within its wait: waiters are served in order of arrival, and a newcomer takes nothing they reserved
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -11,8 +11,8 @@ pcre.jit=0
 require __DIR__ . '/config.inc';
 $slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
 $o = rlock_test_options();
-// one permit per 150 ms (more under valgrind), all taken now
-$period = 150 * $slow;
+// one permit per 500 ms (more under valgrind: the four must queue within four of them), all taken now
+$period = 500 * $slow;
 $l = new RRateLimiter('queue', 1, $period, $o);
 var_dump($l->tryAcquire());
 $key = rlock_test_companion($o['prefix'] . 'queue', 'rate');

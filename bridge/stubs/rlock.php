@@ -355,7 +355,7 @@ namespace {
         public function reset(): void {}
 
         /**
-         * Take $n permits of each of $limiters, all or none, in one script: a refusal
+         * Take $n permits of each of $limiters, all or none, in one script that never waits: a refusal
          * takes nothing from any (each limiter's retryAfter() says when its own are due). The
          * limits must be on one server, and on a Cluster share one slot (one {hash tag}).
          *
