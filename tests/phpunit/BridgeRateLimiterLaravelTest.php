@@ -81,7 +81,6 @@ final class BridgeRateLimiterLaravelTest extends BridgeTestCase
         $this->assertSame(1, $this->scripts() - $before, 'the check is one script call');
         $this->assertSame(1, $limiter->hit('k', 60), 'the hit counts the checked attempt once');
         $this->assertFalse($limiter->tooManyAttempts('k', 2));
-        $this->assertFalse($limiter->tooManyAttempts('k', 2), 'a second check before the hit takes nothing');
         $this->assertSame(2, $limiter->hit('k', 60));
         $this->assertTrue($limiter->tooManyAttempts('k', 2));
         $this->assertSame(2, $limiter->attempts('k'));
@@ -102,6 +101,33 @@ final class BridgeRateLimiterLaravelTest extends BridgeTestCase
         $this->assertFalse($limiter->tooManyAttempts('j', 3));
         $this->assertSame(3, $limiter->increment('j', 60, 3));
         $this->assertTrue($limiter->tooManyAttempts('j', 3));
+    }
+
+    public function testEveryCheckTakesAnAttemptAndAHitRecordsOne(): void
+    {
+        // a long-running worker's object: a check with no hit after it never makes the next one free
+        $limiter = $this->limiter();
+        $this->assertFalse($limiter->tooManyAttempts('k', 3));
+        $this->assertFalse($limiter->tooManyAttempts('k', 3), 'the second check took the second attempt');
+        $this->assertSame(2, $limiter->hit('k', 60), 'recorded one of the checks');
+        $this->assertSame(2, $limiter->hit('k', 60), 'recorded the other');
+        $this->assertSame(3, $limiter->hit('k', 60), 'nothing pending: took the third');
+        $this->assertTrue($limiter->tooManyAttempts('k', 3));
+    }
+
+    public function testALongRunningWorkerKeepsAtMostKeysKept(): void
+    {
+        $limiter = new RateLimiter([], null, 60, InMemoryRateLimiter::class);
+        InMemoryBackend::reset();
+        $this->assertFalse($limiter->tooManyAttempts('pending', 5));
+        for ($i = 0; $i < RateLimiter::KEYS_KEPT + 10; $i++) {
+            $limiter->attempt("user:$i", 5, fn () => true);
+        }
+        $rates = new ReflectionProperty($limiter, 'rates');
+        $rates->setAccessible(true);
+        $this->assertCount(RateLimiter::KEYS_KEPT, $rates->getValue($limiter));
+        $this->assertSame(1, $limiter->hit('pending', 60), 'a key with an attempt pending is kept');
+        $this->assertSame(4, $limiter->remaining('user:0', 5), 'a forgotten key is asked again: its count is the limiter\'s');
     }
 
     public function testAHitWithoutTheLimitThrows(): void

@@ -31,10 +31,11 @@ use RRateLimiter;
  * - a key's limit is GCRA: maxAttempts per decaySeconds, maxAttempts of them at once (the
  *   burst), then one every decaySeconds/maxAttempts; there is no window to reset all at once.
  *   availableIn() is when the next attempt is admitted, not the end of a window.
- * - the check counts: a tooManyAttempts() that returns false has taken the attempt, whether
- *   hit() follows or not (a second check of the key before hit() takes nothing more).
- *   Code that checks on every try and hits only on failures (Breeze's login) counts every
- *   try; it clears the key on success, as Breeze does, and nothing is lost.
+ * - the check counts: a tooManyAttempts() that returns false has taken an attempt, whether
+ *   hit() follows or not (a hit() records one that a check took, else takes one). Code that
+ *   checks on every try and hits only on failures (Breeze's login) counts every try; it
+ *   clears the key on success, as Breeze does, and nothing is lost. A key checked twice
+ *   before its hit() counts twice.
  * - the decay belongs to the key, not to each hit: tooManyAttempts() takes no decay, so it
  *   decides with the decay this object last used for the key, else the constructor's
  *   (60 s, the middleware's `throttle:60,1` and hit()'s default): build it with the decay
@@ -52,8 +53,11 @@ class RateLimiter extends LaravelRateLimiter
     /** @var array<string, array{0: RateLimiterInterface, 1: int, 2: int|float, 3: bool}> per key: its limiter,
      *       maxAttempts, decaySeconds, whether its last decision refused */
     private array $rates = [];
-    /** @var array<string, true> keys whose tooManyAttempts() took the attempt the next hit() records */
+    /** @var array<string, int> per key, the attempts tooManyAttempts() took that no hit() recorded yet */
     private array $pending = [];
+    /** The keys this object keeps its limiters of (a long-running worker's may see a key per user):
+     * past this, the least recently decided key with no attempt pending is forgotten. */
+    public const KEYS_KEPT = 1024;
 
     /**
      * @param array $options RRateLimiter's options (server, prefix, fair, ...)
@@ -80,13 +84,10 @@ class RateLimiter extends LaravelRateLimiter
     public function tooManyAttempts($key, $maxAttempts)
     {
         $key = $this->cleanRateLimiterKey($key);
-        if (isset($this->pending[$key])) {
-            return false;
-        }
         if (!$this->decide($key, (int) $maxAttempts, null, 1)) {
             return true;
         }
-        $this->pending[$key] = true;
+        $this->pending[$key] = ($this->pending[$key] ?? 0) + 1;
         return false;
     }
 
@@ -103,7 +104,9 @@ class RateLimiter extends LaravelRateLimiter
         $key = $this->cleanRateLimiterKey($key);
         $amount = (int) $amount;
         if (isset($this->pending[$key])) {
-            unset($this->pending[$key]);
+            if (--$this->pending[$key] === 0) {
+                unset($this->pending[$key]);
+            }
             $amount--;
             // the decay of the key from now on
             $this->rate($key, null, $decaySeconds);
@@ -153,8 +156,25 @@ class RateLimiter extends LaravelRateLimiter
     private function decide(string $key, ?int $maxAttempts, int|float|null $decaySeconds, int $n): bool
     {
         $ok = $this->rate($key, $maxAttempts, $decaySeconds)->tryAcquire($n);
-        $this->rates[$key][3] = !$ok;
+        // the most recently decided key last, for forget()
+        $rate = $this->rates[$key];
+        unset($this->rates[$key]);
+        $rate[3] = !$ok;
+        $this->rates[$key] = $rate;
         return $ok;
+    }
+
+    /** Make room for one more key: forget the least recently decided keys with nothing pending, past KEYS_KEPT. */
+    private function forget(): void
+    {
+        foreach ($this->rates as $key => $rate) {
+            if (count($this->rates) < self::KEYS_KEPT) {
+                return;
+            }
+            if (!isset($this->pending[$key])) {
+                unset($this->rates[$key]);
+            }
+        }
     }
 
     /** $key's limiter, of $maxAttempts per $decaySeconds (null: as this object last used for the key). */
@@ -166,6 +186,9 @@ class RateLimiter extends LaravelRateLimiter
         $decaySeconds ??= $known[2] ?? $this->decaySeconds;
         if ($known === null || $known[1] !== $maxAttempts || $known[2] != $decaySeconds) {
             $limiter = new $this->class($key, $maxAttempts, (int) ceil($decaySeconds * 1000), $this->options);
+            if ($known === null) {
+                $this->forget();
+            }
             $this->rates[$key] = $known = [$limiter, $maxAttempts, $decaySeconds, false];
         }
         return $known[0];
