@@ -229,7 +229,8 @@ static PHP_GINIT_FUNCTION(rlock)
 	rlock_route_ginit(&rlock_globals->topology);
 	zend_hash_init(&rlock_globals->hot_keys, 16, NULL, NULL, 1);
 	zend_hash_init(&rlock_globals->lost_tokens, 4, NULL, persistent_string_dtor, 1);
-	rlock_context_ginit(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive);
+	rlock_context_ginit(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive, &rlock_globals->ctx_coros,
+		&rlock_globals->co_slots);
 }
 
 static PHP_GSHUTDOWN_FUNCTION(rlock)
@@ -238,7 +239,8 @@ static PHP_GSHUTDOWN_FUNCTION(rlock)
 	zend_hash_destroy(&rlock_globals->topology);
 	zend_hash_destroy(&rlock_globals->hot_keys);
 	zend_hash_destroy(&rlock_globals->lost_tokens);
-	rlock_context_gshutdown(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive);
+	rlock_context_gshutdown(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive, &rlock_globals->ctx_coros,
+		&rlock_globals->co_slots);
 }
 
 /* In a forked child: a new pid, and none of the parent's unused random bytes. */
