@@ -18,6 +18,10 @@
 static rlock_swoole_api api;
 const rlock_swoole_api *rlock_swoole = NULL;
 
+/* PHP's own "tcp" transport, as at MINIT (before any hook: Swoole hooks at run time). Not
+ * php_stream_generic_socket_factory's address: a build may register a local copy of it. */
+static void *php_tcp;
+
 /* The function the closure given to defer() runs: one per handler (one today). */
 static zend_internal_function end_fn;
 
@@ -29,6 +33,7 @@ void rlock_swoole_minit(zif_handler on_end)
 	api.usleep = (void (*)(int)) dlsym(RTLD_DEFAULT, "swoole_coroutine_usleep");
 	rlock_swoole = api.get_id && api.poll && api.usleep ? &api : NULL;
 	if (rlock_swoole) {
+		php_tcp = zend_hash_str_find_ptr(php_stream_xport_get_hash(), "tcp", sizeof("tcp") - 1);
 		end_fn.type = ZEND_INTERNAL_FUNCTION;
 		end_fn.fn_flags = ZEND_ACC_PUBLIC;
 		end_fn.function_name = zend_string_init_interned(ZEND_STRL("rlock\\coroutine_end"), 1);
@@ -39,8 +44,7 @@ void rlock_swoole_minit(zif_handler on_end)
 /* Whether Swoole's hooks are on: its "tcp" transport in place of PHP's. */
 static bool hooked(void)
 {
-	return zend_hash_str_find_ptr(php_stream_xport_get_hash(), "tcp", sizeof("tcp") - 1)
-		!= (void *) php_stream_generic_socket_factory;
+	return zend_hash_str_find_ptr(php_stream_xport_get_hash(), "tcp", sizeof("tcp") - 1) != php_tcp;
 }
 
 long rlock_swoole_coroutine(void)
