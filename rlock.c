@@ -20,6 +20,7 @@
 #include "src/route.h"
 #include "src/registry.h"
 #include "src/context.h"
+#include "src/swoole.h"
 #include "src/multi.h"
 #include "src/semaphore.h"
 #include "src/watchdog.h"
@@ -284,6 +285,7 @@ PHP_MSHUTDOWN_FUNCTION(rlock)
 	(void) type;
 	(void) module_number;
 	rlock_watchdog_mshutdown();
+	rlock_swoole_mshutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
 }

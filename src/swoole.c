@@ -41,6 +41,16 @@ void rlock_swoole_minit(zif_handler on_end)
 	}
 }
 
+void rlock_swoole_mshutdown(void)
+{
+#if PHP_VERSION_ID >= 80200
+	if (ZEND_MAP_PTR(end_fn.run_time_cache)) {
+		pefree(ZEND_MAP_PTR(end_fn.run_time_cache), 1);
+		ZEND_MAP_PTR_INIT(end_fn.run_time_cache, NULL);
+	}
+#endif
+}
+
 /* Whether Swoole's hooks are on: its "tcp" transport in place of PHP's. */
 static bool hooked(void)
 {
@@ -97,10 +107,11 @@ bool rlock_swoole_defer(void)
 		return false;
 	}
 #if PHP_VERSION_ID >= 80200
-	if (!ZEND_MAP_PTR(end_fn.run_time_cache)) {
+	size_t cache = zend_internal_run_time_cache_reserved_size();
+	if (!ZEND_MAP_PTR(end_fn.run_time_cache) && cache > 0) {
 		/* what the engine gives a registered function (an observer keeps its state there),
 		 * sized once every extension has asked for its part */
-		ZEND_MAP_PTR_INIT(end_fn.run_time_cache, pecalloc(1, zend_internal_run_time_cache_reserved_size(), 1));
+		ZEND_MAP_PTR_INIT(end_fn.run_time_cache, pecalloc(1, cache, 1));
 	}
 #endif
 	zend_create_closure(&closure, (zend_function *) &end_fn, NULL, NULL, NULL);

@@ -22,6 +22,7 @@ extern const rlock_swoole_api *rlock_swoole;
 
 /* MINIT: on_end, what rlock_swoole_defer() has run at a coroutine's end. */
 void rlock_swoole_minit(zif_handler on_end);
+void rlock_swoole_mshutdown(void);
 
 /* The running coroutine's id (> 0) when rlock runs inside one with the hooks on, else 0. */
 long rlock_swoole_coroutine(void);
