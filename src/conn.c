@@ -884,6 +884,9 @@ static zend_string *conn_key(const rlock_server *s)
 /* The running context's connection to s in its table, or NULL. */
 static rlock_conn *conn_find(const rlock_opts *o, const rlock_server *s)
 {
+	if (EXPECTED(rlock_context_slot() == 0)) {
+		return zend_hash_find_ptr(table_for(o), s->id);
+	}
 	zend_string *key = conn_key(s);
 	rlock_conn *c = zend_hash_str_find_ptr(table_for(o), ZSTR_VAL(key), ZSTR_LEN(key));
 	zend_string_release(key);

@@ -79,9 +79,9 @@ rlock_ctx rlock_context_coroutine(long cid)
 	return co_get(cid)->ctx;
 }
 
-uint32_t rlock_context_slot(void)
+uint32_t rlock_context_coroutine_slot(void)
 {
-	long cid = rlock_swoole ? rlock_swoole_coroutine() : 0;
+	long cid = rlock_swoole_coroutine();
 	if (cid <= 0) {
 		return 0;
 	}

@@ -35,7 +35,19 @@ static zend_always_inline rlock_ctx rlock_context(void)
 /* The running context's connection slot (conn.c): 0, but a Swoole coroutine's own n > 0,
  * given back at its end, so that two coroutines never interleave commands on one
  * connection, and the next coroutines reuse the connections of those that ended. */
-uint32_t rlock_context_slot(void);
+uint32_t rlock_context_coroutine_slot(void);
+static zend_always_inline uint32_t rlock_context_slot(void)
+{
+	return UNEXPECTED(rlock_swoole != NULL) ? rlock_context_coroutine_slot() : 0;
+}
+
+/* Whether a round trip may let other contexts of this process run meanwhile (Swoole loaded:
+ * a coroutine's waits yield): then what a caller found in a table before one is to be found
+ * again after it. */
+static zend_always_inline bool rlock_context_yields(void)
+{
+	return UNEXPECTED(rlock_swoole != NULL);
+}
 
 /* Whether ctx still runs or may run again (a suspended Fiber may): not ended, not renewed. */
 static zend_always_inline bool rlock_context_alive(rlock_ctx ctx)

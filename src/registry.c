@@ -298,7 +298,9 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		int rc = a->extend(o, key, &h->hold, o->ttl, err);
 		/* (found again after each round trip: a Swoole coroutine yields in it, and the
 		 * others may change the table meanwhile; h is this context's, nobody else's) */
-		zv = chain(id);
+		if (rlock_context_yields()) {
+			zv = chain(id);
+		}
 		if (rc == 1 && o->watchdog && !h->wd && !(h->wd = watch(a, o, key, h->hold.token, &h->nwd, err))) {
 			rc = -1;
 		}
@@ -319,7 +321,9 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		return -1;
 	}
 	int rc = a->acquire(o, key, wait_ms, out, err);
-	zv = chain(id);
+	if (rlock_context_yields()) {
+		zv = chain(id);
+	}
 	if (rc == 1) {
 		RLOCK_G(counters).acquired++;
 	} else if (rc == 0 && wait_ms > 0) {
