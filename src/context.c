@@ -188,11 +188,12 @@ void rlock_context_rinit(void)
 
 /* Whether p is no context's part any more: its context ended (or renewed) or is of another
  * process, or it holds nothing, was not found lost and has no acquire whose reply never came
- * (its ticket the context's next call settles). */
+ * (its ticket the context's next call settles). Not that last where contexts yield (Swoole):
+ * a coroutine waiting in its acquire holds nothing yet, and keeps its part. */
 static bool own_vacant(const rlock_own *p)
 {
-	return p->pid != rlock_getpid() || (p->count == 0 && !p->lost && !p->unanswered.ticket)
-		|| !rlock_context_alive(p->ctx);
+	return p->pid != rlock_getpid() || !rlock_context_alive(p->ctx)
+		|| (p->count == 0 && !p->lost && !p->unanswered.ticket && !rlock_context_yields());
 }
 
 rlock_own *rlock_owners_find(rlock_owners *w, rlock_ctx ctx, bool create)
@@ -213,8 +214,7 @@ rlock_own *rlock_owners_find(rlock_owners *w, rlock_ctx ctx, bool create)
 	}
 	if (!vacant) {
 		w->more = erealloc(w->more, (w->nmore + 1) * sizeof(*w->more));
-		vacant = &w->more[w->nmore++];
-		*vacant = (rlock_own) {0};
+		vacant = w->more[w->nmore++] = ecalloc(1, sizeof(**w->more));
 	}
 	if (vacant->token) {
 		zend_string_release(vacant->token);

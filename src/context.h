@@ -88,10 +88,11 @@ typedef struct {
 } rlock_own;
 
 /* What an object holds, each context its own part: the first in place (an object is mostly
- * used by one context), the others beside it. */
+ * used by one context), the others beside it, each where it was made (a Swoole coroutine
+ * keeps its part across a round trip, in which others may add theirs). */
 typedef struct {
 	rlock_own first;
-	rlock_own *more;
+	rlock_own **more;
 	uint32_t nmore;
 } rlock_owners;
 
@@ -120,7 +121,7 @@ static zend_always_inline rlock_own *rlock_owners_get(rlock_owners *w, bool crea
  * an object (its free releases them all, whichever context took them). */
 static zend_always_inline rlock_own *rlock_owners_at(rlock_owners *w, uint32_t i)
 {
-	return i == 0 ? &w->first : i <= w->nmore ? &w->more[i - 1] : NULL;
+	return i == 0 ? &w->first : i <= w->nmore ? w->more[i - 1] : NULL;
 }
 
 /* Whether p holds, for a context still alive of this process. */
@@ -151,6 +152,9 @@ static zend_always_inline void rlock_owners_free(rlock_owners *w)
 		if (p->unanswered.ticket) {
 			zend_string_release(p->unanswered.ticket);
 		}
+	}
+	for (uint32_t i = 0; i < w->nmore; i++) {
+		efree(w->more[i]);
 	}
 	if (w->more) {
 		efree(w->more);

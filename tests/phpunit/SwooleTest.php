@@ -92,6 +92,39 @@ final class SwooleTest extends OneServerTestCase
         }
     }
 
+    /** One lock object and one semaphore object, each used by 20 coroutines at once (a
+     * service's): each coroutine its own part of what they hold. */
+    public function testOneObjectSharedByCoroutines(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn] = $argv;
+            $r = ["lock" => 0, "sem" => 0, "served" => 0, "lockMax" => 0, "semMax" => 0];
+            Co\run(function () use ($dsn, &$r) {
+                $l = new RLock("k", ["server" => $dsn, "wait" => 5000]);
+                $s = new RSemaphore("s", 3, ["server" => $dsn, "wait" => 5000]);
+                for ($n = 0; $n < 20; $n++) {
+                    go(function () use ($l, $s, &$r) {
+                        if ($s->acquire()) {
+                            $r["semMax"] = max($r["semMax"], ++$r["sem"]);
+                            if ($l->lock()) {
+                                $r["lockMax"] = max($r["lockMax"], ++$r["lock"]);
+                                Co::sleep(0.005);
+                                $r["lock"]--;
+                                $r["served"] += $l->unlock();
+                            }
+                            Co::sleep(0.005);
+                            $r["sem"]--;
+                            $s->release();
+                        }
+                    });
+                }
+            });
+            echo json_encode(["served" => $r["served"], "lockMax" => $r["lockMax"], "semMax" => $r["semMax"]]), "\n";');
+        [$r] = $this->finish($i);
+        $this->assertSame(['served' => 20, 'lockMax' => 1, 'semMax' => 3], $r);
+        $this->assertSame(0, $this->client->exists('rlock:k'));
+    }
+
     /** Reentrancy within one coroutine; another coroutine of the process waits. */
     public function testReentrantWithinOneCoroutine(): void
     {
