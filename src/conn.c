@@ -878,7 +878,16 @@ static bool conn_usable(rlock_conn *c)
 static zend_string *conn_key(const rlock_server *s)
 {
 	uint32_t slot = rlock_context_slot();
-	return slot == 0 ? zend_string_copy(s->id) : zend_strpprintf(0, "%s#%" PRIu32, ZSTR_VAL(s->id), slot);
+	if (slot == 0) {
+		return zend_string_copy(s->id);
+	}
+	/* (an id is binary: its bytes, a NUL, then the slot's) */
+	zend_string *key = zend_string_alloc(ZSTR_LEN(s->id) + 1 + sizeof(slot), 0);
+	memcpy(ZSTR_VAL(key), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+	ZSTR_VAL(key)[ZSTR_LEN(s->id)] = '\0';
+	memcpy(ZSTR_VAL(key) + ZSTR_LEN(s->id) + 1, &slot, sizeof(slot));
+	ZSTR_VAL(key)[ZSTR_LEN(key)] = '\0';
+	return key;
 }
 
 /* The running context's connection to s in its table, or NULL. */

@@ -125,6 +125,51 @@ final class SwooleTest extends OneServerTestCase
         $this->assertSame(0, $this->client->exists('rlock:k'));
     }
 
+    /** Redlock over 3 masters: every coroutine its own connection to each master (their
+     * fan-out waits yield); one inside at a time, and another coroutine runs meanwhile. */
+    public function testRedlockCoroutinesTakeTurns(): void
+    {
+        $more = [new RedisServer(), new RedisServer()];
+        try {
+            $i = $this->swoole(self::HOOKS . '
+                $servers = array_slice($argv, 1);
+                $inside = $max = $served = $ticks = 0;
+                Co\run(function () use ($servers, &$inside, &$max, &$served, &$ticks) {
+                    $stop = false;
+                    go(function () use (&$ticks, &$stop) {
+                        while (!$stop) {
+                            Co::sleep(0.005);
+                            $ticks++;
+                        }
+                    });
+                    $wg = new Swoole\Coroutine\WaitGroup();
+                    for ($n = 0; $n < 10; $n++) {
+                        $wg->add();
+                        go(function () use ($servers, &$inside, &$max, &$served, $wg) {
+                            $l = new RLock("k", ["servers" => $servers, "wait" => 10000]);
+                            if ($l->lock()) {
+                                $max = max($max, ++$inside);
+                                Co::sleep(0.02);
+                                $inside--;
+                                $served += $l->unlock();
+                            }
+                            $wg->done();
+                        });
+                    }
+                    $wg->wait();
+                    $stop = true;
+                });
+                echo json_encode(["max" => $max, "served" => $served, "ticked" => $ticks > 10]), "\n";',
+                [$more[0]->dsn(), $more[1]->dsn()]);
+            [$r] = $this->finish($i);
+            $this->assertSame(['max' => 1, 'served' => 10, 'ticked' => true], $r);
+        } finally {
+            foreach ($more as $m) {
+                $m->stop();
+            }
+        }
+    }
+
     /** Reentrancy within one coroutine; another coroutine of the process waits. */
     public function testReentrantWithinOneCoroutine(): void
     {
