@@ -95,8 +95,9 @@ bool rlock_conn_not_ready(const redisReply *r)
 	return false;
 }
 
-/* The call under way, kept across a wait that yields the running coroutine: the coroutines
- * that run meanwhile begin calls of their own. */
+/* The call under way, kept across a wait that yields the running coroutine, and none under
+ * way for the coroutines that run meanwhile: they begin calls of their own (a call begun
+ * inside another keeps the outer one's deadline). */
 typedef struct {
 	zend_long deadline;
 	int depth;
@@ -110,6 +111,8 @@ static zend_always_inline bool yielding(call_state *saved)
 	}
 	saved->deadline = RLOCK_G(call_deadline);
 	saved->depth = RLOCK_G(call_depth);
+	RLOCK_G(call_deadline) = 0;
+	RLOCK_G(call_depth) = 0;
 	return true;
 }
 

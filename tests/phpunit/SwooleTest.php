@@ -170,6 +170,48 @@ final class SwooleTest extends OneServerTestCase
         }
     }
 
+    /** Each coroutine's call keeps its own deadline: one that begins while another waits
+     * (its deadline near) is not cut short by the other's. */
+    public function testEachCoroutineItsOwnDeadline(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn] = $argv;
+            $r = [];
+            Co\run(function () use ($dsn, &$r) {
+                $h = new RLock("a", ["server" => $dsn, "ttl" => 10000]);
+                $x = new RLock("x", ["server" => $dsn, "ttl" => 10000]);
+                $r["held"] = $h->lock() && $x->lock();
+                $wg = new Swoole\Coroutine\WaitGroup(1);
+                go(function () use ($dsn, &$r, $wg) {
+                    // waits 300 ms in a call whose deadline is 500 ms away
+                    $a = new RLock("a", ["server" => $dsn, "wait" => 300, "connect_timeout" => 100, "read_timeout" => 100]);
+                    try {
+                        $r["short"] = $a->lock();
+                    } catch (RLockConnectionException $e) {
+                        $r["short"] = false;  // (Redis paused past its deadline)
+                    }
+                    $wg->done();
+                });
+                Co::sleep(0.25);
+                // Redis answers nothing for 300 ms from now: past the waiter\'s deadline
+                $p = parse_url($dsn);
+                $redis = new Redis();
+                $redis->connect($p["host"], $p["port"]);
+                $redis->rawCommand("CLIENT", "PAUSE", "300", "ALL");
+                try {
+                    $r["unlock"] = $x->unlock();
+                } catch (RLockException $e) {
+                    $r["unlock"] = $e->getMessage();
+                }
+                $wg->wait();
+                $h->unlock();
+            });
+            ksort($r);
+            echo json_encode($r), "\n";');
+        [$r] = $this->finish($i);
+        $this->assertSame(['held' => true, 'short' => false, 'unlock' => true], $r);
+    }
+
     /** Reentrancy within one coroutine; another coroutine of the process waits. */
     public function testReentrantWithinOneCoroutine(): void
     {
