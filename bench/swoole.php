@@ -111,9 +111,10 @@ foreach ($workersList as $workers) {
         wait_port($port);
         $got = [];
         for ($r = 0; $r < $runs; $r++) {
-            file_get_contents("http://127.0.0.1:$port/reset?stock=100");
+            $http = stream_context_create(['http' => ['timeout' => 120]]);
+            file_get_contents("http://127.0.0.1:$port/reset?stock=100", false, $http);
             $got[] = round_of($port, $buyers, $conc);
-            $stats = json_decode(file_get_contents("http://127.0.0.1:$port/stats"), true);
+            $stats = json_decode((string) file_get_contents("http://127.0.0.1:$port/stats", false, $http), true);
             if ($stats['orders'] + $stats['stock'] !== 100 || $stats['buyers'] !== $stats['orders']) {
                 fwrite(STDERR, "$lock x$workers: " . json_encode($stats) . " (oversold)\n");
             }

@@ -42,17 +42,18 @@ $pool = null;
 $server->on('workerStart', function () use (&$pool, $host, $redisPort) {
     // the shop's own connections: one per coroutine at a time
     $pool = new Swoole\Database\RedisPool((new Swoole\Database\RedisConfig())
-        ->withHost($host)->withPort((int) $redisPort), 256);
+        ->withHost($host)->withPort((int) $redisPort), 1024);
 });
 
-/** [lock(): bool, unlock(): void] for the item's lock of this kind. */
+/** [lock(): bool, unlock(): void, giveUp(): void] for the item's lock of this kind: after a
+ * lock() that failed, giveUp() instead of unlock(). */
 function sale_lock(string $kind, string $sku, string $dsn, Swoole\Database\RedisPool $pool): array
 {
     $key = "sale:$sku:lock";
     switch ($kind) {
         case 'rlock':
             $lock = new RLock($key, ['server' => $dsn, 'wait' => WAIT_MS, 'ttl' => TTL_MS]);
-            return [fn () => $lock->lock(), fn () => $lock->unlock()];
+            return [fn () => $lock->lock(), fn () => $lock->unlock(), fn () => null];
         case 'baton':
             // the list holds one token (reset puts it there): whoever pops it holds the lock
             $redis = $pool->get();
@@ -62,6 +63,7 @@ function sale_lock(string $kind, string $sku, string $dsn, Swoole\Database\Redis
                     $redis->rPush("sale:$sku:baton", '1');
                     $pool->put($redis);
                 },
+                fn () => $pool->put($redis),
             ];
         case 'setnx':
         case 'poll':
@@ -84,9 +86,10 @@ function sale_lock(string $kind, string $sku, string $dsn, Swoole\Database\Redis
                         [$key, $token], 1);
                     $pool->put($redis);
                 },
+                fn () => $pool->put($redis),
             ];
         default:
-            return [fn () => true, fn () => null];
+            return [fn () => true, fn () => null, fn () => null];
     }
 }
 
@@ -114,45 +117,49 @@ $server->on('request', function ($req, $res) use (&$pool, $dsn, $kind) {
         $res->header('Content-Type', 'application/json');
         $res->end(json_encode($body));
     };
-    $shop = $pool->get();
-    try {
-        switch ($req->server['request_uri']) {
-            case '/ping':
-                $res->end('pong');
-                return;
-            case '/reset':
-                $shop->del("sale:$sku:buyers", "sale:$sku:seq", "sale:$sku:baton", "sale:$sku:lock");
-                $shop->set("sale:$sku:stock", (int) ($get['stock'] ?? 100));
-                $shop->rPush("sale:$sku:baton", '1');
-                $reply(200, ['status' => 'ok']);
-                return;
-            case '/stats':
-                $reply(200, ['stock' => (int) $shop->get("sale:$sku:stock"),
-                    'orders' => (int) $shop->get("sale:$sku:seq"), 'buyers' => (int) $shop->sCard("sale:$sku:buyers")]);
-                return;
-            case '/buy':
-                [$lock, $unlock] = sale_lock($kind, $sku, $dsn, $pool);
-                try {
-                    if (!$lock()) {
-                        $reply(503, ['status' => 'busy']);
-                        return;
-                    }
-                } catch (RLockConnectionException $e) {
-                    $reply(503, ['status' => 'lock_unavailable']);
+    switch ($req->server['request_uri']) {
+        case '/ping':
+            $res->end('pong');
+            return;
+        case '/buy':
+            // the lock first: a buyer waiting in the queue holds none of the shop's connections
+            [$lock, $unlock, $giveUp] = sale_lock($kind, $sku, $dsn, $pool);
+            try {
+                if (!$lock()) {
+                    $giveUp();
+                    $reply(503, ['status' => 'busy']);
                     return;
                 }
-                try {
-                    $result = sale_sell($shop, $sku, (string) ($get['user'] ?? ''));
-                } finally {
-                    $unlock();
-                }
-                $reply(200, $result);
+            } catch (RLockConnectionException $e) {
+                $reply(503, ['status' => 'lock_unavailable']);
                 return;
-            default:
-                $reply(404, ['status' => 'not_found']);
-        }
-    } finally {
-        $pool->put($shop);
+            }
+            $shop = $pool->get();
+            try {
+                $result = sale_sell($shop, $sku, (string) ($get['user'] ?? ''));
+            } finally {
+                $pool->put($shop);
+                $unlock();
+            }
+            $reply(200, $result);
+            return;
+        case '/reset':
+            $shop = $pool->get();
+            $shop->del("sale:$sku:buyers", "sale:$sku:seq", "sale:$sku:baton", "sale:$sku:lock");
+            $shop->set("sale:$sku:stock", (int) ($get['stock'] ?? 100));
+            $shop->rPush("sale:$sku:baton", '1');
+            $pool->put($shop);
+            $reply(200, ['status' => 'ok']);
+            return;
+        case '/stats':
+            $shop = $pool->get();
+            $stats = ['stock' => (int) $shop->get("sale:$sku:stock"), 'orders' => (int) $shop->get("sale:$sku:seq"),
+                'buyers' => (int) $shop->sCard("sale:$sku:buyers")];
+            $pool->put($shop);
+            $reply(200, $stats);
+            return;
+        default:
+            $reply(404, ['status' => 'not_found']);
     }
 });
 
