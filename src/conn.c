@@ -583,13 +583,28 @@ static bool finish_handshake(rlock_conn *c, const rlock_server *s, zend_long dea
 	return true;
 }
 
+/* The host to hand hiredis for s: a name resolved by a coroutine through Swoole into addr,
+ * yielding (hiredis' getaddrinfo() would block the worker), else s's host as it is. */
+static const char *connect_host(const rlock_server *s, char *addr, size_t size)
+{
+	call_state saved;
+	unsigned char bin[sizeof(struct in6_addr)];
+	const char *host = ZSTR_VAL(s->host), *resolved;
+	if (inet_pton(AF_INET, host, bin) == 1 || inet_pton(AF_INET6, host, bin) == 1 || !yielding(&saved)) {
+		return host;
+	}
+	resolved = rlock_swoole_resolve(host, addr, size);
+	resumed(&saved);
+	return resolved ? resolved : host;
+}
+
 /* A connect to s begun, not awaited (await_connects): NULL with err set when it failed at
  * once. Busy until a command's reply has been read from it. */
 static rlock_conn *conn_start(const rlock_server *s, rlock_err *err)
 {
-	char buf[32];
+	char buf[32], addr[INET6_ADDRSTRLEN];
 	redisContext *ctx = s->port
-		? redisConnectNonBlock(ZSTR_VAL(s->host), s->port)
+		? redisConnectNonBlock(connect_host(s, addr, sizeof(addr)), s->port)
 		: redisConnectUnixNonBlock(ZSTR_VAL(s->host));
 
 	if (!ctx || ctx->err) {

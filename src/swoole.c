@@ -10,6 +10,7 @@
 #include "zend_closures.h"
 #include "zend_extensions.h"
 
+#include <arpa/inet.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
@@ -31,6 +32,8 @@ void rlock_swoole_minit(zif_handler on_end)
 	api.get_id = (long (*)(void)) dlsym(RTLD_DEFAULT, "swoole_coroutine_get_id");
 	api.poll = (int (*)(struct pollfd *, nfds_t, int)) dlsym(RTLD_DEFAULT, "swoole_coroutine_poll");
 	api.usleep = (void (*)(int)) dlsym(RTLD_DEFAULT, "swoole_coroutine_usleep");
+	api.getaddrinfo = (int (*)(const char *, const char *, const struct addrinfo *, struct addrinfo **))
+		dlsym(RTLD_DEFAULT, "swoole_coroutine_getaddrinfo");
 	rlock_swoole = api.get_id && api.poll && api.usleep ? &api : NULL;
 	if (rlock_swoole) {
 		php_tcp = zend_hash_str_find_ptr(php_stream_xport_get_hash(), "tcp", sizeof("tcp") - 1);
@@ -95,6 +98,30 @@ int rlock_swoole_poll(struct pollfd *fds, nfds_t n, zend_long ms)
 void rlock_swoole_sleep_us(zend_long us)
 {
 	rlock_swoole->usleep((int) MIN(us, INT_MAX));
+}
+
+const char *rlock_swoole_resolve(const char *host, char *buf, size_t size)
+{
+	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *res = NULL;
+	const char *out = NULL;
+	if (!rlock_swoole->getaddrinfo) {
+		return NULL;
+	}
+	/* IPv4 first, then IPv6, as hiredis resolves */
+	if (rlock_swoole->getaddrinfo(host, NULL, &hints, &res) != 0 || !res) {
+		hints.ai_family = AF_INET6;
+		res = NULL;
+		if (rlock_swoole->getaddrinfo(host, NULL, &hints, &res) != 0 || !res) {
+			return NULL;
+		}
+	}
+	if (res->ai_family == AF_INET) {
+		out = inet_ntop(AF_INET, &((struct sockaddr_in *) res->ai_addr)->sin_addr, buf, (socklen_t) size);
+	} else if (res->ai_family == AF_INET6) {
+		out = inet_ntop(AF_INET6, &((struct sockaddr_in6 *) res->ai_addr)->sin6_addr, buf, (socklen_t) size);
+	}
+	freeaddrinfo(res);
+	return out;
 }
 
 bool rlock_swoole_defer(void)

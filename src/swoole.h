@@ -10,11 +10,14 @@
 
 #include "php.h"
 #include <poll.h>
+#include <netdb.h>
 
 typedef struct {
 	long (*get_id)(void);                               /* swoole_coroutine_get_id */
 	int (*poll)(struct pollfd *fds, nfds_t n, int ms);  /* swoole_coroutine_poll */
 	void (*usleep)(int us);                             /* swoole_coroutine_usleep */
+	/* swoole_coroutine_getaddrinfo: resolves in Swoole's thread pool, yielding; may be NULL */
+	int (*getaddrinfo)(const char *name, const char *service, const struct addrinfo *req, struct addrinfo **res);
 } rlock_swoole_api;
 
 /* Swoole's functions, or NULL without Swoole (set at MINIT: every extension is loaded). */
@@ -30,6 +33,11 @@ long rlock_swoole_coroutine(void);
 /* poll() and a sleep that yield the running coroutine (of rlock_swoole_coroutine()). */
 int rlock_swoole_poll(struct pollfd *fds, nfds_t n, zend_long ms);
 void rlock_swoole_sleep_us(zend_long us);
+
+/* host's address as text into buf (the running coroutine yields while it is resolved): buf,
+ * or NULL when it could not be resolved that way (hiredis then resolves it, and says why it
+ * cannot). */
+const char *rlock_swoole_resolve(const char *host, char *buf, size_t size);
 
 /* Have on_end (rlock_swoole_minit) run in the running coroutine as it ends (returned,
  * thrown, cancelled): through Swoole\Coroutine::defer() and an internal closure. false

@@ -212,6 +212,30 @@ final class SwooleTest extends OneServerTestCase
         $this->assertSame(['held' => true, 'short' => false, 'unlock' => true], $r);
     }
 
+    /** A server named by a host name: the coroutines resolve it through Swoole (yielding). */
+    public function testHostNameInCoroutines(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            $dsn = str_replace("127.0.0.1", "localhost", $argv[1]);
+            $inside = $max = $served = 0;
+            Co\run(function () use ($dsn, &$inside, &$max, &$served) {
+                for ($n = 0; $n < 5; $n++) {
+                    go(function () use ($dsn, &$inside, &$max, &$served) {
+                        $l = new RLock("k", ["server" => $dsn, "wait" => 5000]);
+                        if ($l->lock()) {
+                            $max = max($max, ++$inside);
+                            Co::sleep(0.01);
+                            $inside--;
+                            $served += $l->unlock();
+                        }
+                    });
+                }
+            });
+            echo json_encode(["max" => $max, "served" => $served]), "\n";');
+        [$r] = $this->finish($i);
+        $this->assertSame(['max' => 1, 'served' => 5], $r);
+    }
+
     /** Reentrancy within one coroutine; another coroutine of the process waits. */
     public function testReentrantWithinOneCoroutine(): void
     {
