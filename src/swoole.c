@@ -10,14 +10,17 @@
 #include "zend_closures.h"
 #include "zend_extensions.h"
 
+const rlock_swoole_api *rlock_swoole = NULL;
+
+#ifndef PHP_WIN32  /* (Swoole runs on POSIX systems only: elsewhere rlock_swoole stays NULL) */
 #include <arpa/inet.h>
 #include <dlfcn.h>
+#include <netdb.h>
 #include <errno.h>
 #include <limits.h>
 #include <time.h>
 
 static rlock_swoole_api api;
-const rlock_swoole_api *rlock_swoole = NULL;
 
 /* PHP's own "tcp" transport, as at MINIT (before any hook: Swoole hooks at run time). Not
  * php_stream_generic_socket_factory's address: a build may register a local copy of it. */
@@ -148,3 +151,40 @@ bool rlock_swoole_defer(void)
 	zval_ptr_dtor(&closure);
 	return !EG(exception);
 }
+#else
+void rlock_swoole_minit(zif_handler on_end)
+{
+	(void) on_end;
+}
+
+void rlock_swoole_mshutdown(void)
+{
+}
+
+long rlock_swoole_coroutine(void)
+{
+	return 0;
+}
+
+int rlock_swoole_poll(struct pollfd *fds, nfds_t n, zend_long ms)
+{
+	(void) fds; (void) n; (void) ms;
+	return -1;
+}
+
+void rlock_swoole_sleep_us(zend_long us)
+{
+	(void) us;
+}
+
+const char *rlock_swoole_resolve(const char *host, char *buf, size_t size)
+{
+	(void) host; (void) buf; (void) size;
+	return NULL;
+}
+
+bool rlock_swoole_defer(void)
+{
+	return false;
+}
+#endif

@@ -10,7 +10,8 @@
 
 #include "php.h"
 #include <poll.h>
-#include <netdb.h>
+
+struct addrinfo;
 
 typedef struct {
 	long (*get_id)(void);                               /* swoole_coroutine_get_id */
