@@ -260,6 +260,37 @@ final class SwooleTest extends OneServerTestCase
         $this->assertSame(['outer' => true, 'inner' => true, 'other' => false, 'held' => true], $r);
     }
 
+    /** RRateLimiter::acquire() sleeps until its permit is due by yielding: another coroutine
+     * of the process runs meanwhile (a blocking sleep would leave it no tick). */
+    public function testRateLimiterWaitYields(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn] = $argv;
+            Co\run(function () use ($dsn) {
+                $r = ["ticks" => 0];
+                $done = false;
+                go(function () use (&$r, &$done) {
+                    while (!$done) {
+                        Co::sleep(0.01);
+                        $r["ticks"]++;
+                    }
+                });
+                $rate = new RRateLimiter("swoole-rate", 1, 400, ["server" => $dsn]);
+                $r["first"] = $rate->tryAcquire();
+                $t = microtime(true);
+                $r["second"] = $rate->acquire(1, 5000);
+                $r["waited"] = (int) ((microtime(true) - $t) * 1000);
+                $done = true;
+                echo json_encode($r), "\n";
+            });');
+        [$r] = $this->finish($i);
+        $this->assertTrue($r['first']);
+        $this->assertTrue($r['second']);
+        $this->assertGreaterThanOrEqual(300, $r['waited']);
+        // ~40 ticks of 10 ms in 400 ms; a sleep that blocked the process leaves at most 1
+        $this->assertGreaterThanOrEqual(5, $r['ticks'], json_encode($r));
+    }
+
     /** A coroutine that ends holding (return, Co::cancel) releases at once, its lock object
      * still alive; one whose exception ends the process releases at the request's end. */
     public function testCoroutineEndReleases(): void
