@@ -18,16 +18,18 @@
 #   1. sells with rlock and persistent connections     -> exactly one order per item
 #   2. the same with persistent=false                   -> a new Redis connection per request
 #   3. the same without the lock (--no-lock mode)       -> oversold
-#   4. requests that die holding the lock (fatal error, uncaught exception, exit(),
+#   4. impatient buyers (each clicks 3 times) with a rate limit in front of the lock
+#      (RRateLimiter: 1 attempt per second per buyer) -> the repeats shed with a 429
+#   5. requests that die holding the lock (fatal error, uncaught exception, exit(),
 #      max_execution_time, worker killed by request_terminate_timeout)
-#   5. one more locked sale on the workers that lived through it all
-#   6. at each worker count: 100 items, 1,000 buyers, 1 ms of work in the sale, under
+#   6. one more locked sale on the workers that lived through it all
+#   7. at each worker count: 100 items, 1,000 buyers, 1 ms of work in the sale, under
 #      rlock, the baton (the floor of a hand-over lock, unsafe), the classic SET NX +
 #      usleep + EVAL lock, symfony/lock, Laravel's lock, the same two over rlock's
 #      framework bridge (bridge/), and no lock; one watched run per lock (MONITOR counts
 #      its commands), then one round; the table, and a chart: DIR/demo.md, DIR/demo.png
 #      (default DIR: examples/seckill/out)
-# A minute or two on 2 cores. --full: the comparison of step 6 with 3,000 buyers and 3 rounds
+# A minute or two on 2 cores. --full: the comparison of step 7 with 3,000 buyers and 3 rounds
 # (medians), and the goals it is measured against (several minutes).
 # Exits non-zero if a locked sale oversells or any check fails (not on a missed goal).
 set -euo pipefail
@@ -128,21 +130,26 @@ say "3. without the lock (--no-lock)"
 seckill run "${sale[@]}" --sku=phone-unlocked --lock=0 --title="without the lock" \
 	--json="$out/unlocked.json" || failed=1
 
+say "4. impatient buyers, each clicking 3 times, a rate limit of 1 per second per buyer before the lock"
+seckill run "${sale[@]}" --sku=phone-limited --clicks=3 --limit=1 \
+	--title="with rlock behind RRateLimiter (1/s per buyer)" --json="$out/limited.json" || failed=1
+
 if [ "$deaths" = 1 ]; then
-	say "4. requests that die holding the lock (TTL 5000 ms)"
+	say "5. requests that die holding the lock (TTL 5000 ms)"
 	seckill death --api=sync,lock || failed=1
 
-	say "5. with rlock again, on the workers that lived through the deaths"
+	say "6. with rlock again, on the workers that lived through the deaths"
 	seckill run --stock=50 --requests=1000 --concurrency="$concurrency" --sku=phone-after \
 		--title="with rlock, after the deaths" --json="$out/after.json" || failed=1
 fi
 
 runs=("rlock=$out/locked.json" "rlock, persistent=false=$out/fresh.json" "no lock=$out/unlocked.json")
+runs+=("rlock + rate limit=$out/limited.json")
 [ "$deaths" = 1 ] && runs+=("rlock, after the deaths=$out/after.json")
 
 # 6. The same sale under each lock, at each worker count (a stack of its own for each).
 compared=()
-step=6
+step=7
 for n in $workers; do
 	if [ "$n" != "$STACK_WORKERS" ]; then
 		[ "$failed" = 0 ] || show_logs

@@ -134,6 +134,24 @@ final class SeckillTest extends TestCase
 		$this->assertLessThanOrEqual(self::WORKERS, $r['lock_clients_now'], $report);
 	}
 
+	/** Buyers clicking 3 times behind a limit of 1 per second each: the repeats get a 429
+	 * before they reach the lock (a buyer's clicks span at most the sale's seconds), every
+	 * item sold once, and the limiter shares the lock's persistent connection. */
+	public function testRateLimitShedsRepeatedClicksBeforeTheLock(): void
+	{
+		$r = $this->sale(['sku' => 'limited', 'stock' => 20, 'requests' => 600, 'clicks' => 3, 'limit' => 1]);
+		$report = seckill_report('rate-limited sale', $r) . self::logs();
+
+		$this->assertSame(0, $r['errors'], $report);
+		$this->assertSame(600, ($r['http'][200] ?? 0) + ($r['http'][429] ?? 0), $report);
+		$this->assertSame(20, $r['orders'], $report);
+		$this->assertSame(0, $r['oversold'], $report);
+		// 200 buyers, each admitted at most once per started second of the sale
+		$this->assertGreaterThanOrEqual(600 - 200 * (1 + (int) ceil($r['seconds'])), $r['shed'], $report);
+		$this->assertGreaterThan(0, $r['shed'], $report);
+		$this->assertLessThanOrEqual($r['worker_processes'], $r['lock_connections'], $report);
+	}
+
 	public function testWithoutPersistenceEveryRequestConnects(): void
 	{
 		$r = $this->sale(['sku' => 'fresh', 'stock' => 20, 'requests' => 500, 'persistent' => false]);

@@ -6,7 +6,7 @@
  *
  *   php seckill.php run [--sku=S] [--stock=100] [--requests=5000] [--concurrency=200]
  *                       [--lock=rlock|baton|phpredis|symfony|laravel|symfony_rlock|laravel_rlock|none] [--persistent=1] [--wait=3000] [--work-us=0]
- *                       [--title=T] [--json=FILE]
+ *                       [--clicks=1] [--limit=0] [--title=T] [--json=FILE]
  *       sell and print the report; with the lock on, exit 1 unless exactly stock orders
  *       were made, none oversold, no lock left, and (persistent) no more lock connections
  *       than fpm worker processes
@@ -110,6 +110,8 @@ switch ($command) {
 			'wait' => (int) ($opt['wait'] ?? 3000),
 			'work_us' => (int) ($opt['work-us'] ?? 0),
 			'monitor' => isset($opt['monitor']),
+			'clicks' => (int) ($opt['clicks'] ?? 1),
+			'limit' => (int) ($opt['limit'] ?? 0),
 		]);
 		echo seckill_report($opt['title'] ?? 'seckill', $r);
 		$failed = 0;

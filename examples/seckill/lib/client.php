@@ -261,12 +261,15 @@ function seckill_percentile(array $values, float $p): float
  * $opt: sku, stock, requests, concurrency, lock (true: rlock, false: none, or one of
  * SECKILL_LOCKS), persistent (bool), wait (ms), work_us, monitor (count the commands
  * clients send to the lock server with MONITOR, apart from those scripts run; MONITOR
- * costs the server CPU, so its CPU figures are the watched run's). Returns the figures of
- * the report.
+ * costs the server CPU, so its CPU figures are the watched run's), clicks (each buyer sends
+ * this many requests one after another: the impatient buyer), limit (a rate limit in front
+ * of the lock: attempts per second per buyer; 0: none). Returns the figures of the report.
  */
 function seckill_run(array $cfg, array $opt): array
 {
-	$opt += ['concurrency' => 200, 'lock' => true, 'persistent' => true, 'wait' => 3000, 'work_us' => 0];
+	$opt += ['concurrency' => 200, 'lock' => true, 'persistent' => true, 'wait' => 3000, 'work_us' => 0,
+		'clicks' => 1, 'limit' => 0];
+	$clicks = max(1, (int) $opt['clicks']);
 	$kind = is_bool($opt['lock']) ? ($opt['lock'] ? 'rlock' : 'none') : seckill_lock_kind((string) $opt['lock']);
 	if ($kind === null) {
 		throw new InvalidArgumentException("unknown lock: {$opt['lock']} (one of " . implode(', ', SECKILL_LOCKS) . ')');
@@ -293,12 +296,13 @@ function seckill_run(array $cfg, array $opt): array
 		'persistent' => $opt['persistent'] ? 1 : 0,
 		'wait' => $opt['wait'],
 		'work_us' => $opt['work_us'],
+		'limit' => $opt['limit'],
 	]);
 	$load = seckill_load(
 		$cfg['url'],
 		$opt['requests'],
 		$opt['concurrency'],
-		fn (int $i): string => "/buy.php?sku=$sku&user=u$run-$i&$query",
+		fn (int $i): string => "/buy.php?sku=$sku&user=u$run-" . intdiv($i, $clicks) . "&$query",
 	);
 
 	$seen = $watch === null ? null : seckill_monitor_stop($watch, $admin);
@@ -329,6 +333,7 @@ function seckill_run(array $cfg, array $opt): array
 		'p99_ms' => seckill_percentile($lat, 99),
 		'max_ms' => seckill_percentile($lat, 100),
 		'busy' => $load['http'][503] ?? 0,
+		'shed' => $load['http'][429] ?? 0,
 		'lock_cpu_us_per_req' => ($usageAfter['cpu_usec'] - $usageBefore['cpu_usec']) / $n,
 		'lock_cmds_per_req' => array_sum($calls) / $n,
 		'lock_cmds' => $calls,
@@ -410,6 +415,11 @@ function seckill_report(string $title, array $r): string
 		sprintf('  throughput      %.0f requests/s (%.2f s)', $r['rps'], $r['seconds']),
 		sprintf('  latency         p50 %.1f ms, p99 %.1f ms, max %.1f ms', $r['p50_ms'], $r['p99_ms'], $r['max_ms']),
 	];
+	if (($r['limit'] ?? 0) > 0) {
+		$lines[] = sprintf('  rate limit      %d per second per buyer (%d clicks each): %d of %d requests shed (429)'
+			. ' before the lock, %d reached it', $r['limit'], $r['clicks'], $r['shed'], $r['requests'],
+			$r['requests'] - $r['shed']);
+	}
 	if ($r['lock']) {
 		$lines[] = sprintf(
 			'  lock Redis      %d connections opened for %d requests; %d fpm worker processes served them'

@@ -139,6 +139,12 @@ function seckill_lock_options(int $waitMs, bool $persistent): array
 	];
 }
 
+/** The per-buyer rate limit's options: on the lock server, its connection shared. */
+function seckill_rate_options(): array
+{
+	return ['server' => seckill_dsn('lock'), 'prefix' => SECKILL_LOCK_PREFIX];
+}
+
 /** Put $stock items of $sku on sale, forgetting every earlier order of it. */
 function seckill_reset(Redis $shop, string $sku, int $stock): void
 {

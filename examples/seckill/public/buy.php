@@ -10,10 +10,12 @@
  *   persistent=0    the lock opens a new Redis connection for this request
  *   wait=MS         how long to queue for the lock (3000)
  *   work_us=US      pretend the sale does this much work between its read and its write (0)
+ *   limit=N         a rate limit in front of the lock: N attempts per second per buyer
+ *                   (RRateLimiter, GCRA on the lock server's clock); 0: none (the default)
  *
  * Answers JSON: {"status": "ok", "order": N, "stock_left": N}, or status sold_out,
  * already_bought (HTTP 200); busy (503: lock not acquired within wait); lock_unavailable
- * (503: lock server unreachable).
+ * (503: lock server unreachable); shed (429: over the buyer's rate limit, with Retry-After).
  */
 
 declare(strict_types=1);
@@ -27,9 +29,20 @@ $kind = seckill_lock_kind(seckill_param('lock', getenv('SECKILL_LOCK') === '0' ?
 $persistent = seckill_flag('persistent', true);
 $wait = max(0, (int) ($_GET['wait'] ?? 3000));
 $workUs = max(0, min(1000000, (int) ($_GET['work_us'] ?? 0)));
+$limit = max(0, min(1000, (int) ($_GET['limit'] ?? 0)));
 
 $shop = seckill_connect(seckill_dsn('shop'));
 seckill_note_worker($shop, $sku);
+
+// The flood shed before it reaches the lock: a buyer who clicks again within the second
+// is turned away in one script call, whatever lock guards the sale.
+if ($limit > 0) {
+	$perBuyer = new RRateLimiter("seckill:buyer:$user", $limit, 1000, seckill_rate_options());
+	if (!$perBuyer->tryAcquire()) {
+		header('Retry-After: ' . (int) ceil($perBuyer->retryAfter() / 1000));
+		seckill_respond(429, ['status' => 'shed', 'retry_after_ms' => $perBuyer->retryAfter()]);
+	}
+}
 
 $sell = fn (): array => seckill_sell($shop, $sku, $user, $workUs);
 
