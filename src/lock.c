@@ -28,6 +28,7 @@
 #include "scripts.h"
 #include "conn.h"
 #include "route.h"
+#include "stats.h"
 
 #include <unistd.h>
 
@@ -286,6 +287,10 @@ int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rl
 			/* not taken at once: queued, or handed a grant */
 			waited = true;
 			RLOCK_G(counters).contended++;
+			rlock_stats_waiters(1);
+		}
+		if (rc == 1 && res->block != 0) {
+			RLOCK_G(counters).handovers++;
 		}
 		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
 			/* the server went away while we waited (a restart): wait for it too; an error
@@ -298,6 +303,9 @@ int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rl
 		if (rc != 0) {
 			break;
 		}
+	}
+	if (waited) {
+		rlock_stats_waiters(-1);
 	}
 	return rc;
 }
