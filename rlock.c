@@ -77,23 +77,11 @@ static ZEND_INI_DISP(display_servers)
 	}
 }
 
-/* rlock.stats_keys: read at startup only (the shared memory is mapped in MINIT). An invalid
- * value turns the statistics off, and rlock_status(), rlock_metrics() and
- * rlock_status_reset() throw, naming it. */
-static zend_long stats_keys;
-static bool stats_keys_invalid;
-
+/* rlock.stats_keys: read at startup only (the shared memory is mapped in MINIT). */
 static ZEND_INI_MH(OnUpdateStatsKeys)
 {
 	(void) entry; (void) mh_arg1; (void) mh_arg2; (void) mh_arg3;
-	zend_long n = 0;
-	bool ok = new_value && rlock_parse_number(ZSTR_VAL(new_value), ZSTR_LEN(new_value), RLOCK_STATS_KEYS_MAX, &n);
-	stats_keys = ok ? n : 0;
-	stats_keys_invalid = !ok;
-	if (!ok && stage == ZEND_INI_STAGE_STARTUP && !ini_read) {
-		php_error_docref(NULL, E_WARNING, "php.ini setting rlock.stats_keys=\"%s\" must be an integer between 0 and %d; "
-			"statistics are off, and every call that uses them throws", new_value ? ZSTR_VAL(new_value) : "", RLOCK_STATS_KEYS_MAX);
-	}
+	rlock_stats_ini(new_value, stage == ZEND_INI_STAGE_STARTUP && !ini_read);
 	return SUCCESS;
 }
 
@@ -310,7 +298,7 @@ PHP_MINIT_FUNCTION(rlock)
 	(void) module_number;
 	REGISTER_INI_ENTRIES();
 	ini_read = true;
-	rlock_stats_minit(stats_keys, stats_keys_invalid);
+	rlock_stats_minit();
 
 	/* the interfaces user code types against (and fakes in its tests), then the classes */
 	zend_class_entry *lock_iface = register_class_RLock_LockInterface();

@@ -270,6 +270,7 @@ int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rl
 	bool queued = false, reached = false, waited = false;
 	int rc;
 
+	rlock_stats_waiters(1);  /* (one that takes the lock at its first round leaves at once) */
 	for (;;) {
 		zend_long remaining = MAX(deadline - rlock_now_ms(), 0);
 		w->sent = rlock_now_ms();
@@ -287,7 +288,6 @@ int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rl
 			/* not taken at once: queued, or handed a grant */
 			waited = true;
 			RLOCK_G(counters).contended++;
-			rlock_stats_waiters(1);
 		}
 		if (rc == 1 && res->block != 0) {
 			RLOCK_G(counters).handovers++;
@@ -304,9 +304,7 @@ int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rl
 			break;
 		}
 	}
-	if (waited) {
-		rlock_stats_waiters(-1);
-	}
+	rlock_stats_waiters(-1);
 	return rc;
 }
 

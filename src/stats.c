@@ -31,6 +31,7 @@
 #include "php_rlock.h"
 #include "stats.h"
 #include "semaphore.h"
+#include "options.h"
 #include "zend_smart_str.h"
 
 #include <sys/mman.h>
@@ -118,8 +119,9 @@ typedef struct {
 static stats_header *shm;
 static uint64_t *hashes;
 static stats_key *keys;
+/* rlock.stats_keys, and why its value is refused ("" when it is not) */
 static zend_long keys_setting;
-static bool setting_invalid;
+static char setting_refused[320];
 
 /* this process' gauge slot, and the pid it was taken for (a forked child takes its own) */
 static stats_proc *mine;
@@ -136,11 +138,28 @@ static size_t mapping_size(zend_long nkeys)
 	return sizeof(stats_header) + (size_t) nkeys * (sizeof(uint64_t) + sizeof(stats_key));
 }
 
-void rlock_stats_minit(zend_long nkeys, bool invalid)
+void rlock_stats_ini(zend_string *value, bool warn)
 {
-	keys_setting = nkeys;
-	setting_invalid = invalid;
-	if (invalid || nkeys <= 0) {
+	const char *s = value ? ZSTR_VAL(value) : "";
+	size_t len = value ? ZSTR_LEN(value) : 0;
+	char why[200];
+
+	setting_refused[0] = '\0';
+	if (rlock_ini_long(s, len, 0, RLOCK_STATS_KEYS_MAX, &keys_setting, why, sizeof(why))) {
+		return;
+	}
+	keys_setting = 0;
+	snprintf(setting_refused, sizeof(setting_refused), "php.ini setting rlock.stats_keys=\"%.*s\" %s",
+		(int) MIN(len, 64), s, why);
+	if (warn) {
+		php_error_docref(NULL, E_WARNING, "%s; every call that uses it throws", setting_refused);
+	}
+}
+
+void rlock_stats_minit(void)
+{
+	zend_long nkeys = keys_setting;
+	if (nkeys <= 0) {
 		return;
 	}
 	size_t size = mapping_size(nkeys);
@@ -176,12 +195,10 @@ bool rlock_stats_enabled(void)
 
 bool rlock_stats_refused(void)
 {
-	if (!setting_invalid) {
+	if (!setting_refused[0]) {
 		return false;
 	}
-	const char *v = zend_ini_string_ex("rlock.stats_keys", sizeof("rlock.stats_keys") - 1, 0, NULL);
-	zend_value_error("php.ini setting rlock.stats_keys=\"%s\" must be an integer between 0 and %d", v ? v : "",
-		RLOCK_STATS_KEYS_MAX);
+	zend_value_error("%s", setting_refused);
 	return true;
 }
 

@@ -40,11 +40,15 @@ typedef enum {
 	RLOCK_STAT_NERRORS
 } rlock_stat_error;
 
-/* Module life cycle: the mapping made in MINIT (nkeys from php.ini; the setting's value
- * invalid: none), unmapped at MSHUTDOWN. */
+/* rlock.stats_keys at most (the mapping: about 450 bytes a key) */
 #define RLOCK_STATS_KEYS_MAX 65536
 
-void rlock_stats_minit(zend_long nkeys, bool invalid);
+/* php.ini's rlock.stats_keys set to value (at startup: PHP_INI_SYSTEM). An invalid value is
+ * kept as the other settings' are: statistics off, and every call that would use them
+ * throws, naming the setting and the value; warn: say so now (a warning). */
+void rlock_stats_ini(zend_string *value, bool warn);
+/* Module life cycle: the mapping made in MINIT (of php.ini's size), unmapped at MSHUTDOWN. */
+void rlock_stats_minit(void);
 void rlock_stats_mshutdown(void);
 /* Whether statistics are kept (rlock.stats_keys > 0 and the mapping made). */
 bool rlock_stats_enabled(void);
