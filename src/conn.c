@@ -882,8 +882,10 @@ static rlock_conn *conn_take(const rlock_opts *o, const rlock_server *s)
 {
 	rlock_conn *c = zend_hash_str_find_ptr(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
 	if (c && !conn_usable(c)) {
+		if (c->pid == rlock_getpid()) {
+			rlock_stats_reconnect(s->label);  /* (a forked child's first connection is none) */
+		}
 		conn_forget(o, s);
-		rlock_stats_reconnect(s->label);
 		c = NULL;
 	}
 	return c;

@@ -652,7 +652,11 @@ typedef struct {
 static int by_weight(const void *a, const void *b)
 {
 	const key_view *x = a, *y = b;
-	return x->weight < y->weight ? 1 : x->weight > y->weight ? -1 : 0;
+	if (x->weight != y->weight) {
+		return x->weight < y->weight ? 1 : -1;
+	}
+	int c = zend_binary_strcmp(ZSTR_VAL(x->name), ZSTR_LEN(x->name), ZSTR_VAL(y->name), ZSTR_LEN(y->name));
+	return c ? c : strcmp(x->kind, y->kind);
 }
 
 /* The tracked keys, heaviest first: *n of them (the caller frees each name and the array). */
@@ -813,8 +817,9 @@ void rlock_stats_status(zval *out, bool with_keys)
 			array_init(&row);
 			add_assoc_string(&row, "kind", v[i].kind);
 			row_fields(&v[i].row, &row);
-			/* the same key of two kinds (a read and a write side): the kind added to the second */
-			if (zend_symtable_exists(Z_ARRVAL(list), v[i].name)) {
+			/* a read-write lock's sides, named by one key: their kind added */
+			if (strcmp(v[i].kind, "read") == 0 || strcmp(v[i].kind, "write") == 0
+					|| zend_symtable_exists(Z_ARRVAL(list), v[i].name)) {
 				zend_string *both = zend_string_concat3(ZSTR_VAL(v[i].name), ZSTR_LEN(v[i].name), " (", 2,
 					v[i].kind, strlen(v[i].kind));
 				zend_string *with = zend_string_concat2(ZSTR_VAL(both), ZSTR_LEN(both), ")", 1);
