@@ -202,13 +202,6 @@ bool rlock_stats_refused(void)
 	return true;
 }
 
-uint64_t rlock_stats_now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
-}
-
 /* ---- recording ---- */
 
 static void hist_add(stats_hist *h, uint64_t us)
@@ -224,19 +217,25 @@ static void hist_add(stats_hist *h, uint64_t us)
 	}
 }
 
-uint64_t rlock_stats_hash(const rlock_algo *a, zend_string *key)
+/* A key's hash with its kind mixed in (the kinds differ in their first 4 bytes: lock, read,
+ * write, multi, semaphore); never 0 (a free slot). */
+static uint64_t with_kind(uint64_t key_hash, const rlock_algo *a)
 {
-	/* the key's hash (cached in the string), its kind's mixed in; never 0 (a free slot) */
-	uint64_t h = (uint64_t) zend_string_hash_val(key) ^ ((uint64_t) zend_inline_hash_func(a->kind, strlen(a->kind)) * 0x9E3779B97F4A7C15u);
+	uint32_t k;
+	memcpy(&k, a->kind, sizeof(k));
+	uint64_t h = key_hash ^ ((uint64_t) k * UINT64_C(0x9E3779B97F4A7C15));
 	return h ? h : 1;
 }
 
-/* The hash of a key whose hash another thread may be computing (the watchdog's): not cached. */
+uint64_t rlock_stats_hash(const rlock_algo *a, zend_string *key)
+{
+	return with_kind(zend_string_hash_val(key), a);  /* cached in the string */
+}
+
+/* The same for a key whose hash another thread may be computing (the watchdog's): not cached. */
 static uint64_t hash_uncached(const rlock_algo *a, zend_string *key)
 {
-	uint64_t h = (uint64_t) zend_inline_hash_func(ZSTR_VAL(key), ZSTR_LEN(key))
-		^ ((uint64_t) zend_inline_hash_func(a->kind, strlen(a->kind)) * 0x9E3779B97F4A7C15u);
-	return h ? h : 1;
+	return with_kind(zend_inline_hash_func(ZSTR_VAL(key), ZSTR_LEN(key)), a);
 }
 
 /* How the statistics name a's lock on key: the key as the user wrote it (prefix included),
@@ -449,10 +448,10 @@ static stats_server *server_of(const char *label)
 	return &shm->servers[STATS_SERVERS];
 }
 
-void rlock_stats_command(const char *label, uint64_t us)
+void rlock_stats_command(void **slot, const char *label, uint64_t us)
 {
 	if (shm) {
-		stats_server *s = server_of(label);
+		stats_server *s = *slot ? *slot : (*slot = server_of(label));
 		ADD(&s->commands, 1);
 		hist_add(&s->rtt, us);
 	}
@@ -1037,7 +1036,14 @@ void rlock_stats_reset(void)
 #define ZERO(p, size) for (w = (uint64_t *) (p), n = (size) / sizeof(uint64_t); n-- > 0; w++) { STORE(w, 0); }
 	ZERO(&shm->pool, sizeof(stats_row));
 	ZERO(&shm->other, sizeof(stats_row));
-	ZERO(&shm->servers[0], sizeof(stats_server) * (STATS_SERVERS + 1));
+	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
+		/* counts only: a server keeps its place, which connections remember */
+		stats_server *s = &shm->servers[i];
+		STORE(&s->commands, 0);
+		STORE(&s->reconnects, 0);
+		ZERO(s->errors, sizeof(s->errors));
+		ZERO(&s->rtt, sizeof(s->rtt));
+	}
 	for (uint32_t i = 0; i < shm->nkeys; i++) {
 		STORE(&hashes[i], 0);
 		ZERO(&keys[i].row, sizeof(stats_row));
