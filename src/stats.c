@@ -915,6 +915,18 @@ static void hist_samples(smart_str *m, const char *name, const char *labels, con
 	sample(m, name, "_count", labels, NULL, cum);
 }
 
+/* A counter of every server read (labels[i] set), the field at offset of its row. */
+static void server_counter(smart_str *m, const char *name, const char *help, zend_string *const *labels,
+	const stats_server *s, size_t offset)
+{
+	family(m, name, "counter", help);
+	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
+		if (labels[i]) {
+			sample(m, name, "", ZSTR_VAL(labels[i]), NULL, *(const uint64_t *) ((const char *) &s[i] + offset));
+		}
+	}
+}
+
 zend_string *rlock_stats_metrics(void)
 {
 	smart_str m = {0};
@@ -991,12 +1003,8 @@ zend_string *rlock_stats_metrics(void)
 		slabels[i] = smart_str_extract(&l);
 		smart_str_free(&label);
 	}
-	family(&m, "rlock_server_commands_total", "counter", "Commands (or pipelines) a server answered.");
-	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
-		if (slabels[i]) {
-			sample(&m, "rlock_server_commands_total", "", ZSTR_VAL(slabels[i]), NULL, s[i].commands);
-		}
-	}
+	server_counter(&m, "rlock_server_commands_total", "Commands (or pipelines) a server answered.", slabels, s,
+		XtOffsetOf(stats_server, commands));
 	family(&m, "rlock_server_errors_total", "counter", "Failed commands by kind: connection, timeout, auth, reply.");
 	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
 		for (int e = 0; slabels[i] && e < RLOCK_STAT_NERRORS; e++) {
@@ -1007,12 +1015,8 @@ zend_string *rlock_stats_metrics(void)
 			smart_str_free(&l);
 		}
 	}
-	family(&m, "rlock_server_reconnects_total", "counter", "Connections to a server opened again.");
-	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
-		if (slabels[i]) {
-			sample(&m, "rlock_server_reconnects_total", "", ZSTR_VAL(slabels[i]), NULL, s[i].reconnects);
-		}
-	}
+	server_counter(&m, "rlock_server_reconnects_total", "Connections to a server opened again.", slabels, s,
+		XtOffsetOf(stats_server, reconnects));
 	family(&m, "rlock_server_rtt_seconds", "histogram", "Round-trip time of commands to a server.");
 	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
 		if (slabels[i]) {
