@@ -72,8 +72,8 @@ zend_long rlock_conn_left(void)
 
 /* own_ms, or less when the call's deadline comes first; at least 1 (a socket timeout of 0
  * would mean none). */
-/* The monotonic clock's last reading by rlock_now_ms(), in us (the statistics' round trips). */
-ZEND_TLS uint64_t last_clock_us;
+/* The monotonic clock's last reading by rlock_now_ms() (the statistics' round trips). */
+ZEND_TLS struct timespec last_clock;
 
 static zend_long bound(zend_long own_ms)
 {
@@ -840,7 +840,7 @@ static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_e
 static void conn_sent(rlock_conn *c)
 {
 	c->busy = true;
-	c->sent_us = rlock_stats_enabled() ? last_clock_us : 0;
+	c->sent_us = rlock_stats_enabled() ? (uint64_t) last_clock.tv_sec * 1000000 + (uint64_t) last_clock.tv_nsec / 1000 : 0;
 }
 
 /* c's command answered: its round trip counted. */
@@ -1141,7 +1141,7 @@ zend_long rlock_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	last_clock_us = (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
+	last_clock = ts;
 	return (zend_long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 

@@ -171,6 +171,7 @@ void rlock_stats_minit(void)
 	}
 	/* an anonymous mapping comes zeroed */
 	shm = p;
+	rlock_stats_on = true;
 	shm->magic = STATS_MAGIC;
 	shm->bytes = size;
 	shm->nkeys = (uint32_t) nkeys;
@@ -183,15 +184,13 @@ void rlock_stats_minit(void)
 void rlock_stats_mshutdown(void)
 {
 	if (shm) {
+		rlock_stats_on = false;
 		munmap(shm, shm->bytes);
 		shm = NULL;
 	}
 }
 
-bool rlock_stats_enabled(void)
-{
-	return shm != NULL;
-}
+bool rlock_stats_on;
 
 bool rlock_stats_refused(void)
 {
@@ -289,11 +288,10 @@ static void move_to_other(stats_key *k)
 /* The slot of hash h among its ways, or NULL. */
 static stats_key *find(uint64_t h, uint32_t *empty, uint32_t *least)
 {
-	uint32_t n = shm->nkeys, start = (uint32_t) (h % n);
+	uint32_t n = shm->nkeys, i = (uint32_t) (h % n);
 	uint64_t min = UINT64_MAX;
 	*empty = *least = UINT32_MAX;
-	for (uint32_t w = 0; w < shm->ways; w++) {
-		uint32_t i = (start + w) % n;
+	for (uint32_t w = 0; w < shm->ways; w++, i = i + 1 == n ? 0 : i + 1) {
 		uint64_t s = LOAD(&hashes[i]);
 		if (s == h) {
 			return &keys[i];
@@ -345,6 +343,15 @@ static void count_row(stats_row *r, rlock_stat_event ev)
 static void record(uint64_t h, const rlock_algo *a, zend_string *key, const rlock_stat_event *evs, int nev, int64_t wait_us)
 {
 	stats_key *k = slot_of(h, a, key);
+	if (nev == 1 && wait_us < 0) {
+		/* one event (an uncontended tryLock()/lock() without a wait): the common case */
+		ADD(&shm->pool.ev[evs[0]], 1);
+		ADD(k ? &k->row.ev[evs[0]] : &shm->other.ev[evs[0]], 1);
+		if (k) {
+			ADD(&k->weight, 1);
+		}
+		return;
+	}
 	stats_row *rows[2] = { &shm->pool, k ? &k->row : &shm->other };
 	for (int r = 0; r < 2; r++) {
 		for (int e = 0; e < nev; e++) {
@@ -501,18 +508,10 @@ static stats_proc *proc_slot(void)
 	return mine;
 }
 
-void rlock_stats_holds(int delta)
+void rlock_stats_gauge(bool waiters, int delta)
 {
-	if (shm) {
-		ADD(&proc_slot()->holds, delta);
-	}
-}
-
-void rlock_stats_waiters(int delta)
-{
-	if (shm) {
-		ADD(&proc_slot()->waiters, delta);
-	}
+	stats_proc *p = proc_slot();
+	ADD(waiters ? &p->waiters : &p->holds, delta);
 }
 
 /* ---- reading ---- */

@@ -52,8 +52,12 @@ void rlock_stats_ini(zend_string *value, bool warn);
 /* Module life cycle: the mapping made in MINIT (of php.ini's size), unmapped at MSHUTDOWN. */
 void rlock_stats_minit(void);
 void rlock_stats_mshutdown(void);
-/* Whether statistics are kept (rlock.stats_keys > 0 and the mapping made). */
-bool rlock_stats_enabled(void);
+/* Whether statistics are kept (rlock.stats_keys > 0 and the mapping made): set once in MINIT. */
+extern bool rlock_stats_on;
+static inline bool rlock_stats_enabled(void)
+{
+	return rlock_stats_on;
+}
 
 /* ---- recording ---- */
 
@@ -95,8 +99,19 @@ void rlock_stats_reconnect(const char *label);  /* this process' counter too */
 
 /* Gauges of this process, summed over the live processes of the pool: holds kept by the
  * registry, callers blocked in a wait. delta +1 or -1. */
-void rlock_stats_holds(int delta);
-void rlock_stats_waiters(int delta);
+void rlock_stats_gauge(bool waiters, int delta);
+static inline void rlock_stats_holds(int delta)
+{
+	if (rlock_stats_on) {
+		rlock_stats_gauge(false, delta);
+	}
+}
+static inline void rlock_stats_waiters(int delta)
+{
+	if (rlock_stats_on) {
+		rlock_stats_gauge(true, delta);
+	}
+}
 
 /* Microseconds on the monotonic clock. */
 static inline uint64_t rlock_stats_now_us(void)
