@@ -455,12 +455,14 @@ static stats_server *server_of(const char *label)
 	return &shm->servers[STATS_SERVERS];
 }
 
-void rlock_stats_command(void **slot, const char *label, uint64_t us)
+void rlock_stats_command(void **slot, const char *label, uint64_t us, bool timed)
 {
 	if (shm) {
 		stats_server *s = *slot ? *slot : (*slot = server_of(label));
 		ADD(&s->commands, 1);
-		hist_add(&s->rtt, us);
+		if (timed) {
+			hist_add(&s->rtt, us);
+		}
 	}
 }
 
@@ -1016,7 +1018,7 @@ zend_string *rlock_stats_metrics(void)
 	}
 	server_counter(&m, "rlock_server_reconnects_total", "Connections to a server opened again.", slabels, s,
 		XtOffsetOf(stats_server, reconnects));
-	family(&m, "rlock_server_rtt_seconds", "histogram", "Round-trip time of commands to a server.");
+	family(&m, "rlock_server_rtt_seconds", "histogram", "Round-trip time of commands to a server (one command in four timed).");
 	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
 		if (slabels[i]) {
 			hist_samples(&m, "rlock_server_rtt_seconds", ZSTR_VAL(slabels[i]), &s[i].rtt);

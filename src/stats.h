@@ -90,9 +90,9 @@ uint64_t rlock_stats_hash(const rlock_algo *a, zend_string *key);
 uint64_t rlock_stats_watch_hash(const rlock_algo *a, zend_string *key);
 void rlock_stats_count_hash(uint64_t h, rlock_stat_event ev);
 
-/* One command (or pipeline) to server label answered after us microseconds. *slot caches
- * the server's place in the table (a connection keeps it: NULL at first). */
-void rlock_stats_command(void **slot, const char *label, uint64_t us);
+/* One command (or pipeline) to server label answered; when timed, after us microseconds.
+ * *slot caches the server's place in the table (a connection keeps it: NULL at first). */
+void rlock_stats_command(void **slot, const char *label, uint64_t us, bool timed);
 /* A command to label failed (err: its kind), or label's connection was opened again. */
 void rlock_stats_server_error(const char *label, rlock_stat_error kind);
 void rlock_stats_reconnect(const char *label);  /* this process' counter too */
