@@ -34,11 +34,13 @@
 #include "options.h"
 #include "zend_smart_str.h"
 
-#include <sys/mman.h>
-#include <signal.h>
 #include <errno.h>
 #include <time.h>
-#include <unistd.h>
+#ifndef PHP_WIN32
+# include <sys/mman.h>
+# include <signal.h>
+# include <unistd.h>
+#endif
 
 #define STATS_MAGIC UINT64_C(0x726c6f636b737431)  /* "rlockst1" */
 #define STATS_WAYS 8
@@ -159,9 +161,13 @@ void rlock_stats_ini(zend_string *value, bool warn)
 void rlock_stats_minit(void)
 {
 	zend_long nkeys = keys_setting;
+#ifdef PHP_WIN32
+	nkeys = 0;  /* no fork() to share a mapping with: statistics off */
+#endif
 	if (nkeys <= 0) {
 		return;
 	}
+#ifndef PHP_WIN32
 	size_t size = mapping_size(nkeys);
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
@@ -179,15 +185,18 @@ void rlock_stats_minit(void)
 	shm->started = shm->reset = (uint64_t) time(NULL);
 	hashes = (uint64_t *) (shm + 1);
 	keys = (stats_key *) (hashes + nkeys);
+#endif
 }
 
 void rlock_stats_mshutdown(void)
 {
+#ifndef PHP_WIN32
 	if (shm) {
 		rlock_stats_on = false;
 		munmap(shm, shm->bytes);
 		shm = NULL;
 	}
+#endif
 }
 
 bool rlock_stats_on;
@@ -701,6 +710,7 @@ static void gauges(int64_t *holds, int64_t *waiters)
 		if (pid == 0 && i < STATS_PROCS) {
 			continue;
 		}
+#ifndef PHP_WIN32
 		if (i < STATS_PROCS && kill((pid_t) pid, 0) < 0 && errno == ESRCH) {
 			/* dead: what it held or waited for is no more */
 			STORE(&p->holds, 0);
@@ -708,6 +718,7 @@ static void gauges(int64_t *holds, int64_t *waiters)
 			CAS(&p->pid, &pid, 0);
 			continue;
 		}
+#endif
 		*holds += LOAD(&p->holds);
 		*waiters += LOAD(&p->waiters);
 	}
