@@ -38,7 +38,7 @@ typedef enum {
 	RLOCK_STAT_ERR_CONNECTION = 0,  /* unreachable, refused, closed, I/O error */
 	RLOCK_STAT_ERR_TIMEOUT,         /* connect or read timed out */
 	RLOCK_STAT_ERR_AUTH,            /* credentials refused or wanted */
-	RLOCK_STAT_ERR_REPLY,           /* an error reply (OOM, WRONGTYPE, NOSCRIPT, ...) */
+	RLOCK_STAT_ERR_REPLY,           /* an error reply (OOM, WRONGTYPE, ...; NOSCRIPT is none) */
 	RLOCK_STAT_NERRORS
 } rlock_stat_error;
 
@@ -61,7 +61,7 @@ static inline bool rlock_stats_enabled(void)
 
 /* ---- recording ---- */
 
-/* n events ev of a's lock on key (and the pool's). key is the key as the registry knows it
+/* One event ev of a's lock on key (and the pool's). key is the key as the registry knows it
  * (its hash is cached in the string); its display text is made only when a slot is claimed
  * for it (a semaphore by its name, a lock over several keys by them all). */
 void rlock_stats_count(const rlock_algo *a, zend_string *key, rlock_stat_event ev);
