@@ -74,6 +74,10 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	HashTable ctx_fibers;
 	HashTable ctx_alive;
 	zend_ulong ctx_last;
+	/* Swoole coroutines (src/context.c): each one's id and connection slot by its cid, and
+	 * the slots in use */
+	HashTable ctx_coros;
+	HashTable co_slots;
 	/* getpid(), cached (glibc does not) and refreshed in a forked child */
 	pid_t pid;
 	/* CSPRNG bytes not handed out yet, for tokens; emptied in a forked child */

@@ -20,6 +20,7 @@
 #include "src/route.h"
 #include "src/registry.h"
 #include "src/context.h"
+#include "src/swoole.h"
 #include "src/multi.h"
 #include "src/semaphore.h"
 #include "src/watchdog.h"
@@ -274,7 +275,8 @@ static PHP_GINIT_FUNCTION(rlock)
 	rlock_route_ginit(&rlock_globals->topology);
 	zend_hash_init(&rlock_globals->hot_keys, 16, NULL, NULL, 1);
 	zend_hash_init(&rlock_globals->lost_tokens, 4, NULL, persistent_string_dtor, 1);
-	rlock_context_ginit(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive);
+	rlock_context_ginit(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive, &rlock_globals->ctx_coros,
+		&rlock_globals->co_slots);
 }
 
 static PHP_GSHUTDOWN_FUNCTION(rlock)
@@ -283,7 +285,8 @@ static PHP_GSHUTDOWN_FUNCTION(rlock)
 	zend_hash_destroy(&rlock_globals->topology);
 	zend_hash_destroy(&rlock_globals->hot_keys);
 	zend_hash_destroy(&rlock_globals->lost_tokens);
-	rlock_context_gshutdown(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive);
+	rlock_context_gshutdown(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive, &rlock_globals->ctx_coros,
+		&rlock_globals->co_slots);
 }
 
 /* In a forked child: a new pid, and none of the parent's unused random bytes. */
@@ -330,6 +333,7 @@ PHP_MSHUTDOWN_FUNCTION(rlock)
 	(void) type;
 	(void) module_number;
 	rlock_watchdog_mshutdown();
+	rlock_swoole_mshutdown();
 	rlock_stats_mshutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;

@@ -290,10 +290,10 @@ zend_long rlock_rate_now_us(void)
 
 void rlock_rate_sleep(zend_long wait_us)
 {
-	/* to a deadline: a signal that cuts a nanosleep() short is slept through */
+	/* to a deadline: a signal that cuts a sleep short is slept through; in a Swoole
+	 * coroutine the sleep yields (rlock_sleep_us) */
 	zend_long until = rlock_rate_now_us() + wait_us, left;
 	while ((left = until - rlock_rate_now_us()) > 0) {
-		struct timespec ts = { .tv_sec = left / 1000000, .tv_nsec = (left % 1000000) * 1000 };
-		nanosleep(&ts, NULL);
+		rlock_sleep_us(left);
 	}
 }
