@@ -21,6 +21,7 @@
 #include "src/scripts.h"
 #include "src/route.h"
 #include "src/registry.h"
+#include "src/stats.h"
 #include "src/context.h"
 #include "src/multi.h"
 #include "src/rwlock.h"
@@ -158,6 +159,7 @@ static int rlock_release_one(rlock_object *l, rlock_own *me, bool throw)
 		rlock_own_drop(me);
 		me->lost = true;
 		RLOCK_G(counters).lost++;
+		rlock_stats_lost(l->algo, l->key);
 	}
 	return rc;
 }
@@ -304,6 +306,7 @@ PHP_METHOD(RLock, extend)
 		rlock_own_drop(me);
 		me->lost = true;
 		RLOCK_G(counters).lost++;
+		rlock_stats_lost(l->algo, l->key);
 	}
 	RETURN_BOOL(rc);
 }

@@ -14,6 +14,7 @@
 #include "src/semaphore.h"
 #include "src/scripts.h"
 #include "src/registry.h"
+#include "src/stats.h"
 #include "rlock_class.h"
 
 static zend_class_entry *rsemaphore_ce;
@@ -184,7 +185,10 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 	bool unanswered = me->unanswered.ticket != NULL;
 	hold.token = me->token;
 	rlock_conn_enter(s->opts, wait);
+	rlock_stats_mark mark;
+	rlock_stats_begin(&mark, wait);
 	int rc = rlock_semaphore_acquire(s->opts, s->key, s->limit, n, wait, &hold, &total, &me->unanswered, &err);
+	rlock_stats_end(&mark, &rlock_semaphore_algo, s->key, wait, rc);
 	me->token = hold.token;
 	if (rc == 1 && rlock_registry_add(&rlock_semaphore_algo, s->opts, s->key, &hold, &err) < 0) {
 		/* not renewed, not kept: give them back at once (ours from before too) */
@@ -209,18 +213,15 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 		return -1;
 	}
 	if (rc == 0) {
-		if (wait > 0) {
-			RLOCK_G(counters).timeouts++;
-		}
 		return 0;
 	}
-	RLOCK_G(counters).acquired++;
 	if (me->count == 0) {
 		me->lost = false;
 	}
 	if (me->count + n > total) {
 		/* some we held had ended their lease (purged by Redis): Redis' count is the truth */
 		RLOCK_G(counters).lost++;
+		rlock_stats_lost(&rlock_semaphore_algo, s->key);
 	}
 	me->count = total;
 	me->valid_until = hold.valid_until;
@@ -234,6 +235,7 @@ static void rsemaphore_lost(rsemaphore_object *s, rlock_own *me)
 	me->count = 0;
 	me->lost = true;
 	RLOCK_G(counters).lost++;
+	rlock_stats_lost(&rlock_semaphore_algo, s->key);
 }
 
 /* Give back every permit we hold, and those an acquire whose reply never came may have
@@ -256,6 +258,7 @@ static int rsemaphore_release(rsemaphore_object *s, bool throw)
 	if (rc == 0 && held > 0) {
 		me->lost = true;
 		RLOCK_G(counters).lost++;
+		rlock_stats_lost(&rlock_semaphore_algo, s->key);
 	}
 	return rc;
 }

@@ -1,5 +1,15 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 92c2c4f6d682e9d19a77481f0af17ad358857582 */
+ * Stub hash: f1185134e4c4321be6824fc7af77e7e57e0f6136 */
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_rlock_status, 0, 0, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, keys, _IS_BOOL, 0, "true")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_rlock_metrics, 0, 0, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_rlock_status_reset, 0, 0, IS_VOID, 0)
+ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_lock, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
@@ -38,8 +48,7 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_fencingToken, 0, 0, IS_LONG, 1)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_key, 0, 0, IS_STRING, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_RLock_LockInterface_key arginfo_rlock_metrics
 
 #define arginfo_class_RLock_LockInterface_lost arginfo_class_RLock_LockInterface_tryLock
 
@@ -81,8 +90,7 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_RLock_RateLimiterInterface_remaining arginfo_class_RLock_LockInterface_ttl
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_RateLimiterInterface_reset, 0, 0, IS_VOID, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_RLock_RateLimiterInterface_reset arginfo_rlock_status_reset
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_RLock_ReadWriteLockInterface_readLock, 0, 0, RLock\\LockInterface, 0)
 ZEND_END_ARG_INFO()
@@ -118,7 +126,7 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_RLock_fencingToken arginfo_class_RLock_LockInterface_fencingToken
 
-#define arginfo_class_RLock_key arginfo_class_RLock_LockInterface_key
+#define arginfo_class_RLock_key arginfo_rlock_metrics
 
 #define arginfo_class_RLock_lost arginfo_class_RLock_LockInterface_tryLock
 
@@ -179,7 +187,7 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_RRateLimiter_remaining arginfo_class_RLock_LockInterface_ttl
 
-#define arginfo_class_RRateLimiter_reset arginfo_class_RLock_RateLimiterInterface_reset
+#define arginfo_class_RRateLimiter_reset arginfo_rlock_status_reset
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RRateLimiter_all, 0, 1, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO(0, limiters, IS_ARRAY, 0)
@@ -190,6 +198,9 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLockLostException_getResu
 ZEND_END_ARG_INFO()
 
 
+ZEND_FUNCTION(rlock_status);
+ZEND_FUNCTION(rlock_metrics);
+ZEND_FUNCTION(rlock_status_reset);
 ZEND_METHOD(RLock, __construct);
 ZEND_METHOD(RLock, lock);
 ZEND_METHOD(RLock, tryLock);
@@ -228,6 +239,14 @@ ZEND_METHOD(RRateLimiter, remaining);
 ZEND_METHOD(RRateLimiter, reset);
 ZEND_METHOD(RRateLimiter, all);
 ZEND_METHOD(RLockLostException, getResult);
+
+
+static const zend_function_entry ext_functions[] = {
+	ZEND_FE(rlock_status, arginfo_rlock_status)
+	ZEND_FE(rlock_metrics, arginfo_rlock_metrics)
+	ZEND_FE(rlock_status_reset, arginfo_rlock_status_reset)
+	ZEND_FE_END
+};
 
 
 static const zend_function_entry class_RLock_LockInterface_methods[] = {

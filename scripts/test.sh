@@ -36,6 +36,8 @@ case "$mode" in
 esac
 v=$(rlock_php)
 need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools faketime)
+# promtool checks rlock_metrics() (phpt 653); PrometheusTest scrapes it with the server
+need+=(prometheus)
 # PHPUnit, the locks SeckillTest compares, and composer (BridgePackageTest installs the bridge);
 # the rate limit bridges' symfony/rate-limiter
 [ "$mode" = --phpt ] || [ "$mode" = --valkey ] ||

@@ -10,6 +10,7 @@
 #include "conn.h"
 #include "scripts.h"
 #include "watchdog.h"
+#include "stats.h"
 
 #include <unistd.h>
 
@@ -54,7 +55,7 @@ static rlock_watchdog_entry **watch(const rlock_algo *a, const rlock_opts *o, ze
 	uint32_t n = token_keys(a, key, keys);
 	rlock_watchdog_entry **wd = n ? ecalloc(n, sizeof(*wd)) : NULL;
 	for (uint32_t i = 0; i < n && wd; i++) {
-		if (!(wd[i] = rlock_watchdog_watch(o, keys[i], token, o->ttl, err))) {
+		if (!(wd[i] = rlock_watchdog_watch(o, keys[i], token, o->ttl, rlock_stats_watch_hash(a, key), err))) {
 			while (i-- > 0) {
 				rlock_watchdog_unwatch(wd[i]);
 			}
@@ -108,6 +109,9 @@ static zend_long held_valid_until(const rlock_held *h)
 static void held_free(rlock_held *h)
 {
 	held_unwatch(h);
+	if (h->pid == rlock_getpid()) {
+		rlock_stats_holds(-1);
+	}
 	if (h->algo->renewed) {
 		RLOCK_G(held_over_keys)--;
 	}
@@ -217,6 +221,7 @@ static void keep(zval *zv, const rlock_algo *a, rlock_opts *o, zend_string *key,
 	h->count = 1;
 	h->ctx = ctx;
 	h->pid = rlock_getpid();
+	rlock_stats_holds(1);
 	h->wd = wd;
 	h->nwd = nwd;
 	h->next = NULL;
@@ -320,14 +325,12 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		zend_string_release(id);
 		return -1;
 	}
+	rlock_stats_mark mark;
+	rlock_stats_begin(&mark, wait_ms);
 	int rc = a->acquire(o, key, wait_ms, out, err);
+	rlock_stats_end(&mark, a, key, wait_ms, rc);
 	if (rlock_context_yields()) {
 		zv = chain(id);
-	}
-	if (rc == 1) {
-		RLOCK_G(counters).acquired++;
-	} else if (rc == 0 && wait_ms > 0) {
-		RLOCK_G(counters).timeouts++;
 	}
 	if (rc == 1 && o->watchdog && RLOCK_G(request_active)
 			&& !(wd = watch(a, o, key, out->token, &nwd, err))) {

@@ -40,6 +40,7 @@
 #include "php.h"
 #include "watchdog.h"
 #include "scripts.h"
+#include "stats.h"
 
 #ifndef PHP_WIN32
 
@@ -73,6 +74,7 @@ struct rlock_watchdog_entry {
 	int64_t ttl;      /* ms */
 	int64_t due;      /* monotonic ms of the next renewal */
 	int64_t valid_until;  /* monotonic ms the lease ends, as the last renewal left it */
+	uint64_t stats_key;   /* its lock in the statistics (src/stats.h), 0: none */
 	int lost;         /* written by the thread, read by the request side: atomic */
 	bool linked;      /* the thread renews it */
 	bool held;        /* the request side has not given it back */
@@ -560,6 +562,9 @@ static void wd_apply(int64_t sent, int trips)
 				e->due = sent + period_of(MIN(ttl_sent, e->ttl));
 				e->valid_until = sent + ttl_sent;
 				wd.stats.renewals++;
+				if (e->stats_key) {
+					rlock_stats_count_hash(e->stats_key, RLOCK_STAT_RENEWALS);
+				}
 				break;
 			case 0:
 				mark_lost(e);
@@ -569,6 +574,9 @@ static void wd_apply(int64_t sent, int trips)
 			default:
 				e->due = now + retry_of(e->ttl);
 				failed = true;
+				if (e->stats_key) {
+					rlock_stats_count_hash(e->stats_key, RLOCK_STAT_RENEWAL_FAILURES);
+				}
 				break;
 		}
 	}
@@ -924,7 +932,7 @@ static int wd_start(void)
 }
 
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long ttl, rlock_err *err)
+	zend_long ttl, uint64_t stats_key, rlock_err *err)
 {
 	rlock_watchdog_entry *e = calloc(1, sizeof(*e));
 	wd_server *s;
@@ -941,6 +949,7 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	e->key_len = ZSTR_LEN(key);
 	e->token_len = ZSTR_LEN(token);
 	e->ttl = ttl;
+	e->stats_key = stats_key;
 	e->held = true;
 
 	pthread_mutex_lock(&wd.mutex);
@@ -1024,11 +1033,12 @@ void rlock_watchdog_mshutdown(void)
 }
 
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long ttl, rlock_err *err)
+	zend_long ttl, uint64_t stats_key, rlock_err *err)
 {
 	(void) key;
 	(void) token;
 	(void) ttl;
+	(void) stats_key;
 	rlock_err_set(err, RLOCK_ERR_REPLY, o->server.label, "the watchdog needs POSIX threads, which this build lacks");
 	return NULL;
 }

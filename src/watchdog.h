@@ -22,11 +22,12 @@ typedef struct {
 void rlock_watchdog_minit(void);
 void rlock_watchdog_mshutdown(void);
 
-/* Renew key (held with token) to ttl ms every ttl/3 from now on, starting the thread if it
+/* Renew key (held with token) to ttl ms every ttl/3 from now on (renewals and failures
+ * counted in the statistics under stats_key: rlock_stats_watch_hash(); 0 none), starting the thread if it
  * does not run. Copies what it needs: nothing of o, key or token is kept. NULL with err set
  * when the thread cannot be started. */
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long ttl, rlock_err *err);
+	zend_long ttl, uint64_t stats_key, rlock_err *err);
 
 /* Stop renewing and give the entry back. */
 void rlock_watchdog_unwatch(rlock_watchdog_entry *e);
