@@ -33,6 +33,8 @@
 
 ZEND_DECLARE_MODULE_GLOBALS(rlock)
 
+pid_t rlock_pid;
+
 
 /* ---- php.ini ---- */
 
@@ -223,8 +225,6 @@ static PHP_GINIT_FUNCTION(rlock)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
 	memset(rlock_globals, 0, sizeof(*rlock_globals));
-	rlock_globals->pid = getpid();
-	rlock_globals->random_used = sizeof(rlock_globals->random_pool);  /* empty: filled on first use */
 	rlock_conn_ginit(&rlock_globals->pool, &rlock_globals->request_conns, &rlock_globals->tls_ctxs);
 	rlock_route_ginit(&rlock_globals->topology);
 	zend_hash_init(&rlock_globals->hot_keys, 16, NULL, NULL, 1);
@@ -241,11 +241,11 @@ static PHP_GSHUTDOWN_FUNCTION(rlock)
 	rlock_context_gshutdown(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive);
 }
 
-/* In a forked child: a new pid, and none of the parent's unused random bytes. */
+/* In a forked child: a new pid (and so none of the parent's unused random bytes). No module
+ * global here: the thread that forks may have no PHP context (ZTS). */
 static void rlock_atfork_child(void)
 {
-	RLOCK_G(pid) = getpid();
-	RLOCK_G(random_used) = sizeof(RLOCK_G(random_pool));
+	rlock_pid = getpid();
 }
 
 PHP_MINIT_FUNCTION(rlock)
@@ -254,6 +254,7 @@ PHP_MINIT_FUNCTION(rlock)
 	(void) module_number;
 	REGISTER_INI_ENTRIES();
 	ini_read = true;
+	rlock_pid = getpid();
 
 	/* the interfaces user code types against (and fakes in its tests), then the classes */
 	zend_class_entry *lock_iface = register_class_RLock_LockInterface();

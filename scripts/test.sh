@@ -131,7 +131,7 @@ tree_build() {
 # tests/zts/ in it, rlock and the harness built with ThreadSanitizer: a report fails the run.
 # tests/zts/tsan.supp names races of PHP's own code only.
 run_zts() {
-	local start=$SECONDS dir scenario threads requests
+	local start=$SECONDS dir scenario args
 	. scripts/lib/zts.sh
 	zts=$(rlock_zts_make) || { status=1; return; }
 	echo "ZTS PHP: $("$zts/bin/php" -n -r 'echo PHP_VERSION, PHP_ZTS ? " ZTS" : " NTS";') ($zts), built in $((SECONDS - start)) s or cached"
@@ -144,16 +144,18 @@ run_zts() {
 		-o "$dir/harness" tests/zts/harness.c scripts/lib/nodeepbind.c -ldl \
 		-L"$zts/lib" -lphp -Wl,-rpath,"$zts/lib" || { status=1; return; }
 	printf 'extension=%s\n' "$dir/modules/rlock.so" > "$dir/harness.ini"
-	while read -r scenario threads requests; do
+	# scenario, then the harness' arguments: [-f] THREADS REQUESTS
+	while read -r scenario args; do
+		# shellcheck disable=SC2086
 		PHPRC="$dir/harness.ini" PHP_INI_SCAN_DIR= \
 			TSAN_OPTIONS="halt_on_error=1 exitcode=66 die_after_fork=0 second_deadlock_stack=1 suppressions=$repo/tests/zts/tsan.supp" \
-			"$dir/harness" "$threads" "$requests" "$repo/tests/zts/$scenario.php" \
+			"$dir/harness" $args "$repo/tests/zts/$scenario.php" \
 			|| { echo "zts: tests/zts/$scenario.php failed" >&2; status=1; }
 	done <<-LIST
 		exclusion 4 25
 		holds 3 1
 		watchdog 4 2
-		fork 3 1
+		fork -f 3 1
 	LIST
 	echo "zts: $((SECONDS - start)) s"
 }

@@ -2,13 +2,17 @@
 # package of the PHP the scripts use (rlock_php) into a cache folder outside the clone
 # (RLOCK_ZTS, /var/cache/rlock/zts/php8.2), once, and reused when present. Minimal: the CLI
 # and the embed SAPI (libphp.so, which tests/zts/harness.c drives from threads), with only
-# the extensions the phpt suite calls (pcntl, posix, session). Sourced by scripts/test.sh
-# after deps.sh.
+# the extensions the phpt suite calls. Sourced by scripts/test.sh after deps.sh.
 #
 #   rlock_zts_make   the cache's path (bin/php, bin/php-config, bin/phpize, lib/libphp.so),
 #                    built when missing
 
 RLOCK_ZTS=${RLOCK_ZTS:-/var/cache/rlock/zts}
+# How it is configured (--prefix aside): a cache made otherwise is made again. The extensions
+# the phpt suite calls: pcntl and posix (forks), session (save handlers), openssl (a TLS
+# server of test 521).
+RLOCK_ZTS_CONFIGURE="--enable-zts --enable-embed --disable-all --disable-cgi --disable-phpdbg --without-pear
+	--enable-pcntl --enable-posix --enable-session --with-openssl"
 
 # rlock_zts_sources: a deb-src entry for each Debian archive and suite the host's apt has a
 # deb entry for (the same suites: a source from another suite than the binaries would not be
@@ -51,19 +55,24 @@ rlock_zts_sources() {
 
 # rlock_zts_make: the path of the ZTS build, made when missing. Built in a temporary folder,
 # installed under it (INSTALL_ROOT) and renamed into place when complete: a run killed
-# half-way leaves no half build. The prefix is the final path (php-config names it).
+# half-way leaves no half build. The prefix is the final path (php-config names it). Call it
+# in a subshell ($(...)): it holds a lock on fd 8 until that ends.
 rlock_zts_make() {
 	local v prefix tmp
 	v=$(rlock_php)
 	prefix="$RLOCK_ZTS/php$v"
-	if [ -x "$prefix/bin/php" ] && [ -x "$prefix/bin/php-config" ] && [ -f "$prefix/lib/libphp.so" ]; then
+	mkdir -p "$RLOCK_ZTS"
+	# one build at a time: a second run waits for the first's and takes it
+	exec 8> "$RLOCK_ZTS/.php$v.lock"
+	flock 8
+	if [ -x "$prefix/bin/php" ] && [ -f "$prefix/lib/libphp.so" ] \
+		&& [ "$(cat "$prefix/configure.txt" 2>/dev/null)" = "$RLOCK_ZTS_CONFIGURE" ]; then
 		echo "$prefix"
 		return
 	fi
 	# (in a command substitution set -e is off: each failure must end here)
-	rlock_install dpkg-dev autoconf libtool pkg-config >&2 || return 1
+	rlock_install dpkg-dev autoconf libtool pkg-config libssl-dev >&2 || return 1
 	rlock_zts_sources >&2 || return 1
-	mkdir -p "$RLOCK_ZTS"
 	rm -rf "$RLOCK_ZTS/.php$v".*
 	tmp=$(mktemp -d "$RLOCK_ZTS/.php$v.XXXXXX")
 	echo "zts: building a ZTS PHP $v from Debian's php$v source into $prefix (once; reused after; log $tmp.log)" >&2
@@ -72,6 +81,7 @@ rlock_zts_make() {
 		rm -rf "$tmp"
 		return 1
 	fi
+	rm -rf "$prefix"
 	mv "$tmp/root$prefix" "$prefix"
 	rm -rf "$tmp" "$tmp.log"
 	echo "$prefix"
@@ -95,9 +105,8 @@ rlock_zts_build() {
 	cd "$src" || return 1
 	# Debian's patches change configure's m4: configure made again from them
 	./buildconf --force || return 1
-	./configure --prefix="$prefix" --enable-zts --enable-embed --disable-all \
-		--disable-cgi --disable-phpdbg --enable-pcntl --enable-posix --enable-session \
-		--without-pear CFLAGS="-O2 -g" || return 1
+	# shellcheck disable=SC2086
+	./configure --prefix="$prefix" $RLOCK_ZTS_CONFIGURE CFLAGS="-O2 -g" || return 1
 	make -j"$(nproc)" || return 1
 	make install INSTALL_ROOT="$dir/root" || return 1
 	# Debian's patches install libphp.so in lib/php: named in lib as upstream installs it
@@ -107,5 +116,6 @@ rlock_zts_build() {
 		mkdir -p "$dir/root$prefix/share"
 		ln -s /usr/share/aclocal "$dir/root$prefix/share/aclocal"
 	fi
-	[ -x "$dir/root$prefix/bin/php" ] && [ -x "$dir/root$prefix/bin/php-config" ] && [ -f "$dir/root$prefix/lib/libphp.so" ]
+	[ -x "$dir/root$prefix/bin/php" ] && [ -x "$dir/root$prefix/bin/php-config" ] && [ -f "$dir/root$prefix/lib/libphp.so" ] || return 1
+	printf '%s' "$RLOCK_ZTS_CONFIGURE" > "$dir/root$prefix/configure.txt"
 }

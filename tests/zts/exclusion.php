@@ -1,6 +1,7 @@
 <?php
 /* Exclusion across threads: every request of every thread takes one lock and increments a
- * counter in Redis by a read and a write; no two are inside at once, no increment is lost. */
+ * counter in Redis by a read and a write; no two are inside at once, no increment is lost.
+ * Every other request does it in a Fiber whose end releases the lock. */
 require_once __DIR__ . '/zts.inc';
 
 switch ($phase) {
@@ -8,13 +9,32 @@ switch ($phase) {
         rlock_test_cmd('DEL', ZTS_PREFIX . 'count', ZTS_PREFIX . 'inside');
         break;
     case 'request':
-        $lock = new RLock('counter', zts_opts(['wait' => 30000]));
-        zts_check($lock->lock(), "thread $thread: lock() failed");
-        zts_check(rlock_test_cmd('INCR', ZTS_PREFIX . 'inside') === 1, "thread $thread: another thread is inside");
-        $n = (int) rlock_test_cmd('GET', ZTS_PREFIX . 'count');
-        rlock_test_cmd('SET', ZTS_PREFIX . 'count', (string) ($n + 1));
-        rlock_test_cmd('DECR', ZTS_PREFIX . 'inside');
-        zts_check($lock->unlock(), "thread $thread: unlock() failed");
+        // every other request takes the lock in a Fiber that ends holding it: its end releases
+        $inFiber = $request % 2 === 1;
+        $section = function () use ($thread, $inFiber): void {
+            $lock = new RLock('counter', zts_opts(['wait' => 30000]));
+            zts_check($lock->lock(), "thread $thread: lock() failed");
+            zts_check(rlock_test_cmd('INCR', ZTS_PREFIX . 'inside') === 1, "thread $thread: another thread is inside");
+            $n = (int) rlock_test_cmd('GET', ZTS_PREFIX . 'count');
+            rlock_test_cmd('SET', ZTS_PREFIX . 'count', (string) ($n + 1));
+            rlock_test_cmd('DECR', ZTS_PREFIX . 'inside');
+            if ($inFiber) {
+                // outlives the Fiber: the Fiber's end releases it
+                $GLOBALS['held'] = [$lock, $lock->token()];
+            } else {
+                zts_check($lock->unlock(), "thread $thread: unlock() failed");
+            }
+        };
+        if ($inFiber) {
+            $fiber = new Fiber($section);
+            $fiber->start();
+            zts_check($fiber->isTerminated(), "thread $thread: the Fiber did not end");
+            unset($fiber);
+            [$lock, $token] = $GLOBALS['held'];
+            zts_check(!zts_held($lock, $token), "thread $thread: the Fiber's end did not release its hold");
+        } else {
+            $section();
+        }
         break;
     case 'check':
         $n = (int) rlock_test_cmd('GET', ZTS_PREFIX . 'count');

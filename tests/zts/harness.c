@@ -4,7 +4,7 @@
  * script, php_request_shutdown). Test tooling (scripts/test.sh --zts), never part of the
  * extension.
  *
- *   harness THREADS REQUESTS SCRIPT
+ *   harness [-f] THREADS REQUESTS SCRIPT
  *
  * SCRIPT runs with $phase 'setup' in the main thread before the threads start, 'request'
  * in each request of each thread ($thread, $request, $threads and $requests tell which),
@@ -13,6 +13,10 @@
  * exits 1 if any failed. A request that forked (pcntl_fork) ends in the child with the
  * child's exit status: the child runs no more requests.
  *
+ * -f: while the threads serve, a thread of the process that never ran PHP forks too (as a
+ * library's thread calling system() would): the child, which runs every pthread_atfork
+ * handler, must exit 0.
+ *
  * php.ini comes from PHPRC (the embed SAPI reads it as the CLI does): the extension and its
  * settings. */
 
@@ -20,6 +24,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int threads, requests;
@@ -76,13 +82,35 @@ static void *serve(void *arg)
 	return NULL;
 }
 
+/* -f: a fork from a thread with no PHP context. */
+static void *bare_fork(void *arg)
+{
+	int status;
+	pid_t pid = fork();
+
+	(void) arg;
+	if (pid == 0) {
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "harness: the child of a fork from a thread with no PHP context: %s %d\n",
+			pid < 0 ? "fork failed" : WIFSIGNALED(status) ? "signal" : "status",
+			pid < 0 ? 0 : WIFSIGNALED(status) ? WTERMSIG(status) : status);
+		__atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
-	pthread_t *tids;
+	pthread_t *tids, bare;
 	int status;
+	bool fork_bare = argc > 1 && strcmp(argv[1], "-f") == 0;
 
+	argv += fork_bare;
+	argc -= fork_bare;
 	if (argc != 4 || (threads = atoi(argv[1])) < 1 || (requests = atoi(argv[2])) < 1) {
-		fprintf(stderr, "usage: %s THREADS REQUESTS SCRIPT\n", argv[0]);
+		fprintf(stderr, "usage: harness [-f] THREADS REQUESTS SCRIPT\n");
 		return 2;
 	}
 	script = argv[3];
@@ -100,6 +128,9 @@ int main(int argc, char **argv)
 				fprintf(stderr, "harness: pthread_create failed\n");
 				return 1;
 			}
+		}
+		if (fork_bare && pthread_create(&bare, NULL, bare_fork, NULL) == 0) {
+			pthread_join(bare, NULL);
 		}
 		for (int t = 0; t < threads; t++) {
 			pthread_join(tids[t], NULL);
