@@ -154,7 +154,7 @@ run_zts() {
 	done <<-LIST
 		exclusion 4 25
 		holds 3 1
-		watchdog 4 2
+		watchdog 4 1
 		fork -f 3 1
 	LIST
 	echo "zts: $((SECONDS - start)) s"
