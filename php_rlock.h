@@ -73,6 +73,10 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	HashTable ctx_fibers;
 	HashTable ctx_alive;
 	zend_ulong ctx_last;
+	/* Swoole coroutines (src/context.c): each one's id and connection slot by its cid, and
+	 * the slots in use */
+	HashTable ctx_coros;
+	HashTable co_slots;
 	/* CSPRNG bytes not handed out yet, for tokens, drawn in process random_pid: not used in
 	 * a forked child */
 	unsigned char random_pool[256];

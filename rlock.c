@@ -20,10 +20,12 @@
 #include "src/route.h"
 #include "src/registry.h"
 #include "src/context.h"
+#include "src/swoole.h"
 #include "src/multi.h"
 #include "src/semaphore.h"
 #include "src/watchdog.h"
 #include "src/rwlock.h"
+#include "src/ratelimit.h"
 #include "rlock_class.h"
 #include "rlock_arginfo.h"
 
@@ -229,7 +231,8 @@ static PHP_GINIT_FUNCTION(rlock)
 	rlock_route_ginit(&rlock_globals->topology);
 	zend_hash_init(&rlock_globals->hot_keys, 16, NULL, NULL, 1);
 	zend_hash_init(&rlock_globals->lost_tokens, 4, NULL, persistent_string_dtor, 1);
-	rlock_context_ginit(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive);
+	rlock_context_ginit(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive, &rlock_globals->ctx_coros,
+		&rlock_globals->co_slots);
 }
 
 static PHP_GSHUTDOWN_FUNCTION(rlock)
@@ -238,7 +241,8 @@ static PHP_GSHUTDOWN_FUNCTION(rlock)
 	zend_hash_destroy(&rlock_globals->topology);
 	zend_hash_destroy(&rlock_globals->hot_keys);
 	zend_hash_destroy(&rlock_globals->lost_tokens);
-	rlock_context_gshutdown(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive);
+	rlock_context_gshutdown(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive, &rlock_globals->ctx_coros,
+		&rlock_globals->co_slots);
 }
 
 /* In a forked child: a new pid (and so none of the parent's unused random bytes). No module
@@ -261,6 +265,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_class_rlock_minit(register_class_RLock(lock_iface));
 	rlock_class_rreadwritelock_minit(register_class_RReadWriteLock(register_class_RLock_ReadWriteLockInterface()));
 	rlock_class_rsemaphore_minit(register_class_RSemaphore(register_class_RLock_SemaphoreInterface()));
+	rlock_class_rratelimiter_minit(register_class_RRateLimiter(register_class_RLock_RateLimiterInterface()));
 
 	rlock_ce_exception = register_class_RLockException(spl_ce_RuntimeException);
 	rlock_ce_connection_exception = register_class_RLockConnectionException(rlock_ce_exception);
@@ -271,6 +276,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_multi_minit();
 	rlock_rwlock_minit();
 	rlock_semaphore_minit();
+	rlock_ratelimit_minit();
 	rlock_conn_minit();
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();
@@ -283,6 +289,7 @@ PHP_MSHUTDOWN_FUNCTION(rlock)
 	(void) type;
 	(void) module_number;
 	rlock_watchdog_mshutdown();
+	rlock_swoole_mshutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
 }

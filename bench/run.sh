@@ -13,6 +13,9 @@
 # issue 13's targets as the medians of the runs). The Redlock (5 masters)
 # and cluster (3 masters) rows run at BENCH_MULTI_PROCS processes (default: 8)
 # with BENCH_MULTI_SECTIONS sections (default: BENCH_SECTIONS).
+# BENCH_RATELIMIT=1: then the rate limits (bench/ratelimit_exact.php: 64 processes on one
+# limit of 100/s, with and without a clock skew; its BENCH_RL_* knobs, BENCH_QUICK: a short
+# run), its table appended to the report; BENCH_RATELIMIT=only: the rate limits alone.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,6 +48,8 @@ v=$(rlock_php)
 command -v gnuplot >/dev/null || gnuplot=gnuplot-nox
 rlock_install "php$v-cli" "php$v-dev" "php$v-redis" php-predis php-symfony-lock php-illuminate-cache \
 	php-illuminate-redis php-malkusch-lock libhiredis-dev redis-server gcc make ${gnuplot:-}
+# the rate limits' peers, and faketime for their skewed clocks
+[ -z "${BENCH_RATELIMIT:-}" ] || rlock_install php-symfony-rate-limiter php-symfony-cache faketime
 
 mkdir -p "$OUT"
 RESULTS=$OUT/results.jsonl
@@ -81,6 +86,18 @@ if ! "${RLOCK_PHP[@]}" -r 'exit(class_exists("RLock") ? 0 : 1);' 2>/dev/null; th
 fi
 
 php_for() { case "$1" in rlock | rlock_*) echo "${RLOCK_PHP[@]}" ;; *) echo php ;; esac; }
+
+# ratelimit: bench/ratelimit_exact.php on a redis-server of its own (its children load the
+# copy of the extension); BENCH_QUICK makes it short
+ratelimit() {
+	say "rate limits: bench/ratelimit_exact.php"
+	env -u BENCH_PORT BENCH_RLOCK_SO="$TMP/rlock.so" ${BENCH_QUICK:+BENCH_RL_QUICK=1} \
+		"${RLOCK_PHP[@]}" "$BENCH/ratelimit_exact.php" | tee "$OUT/ratelimit.md"
+}
+if [ "${BENCH_RATELIMIT:-}" = only ]; then
+	ratelimit
+	exit
+fi
 
 # step KIND LIB PROCS CMD...: runs one measurement, appends its JSON line, or
 # an error line when it fails, so one broken library does not end the run.
@@ -213,4 +230,7 @@ if [ "$RUNS" -gt 1 ]; then
 	php "$BENCH/medians.php" "$OUT"/results-*.jsonl | tee -a "$OUT/report.md"
 fi
 gnuplot -e "out='$OUT'; libs='$BENCH_LIBS'" "$BENCH/chart.gp"
+if [ -n "${BENCH_RATELIMIT:-}" ]; then
+	ratelimit >>"$OUT/report.md"
+fi
 say "wrote $OUT/report.md and $OUT/bench.png"

@@ -16,6 +16,8 @@
 #   scripts/test.sh --debian13  in a Debian 13 root (scripts/lib/root.sh, made once, then
 #                               reused): --phpt, --phpunit and --valkey there (needs root)
 #   scripts/test.sh --php85     --phpt in a Debian 13 root with experimental's PHP 8.5 (by hand)
+#   scripts/test.sh --swoole    the Swoole scenarios (tests/phpunit/SwooleTest.php) with Swoole
+#                               built once into /var/cache/rlock/swoole (scripts/lib/swoole.sh)
 # PHP: the installed one, else the newest the distribution has (rlock_php; RLOCK_PHP=8.x).
 # A test that hangs fails after run-tests' 60 s without output (300 s under valgrind), and
 # every process the run started is stopped when it ends, however it ends.
@@ -36,10 +38,12 @@ case "$mode" in
 		exit ;;
 esac
 v=$(rlock_php)
-need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools)
-# PHPUnit, the locks SeckillTest compares, and composer (BridgePackageTest installs the bridge)
+need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools faketime)
+# PHPUnit, the locks SeckillTest compares, and composer (BridgePackageTest installs the bridge);
+# the rate limit bridges' symfony/rate-limiter
 [ "$mode" = --phpt ] || [ "$mode" = --valkey ] || [ "$mode" = --zts ] ||
-	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis composer)
+	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis composer
+		php-symfony-rate-limiter)
 [ "$mode" = "--valkey" ] && need+=(valkey-server)
 [ "$mode" = "--valgrind" ] && need+=(valgrind)
 case "$mode" in --asan|--sanitizers) need+=(libasan8) ;; esac
@@ -50,6 +54,11 @@ case "$mode" in --ubsan|--sanitizers) need+=(libubsan1) ;; esac
 if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx "php$v-fpm" iproute2 nftables iptables); fi
 rlock_install "${need[@]}"
 case "$mode" in --release|--asan|--ubsan|--sanitizers|--zts) ;; *) rlock_build ;; esac
+if [ "$mode" = --swoole ]; then
+	. scripts/lib/swoole.sh
+	RLOCK_SWOOLE_SO=$(rlock_swoole_so)
+	export RLOCK_SWOOLE_SO
+fi
 
 work=$(mktemp -d)
 # every process started from here on carries the tag: rlock_reap finds what is left
@@ -77,7 +86,7 @@ run_phpt() {
 		# run-tests runs valgrind with --trace-children=yes: the redis-servers and tools a
 		# test starts would run under it too (slow, and not ours to check)
 		valgrind) args="$args -m"
-			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill" ;;
+			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill,*/faketime" ;;
 		# the ZTS php with no php.ini: the machine's extensions are not built for it
 		zts) dir=$(tree_build zts "$zts/bin/"); php=(PHP_EXECUTABLE="$zts/bin/php") ini=(PHPRC="$work/zts.ini" PHP_INI_SCAN_DIR=) ;;
 		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") ;;
@@ -162,8 +171,9 @@ run_zts() {
 run_release() {
 	bash scripts/release-check.sh || status=1
 }
+# (arguments: the tests to run, else the suite of phpunit.xml)
 run_phpunit() {
-	php -d extension="$RLOCK_EXT" /usr/bin/phpunit --colors=never -c tests/phpunit/phpunit.xml | tee "$work/phpunit.log" || status=1
+	php -d extension="$RLOCK_EXT" /usr/bin/phpunit --colors=never -c tests/phpunit/phpunit.xml "$@" | tee "$work/phpunit.log" || status=1
 	# a run of no test is no pass
 	if ! grep -qE '^(OK \([1-9][0-9]* tests?|Tests: [1-9])' "$work/phpunit.log"; then
 		echo "phpunit: no test ran" >&2
@@ -198,9 +208,10 @@ case "$mode" in
 	--phpt|--valkey) run_phpt ;;
 	--zts) run_zts ;;
 	--phpunit) run_phpunit ;;
+	--swoole) run_phpunit tests/phpunit/SwooleTest.php ;;
 	--release) run_release ;;
 	all) run_phpt; run_phpunit; run_release ;;
-	*) echo "usage: $0 [--valgrind|--asan|--ubsan|--sanitizers|--phpt|--phpunit|--release|--valkey|--zts|--debian13|--php85]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--valgrind|--asan|--ubsan|--sanitizers|--phpt|--phpunit|--release|--valkey|--swoole|--zts|--debian13|--php85]" >&2; exit 2 ;;
 esac
 [ "$mode" = --release ] || summary
 exit $status

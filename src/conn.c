@@ -10,6 +10,7 @@
 # include "ext/standard/php_random.h"
 #endif
 #include "conn.h"
+#include "context.h"
 
 #include <poll.h>
 #include <unistd.h>
@@ -94,10 +95,43 @@ bool rlock_conn_not_ready(const redisReply *r)
 	return false;
 }
 
-/* poll() through EINTR: what it returns. */
+/* The call under way, kept across a wait that yields the running coroutine, and none under
+ * way for the coroutines that run meanwhile: they begin calls of their own (a call begun
+ * inside another keeps the outer one's deadline). */
+typedef struct {
+	zend_long deadline;
+	int depth;
+} call_state;
+
+/* Whether the running coroutine's waits yield (swoole.h): then *saved is the call's. */
+static zend_always_inline bool yielding(call_state *saved)
+{
+	if (EXPECTED(rlock_swoole == NULL) || !rlock_swoole_coroutine()) {
+		return false;
+	}
+	saved->deadline = RLOCK_G(call_deadline);
+	saved->depth = RLOCK_G(call_depth);
+	RLOCK_G(call_deadline) = 0;
+	RLOCK_G(call_depth) = 0;
+	return true;
+}
+
+static void resumed(const call_state *saved)
+{
+	RLOCK_G(call_deadline) = saved->deadline;
+	RLOCK_G(call_depth) = saved->depth;
+}
+
+/* poll() through EINTR: what it returns. Inside a coroutine it yields while it waits. */
 static int poll_for(struct pollfd *fds, nfds_t n, zend_long ms)
 {
+	call_state saved;
 	int rc;
+	if (yielding(&saved)) {
+		rc = rlock_swoole_poll(fds, n, MAX(ms, 0));
+		resumed(&saved);
+		return rc;
+	}
 	do {
 		rc = poll(fds, n, (int) MIN(MAX(ms, 0), INT_MAX));
 	} while (rc < 0 && errno == EINTR);
@@ -549,13 +583,28 @@ static bool finish_handshake(rlock_conn *c, const rlock_server *s, zend_long dea
 	return true;
 }
 
+/* The host to hand hiredis for s: a name resolved by a coroutine through Swoole into addr,
+ * yielding (hiredis' getaddrinfo() would block the worker), else s's host as it is. */
+static const char *connect_host(const rlock_server *s, char *addr, size_t size)
+{
+	call_state saved;
+	unsigned char bin[sizeof(struct in6_addr)];
+	const char *host = ZSTR_VAL(s->host), *resolved;
+	if (inet_pton(AF_INET, host, bin) == 1 || inet_pton(AF_INET6, host, bin) == 1 || !yielding(&saved)) {
+		return host;
+	}
+	resolved = rlock_swoole_resolve(host, addr, size);
+	resumed(&saved);
+	return resolved ? resolved : host;
+}
+
 /* A connect to s begun, not awaited (await_connects): NULL with err set when it failed at
  * once. Busy until a command's reply has been read from it. */
 static rlock_conn *conn_start(const rlock_server *s, rlock_err *err)
 {
-	char buf[32];
+	char buf[32], addr[INET6_ADDRSTRLEN];
 	redisContext *ctx = s->port
-		? redisConnectNonBlock(ZSTR_VAL(s->host), s->port)
+		? redisConnectNonBlock(connect_host(s, addr, sizeof(addr)), s->port)
 		: redisConnectUnixNonBlock(ZSTR_VAL(s->host));
 
 	if (!ctx || ctx->err) {
@@ -841,16 +890,48 @@ static bool conn_usable(rlock_conn *c)
 		&& poll(&p, 1, 0) == 0;
 }
 
+/* The key of the running context's connection to s in its table: s's id, and beside it a
+ * Swoole coroutine's slot (context.h): each coroutine its own connection. The caller
+ * releases it. */
+static zend_string *conn_key(const rlock_server *s)
+{
+	uint32_t slot = rlock_context_slot();
+	if (slot == 0) {
+		return zend_string_copy(s->id);
+	}
+	/* (an id is binary: its bytes, a NUL, then the slot's) */
+	zend_string *key = zend_string_alloc(ZSTR_LEN(s->id) + 1 + sizeof(slot), 0);
+	memcpy(ZSTR_VAL(key), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+	ZSTR_VAL(key)[ZSTR_LEN(s->id)] = '\0';
+	memcpy(ZSTR_VAL(key) + ZSTR_LEN(s->id) + 1, &slot, sizeof(slot));
+	ZSTR_VAL(key)[ZSTR_LEN(key)] = '\0';
+	return key;
+}
+
+/* The running context's connection to s in its table, or NULL. */
+static rlock_conn *conn_find(const rlock_opts *o, const rlock_server *s)
+{
+	if (EXPECTED(rlock_context_slot() == 0)) {
+		return zend_hash_find_ptr(table_for(o), s->id);
+	}
+	zend_string *key = conn_key(s);
+	rlock_conn *c = zend_hash_str_find_ptr(table_for(o), ZSTR_VAL(key), ZSTR_LEN(key));
+	zend_string_release(key);
+	return c;
+}
+
 /* The connection to s out of the table, and closed: the next call reconnects. */
 static void conn_forget(const rlock_opts *o, const rlock_server *s)
 {
-	zend_hash_str_del(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+	zend_string *key = conn_key(s);
+	zend_hash_str_del(table_for(o), ZSTR_VAL(key), ZSTR_LEN(key));
+	zend_string_release(key);
 }
 
 /* The connection to s from the table when it may be used, else NULL (and none there). */
 static rlock_conn *conn_take(const rlock_opts *o, const rlock_server *s)
 {
-	rlock_conn *c = zend_hash_str_find_ptr(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+	rlock_conn *c = conn_find(o, s);
 	if (c && !conn_usable(c)) {
 		conn_forget(o, s);
 		RLOCK_G(counters).reconnects++;
@@ -863,7 +944,9 @@ static rlock_conn *conn_take(const rlock_opts *o, const rlock_server *s)
  * the key). */
 static void conn_keep(const rlock_opts *o, const rlock_server *s, rlock_conn *c)
 {
-	zend_hash_str_update_ptr(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id), c);
+	zend_string *key = conn_key(s);
+	zend_hash_str_update_ptr(table_for(o), ZSTR_VAL(key), ZSTR_LEN(key), c);
+	zend_string_release(key);
 }
 
 /* The connection to s from the table, checked, or a new one. */
@@ -950,7 +1033,7 @@ static void closed_why(const rlock_opts *o, const rlock_server *s, rlock_err *er
 /* After an I/O error or a timeout the reply may still come: never read it, reconnect. */
 static void conn_drop(const rlock_opts *o, const rlock_server *s, rlock_err *err)
 {
-	rlock_conn *c = zend_hash_str_find_ptr(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
+	rlock_conn *c = conn_find(o, s);
 	char buf[32];
 	bool early = c && closed_early(c);
 	if (c && err->kind == RLOCK_ERR_NONE) {
@@ -1101,11 +1184,22 @@ void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms)
 	if (us > 0 && php_random_int(0, us, &jitter, false) == SUCCESS) {
 		us = us / 2 + jitter / 2;
 	}
-	us = MIN(us, MIN(max_ms, RLOCK_MS_MAX) * 1000);
-	if (us > 0) {
-		struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
-		nanosleep(&ts, NULL);
+	rlock_sleep_us(MIN(us, MIN(max_ms, RLOCK_MS_MAX) * 1000));
+}
+
+void rlock_sleep_us(zend_long us)
+{
+	call_state saved;
+	if (us <= 0) {
+		return;
 	}
+	if (yielding(&saved)) {
+		rlock_swoole_sleep_us(us);
+		resumed(&saved);
+		return;
+	}
+	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
+	nanosleep(&ts, NULL);
 }
 
 /* A reply that answers the question: neither an error nor nil. */

@@ -173,6 +173,8 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 zend_long rlock_now_ms(void);
 /* Sleep about base_ms (jittered between half and all of it), never past max_ms. */
 void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms);
+/* Sleep us microseconds (a Swoole coroutine's sleep yields). */
+void rlock_sleep_us(zend_long us);
 
 /* Module and request life cycle. The request's own connections (persistent = false) are
  * closed at its very end, post_deactivate, as locks can be taken and released until then. */

@@ -4,7 +4,10 @@
  * runs: a Fiber object's, or another extension's). A Fiber's id is made at its first call
  * that asks, kept by its zend_fiber_context until the engine destroys that context (once the
  * Fiber returned or threw, or was destroyed while suspended), then never given again: the
- * engine reuses the memory of a dead Fiber's context for the next, its id is not reused. */
+ * engine reuses the memory of a dead Fiber's context for the next, its id is not reused.
+ *
+ * A Swoole coroutine (with the hooks on, swoole.h) is one too, by its cid: its id is made at
+ * its first call that asks, which has Swoole run coroutine_end() as it ends. */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -42,11 +45,87 @@ bool rlock_context_fiber_alive(rlock_ctx ctx)
 	return zend_hash_index_exists(&RLOCK_G(ctx_alive), ctx);
 }
 
+/* A Swoole coroutine's: its id, whether its end is awaited, its connection slot (0: none). */
+typedef struct {
+	rlock_ctx ctx;
+	bool deferred;
+	uint32_t slot;
+} co_state;
+
+static co_state *co_find(long cid)
+{
+	return zend_hash_index_find_ptr(&RLOCK_G(ctx_coros), (zend_ulong) cid);
+}
+
+/* The running coroutine cid's state, made when it has none. Its end is asked for each time
+ * until Swoole takes it (it does not while an exception is thrown). */
+static co_state *co_get(long cid)
+{
+	co_state *st = co_find(cid);
+	if (!st) {
+		st = pecalloc(1, sizeof(*st), 1);
+		st->ctx = new_id();
+		zend_hash_index_add_empty_element(&RLOCK_G(ctx_alive), st->ctx);
+		zend_hash_index_add_new_ptr(&RLOCK_G(ctx_coros), (zend_ulong) cid, st);
+	}
+	if (!st->deferred) {
+		st->deferred = rlock_swoole_defer();
+	}
+	return st;
+}
+
+rlock_ctx rlock_context_coroutine(long cid)
+{
+	return co_get(cid)->ctx;
+}
+
+uint32_t rlock_context_coroutine_slot(void)
+{
+	long cid = rlock_swoole_coroutine();
+	if (cid <= 0) {
+		return 0;
+	}
+	co_state *st = co_get(cid);
+	if (st->slot == 0) {
+		uint32_t n = 1;
+		while (zend_hash_index_exists(&RLOCK_G(co_slots), n)) {
+			n++;
+		}
+		zend_hash_index_add_empty_element(&RLOCK_G(co_slots), n);
+		st->slot = n;
+	}
+	return st->slot;
+}
+
+/* Swoole\Coroutine::defer()'s callback: the running coroutine ends. What it held ends as at
+ * a request's end (the releases yield, on its own connections), then its slot is free. */
+static ZEND_NAMED_FUNCTION(coroutine_end)
+{
+	(void) execute_data;
+	long cid = rlock_swoole->get_id();
+	co_state *st = co_find(cid);
+	if (st) {
+		rlock_registry_end(st->ctx);
+		if ((st = co_find(cid))) {  /* (found again: the table may have grown meanwhile) */
+			zend_hash_index_del(&RLOCK_G(ctx_alive), st->ctx);
+			zend_hash_index_del(&RLOCK_G(co_slots), st->slot);
+			zend_hash_index_del(&RLOCK_G(ctx_coros), (zend_ulong) cid);
+		}
+	}
+	RETVAL_NULL();
+}
+
 rlock_ctx rlock_context_renew(void)
 {
 	rlock_ctx old = rlock_context();
 	zend_fiber_context *c = EG(current_fiber_context);
-	if (c == EG(main_fiber_context)) {
+	long cid = rlock_swoole ? rlock_swoole_coroutine() : 0;
+	if (cid > 0) {
+		co_state *st = co_find(cid);
+		zend_hash_index_del(&RLOCK_G(ctx_alive), old);
+		st->ctx = new_id();
+		zend_hash_index_add_empty_element(&RLOCK_G(ctx_alive), st->ctx);
+	} else if (c == EG(main_fiber_context)) {
 		RLOCK_G(ctx_main) = new_id();
 	} else {
 		zend_hash_index_del(&RLOCK_G(ctx_alive), old);
@@ -72,24 +151,36 @@ static void fiber_destroyed(zend_fiber_context *c)
 void rlock_context_minit(void)
 {
 	zend_observer_fiber_destroy_register(fiber_destroyed);
+	rlock_swoole_minit(coroutine_end);
 }
 
-void rlock_context_ginit(HashTable *fibers, HashTable *alive)
+static void co_state_dtor(zval *zv)
+{
+	pefree(Z_PTR_P(zv), 1);
+}
+
+void rlock_context_ginit(HashTable *fibers, HashTable *alive, HashTable *coros, HashTable *slots)
 {
 	zend_hash_init(fibers, 8, NULL, NULL, 1);
 	zend_hash_init(alive, 8, NULL, NULL, 1);
+	zend_hash_init(coros, 8, NULL, co_state_dtor, 1);
+	zend_hash_init(slots, 8, NULL, NULL, 1);
 }
 
-void rlock_context_gshutdown(HashTable *fibers, HashTable *alive)
+void rlock_context_gshutdown(HashTable *fibers, HashTable *alive, HashTable *coros, HashTable *slots)
 {
 	zend_hash_destroy(fibers);
 	zend_hash_destroy(alive);
+	zend_hash_destroy(coros);
+	zend_hash_destroy(slots);
 }
 
 void rlock_context_rinit(void)
 {
 	zend_hash_clean(&RLOCK_G(ctx_fibers));
 	zend_hash_clean(&RLOCK_G(ctx_alive));
+	zend_hash_clean(&RLOCK_G(ctx_coros));
+	zend_hash_clean(&RLOCK_G(co_slots));
 	RLOCK_G(ctx_main) = new_id();
 }
 
@@ -97,11 +188,12 @@ void rlock_context_rinit(void)
 
 /* Whether p is no context's part any more: its context ended (or renewed) or is of another
  * process, or it holds nothing, was not found lost and has no acquire whose reply never came
- * (its ticket the context's next call settles). */
+ * (its ticket the context's next call settles). Not that last where contexts yield (Swoole):
+ * a coroutine waiting in its acquire holds nothing yet, and keeps its part. */
 static bool own_vacant(const rlock_own *p)
 {
-	return p->pid != rlock_getpid() || (p->count == 0 && !p->lost && !p->unanswered.ticket)
-		|| !rlock_context_alive(p->ctx);
+	return p->pid != rlock_getpid() || !rlock_context_alive(p->ctx)
+		|| (p->count == 0 && !p->lost && !p->unanswered.ticket && !rlock_context_yields());
 }
 
 rlock_own *rlock_owners_find(rlock_owners *w, rlock_ctx ctx, bool create)
@@ -122,8 +214,7 @@ rlock_own *rlock_owners_find(rlock_owners *w, rlock_ctx ctx, bool create)
 	}
 	if (!vacant) {
 		w->more = erealloc(w->more, (w->nmore + 1) * sizeof(*w->more));
-		vacant = &w->more[w->nmore++];
-		*vacant = (rlock_own) {0};
+		vacant = w->more[w->nmore++] = ecalloc(1, sizeof(**w->more));
 	}
 	if (vacant->token) {
 		zend_string_release(vacant->token);

@@ -1,13 +1,15 @@
 #ifndef RLOCK_CONTEXT_H
 #define RLOCK_CONTEXT_H
 
-/* The execution context a hold belongs to: the request's main flow or a Fiber (a coroutine,
- * a thread, once a runtime layer adds them). This file is the one place that knows what a
- * context is: a runtime replaces rlock_context() and calls rlock_registry_end() (registry.h)
- * where one of its contexts ends, as the Fiber observer here does. */
+/* The execution context a hold belongs to: the request's main flow, a Fiber, or a Swoole
+ * coroutine (with Swoole's hooks on: swoole.h; a thread, once a runtime layer adds it). This
+ * file is the one place that knows what a context is: a runtime replaces rlock_context() and
+ * calls rlock_registry_end() (registry.h) where one of its contexts ends, as the Fiber
+ * observer and the coroutine's end here do. */
 
 #include "php.h"
 #include "php_rlock.h"
+#include "swoole.h"
 
 /* A context's id: never given to another context of this process. */
 typedef zend_ulong rlock_ctx;
@@ -15,14 +17,37 @@ typedef zend_ulong rlock_ctx;
 /* The two below when a Fiber runs (the main flow's id is at hand). */
 rlock_ctx rlock_context_fiber(void);
 bool rlock_context_fiber_alive(rlock_ctx ctx);
+/* Swoole coroutine cid's (its first call that asks has its end release what it holds). */
+rlock_ctx rlock_context_coroutine(long cid);
 
 /* The context running now. Only while a request runs (from RINIT to its objects' freeing). */
 static zend_always_inline rlock_ctx rlock_context(void)
 {
+	long cid;
+	if (UNEXPECTED(rlock_swoole != NULL) && (cid = rlock_swoole_coroutine()) > 0) {
+		return rlock_context_coroutine(cid);
+	}
 	if (EXPECTED(EG(current_fiber_context) == EG(main_fiber_context))) {
 		return RLOCK_G(ctx_main);
 	}
 	return rlock_context_fiber();
+}
+
+/* The running context's connection slot (conn.c): 0, but a Swoole coroutine's own n > 0,
+ * given back at its end, so that two coroutines never interleave commands on one
+ * connection, and the next coroutines reuse the connections of those that ended. */
+uint32_t rlock_context_coroutine_slot(void);
+static zend_always_inline uint32_t rlock_context_slot(void)
+{
+	return UNEXPECTED(rlock_swoole != NULL) ? rlock_context_coroutine_slot() : 0;
+}
+
+/* Whether a round trip may let other contexts of this process run meanwhile (Swoole loaded:
+ * a coroutine's waits yield): then what a caller found in a table before one is to be found
+ * again after it. */
+static zend_always_inline bool rlock_context_yields(void)
+{
+	return UNEXPECTED(rlock_swoole != NULL);
 }
 
 /* Whether ctx still runs or may run again (a suspended Fiber may): not ended, not renewed. */
@@ -36,10 +61,11 @@ static zend_always_inline bool rlock_context_alive(rlock_ctx ctx)
 rlock_ctx rlock_context_renew(void);
 
 /* MINIT: the Fiber observer, which ends a Fiber's holds (rlock_registry_end()) as its
- * context is destroyed: returned, thrown, or destroyed while suspended. */
+ * context is destroyed: returned, thrown, or destroyed while suspended; and the end of a
+ * Swoole coroutine, which does the same (Swoole\Coroutine::defer()). */
 void rlock_context_minit(void);
-void rlock_context_ginit(HashTable *fibers, HashTable *alive);
-void rlock_context_gshutdown(HashTable *fibers, HashTable *alive);
+void rlock_context_ginit(HashTable *fibers, HashTable *alive, HashTable *coros, HashTable *slots);
+void rlock_context_gshutdown(HashTable *fibers, HashTable *alive, HashTable *coros, HashTable *slots);
 /* RINIT: no context of the last request is alive in this one. */
 void rlock_context_rinit(void);
 
@@ -63,10 +89,11 @@ typedef struct {
 } rlock_own;
 
 /* What an object holds, each context its own part: the first in place (an object is mostly
- * used by one context), the others beside it. */
+ * used by one context), the others beside it, each where it was made (a Swoole coroutine
+ * keeps its part across a round trip, in which others may add theirs). */
 typedef struct {
 	rlock_own first;
-	rlock_own *more;
+	rlock_own **more;
 	uint32_t nmore;
 } rlock_owners;
 
@@ -95,7 +122,7 @@ static zend_always_inline rlock_own *rlock_owners_get(rlock_owners *w, bool crea
  * an object (its free releases them all, whichever context took them). */
 static zend_always_inline rlock_own *rlock_owners_at(rlock_owners *w, uint32_t i)
 {
-	return i == 0 ? &w->first : i <= w->nmore ? &w->more[i - 1] : NULL;
+	return i == 0 ? &w->first : i <= w->nmore ? w->more[i - 1] : NULL;
 }
 
 /* Whether p holds, for a context still alive of this process. */
@@ -126,6 +153,9 @@ static zend_always_inline void rlock_owners_free(rlock_owners *w)
 		if (p->unanswered.ticket) {
 			zend_string_release(p->unanswered.ticket);
 		}
+	}
+	for (uint32_t i = 0; i < w->nmore; i++) {
+		efree(w->more[i]);
 	}
 	if (w->more) {
 		efree(w->more);

@@ -164,16 +164,15 @@ static rlock_held *find_token(zval *zv, zend_string *token)
 	return h;
 }
 
-/* h, a hold in chain zv, forgotten (and the chain with its last hold): zv, or NULL when
- * the chain is gone with it. */
-static zval *drop(zval *zv, rlock_held *h)
+/* h, a hold in chain zv, out of it (and the chain out of the table with its last hold), not
+ * freed: zv, or NULL when the chain is gone with it. */
+static zval *unlink_held(zval *zv, rlock_held *h)
 {
 	rlock_held **p = (rlock_held **) &Z_PTR_P(zv);
 	while (*p != h) {
 		p = &(*p)->next;
 	}
 	*p = h->next;
-	held_free(h);
 	if (!Z_PTR_P(zv)) {
 		zend_hash_del_bucket(&RLOCK_G(held), (Bucket *) zv);
 		return NULL;
@@ -181,17 +180,27 @@ static zval *drop(zval *zv, rlock_held *h)
 	return zv;
 }
 
+/* h, a hold in chain zv, forgotten: what unlink_held() returns. */
+static zval *drop(zval *zv, rlock_held *h)
+{
+	zv = unlink_held(zv, h);
+	held_free(h);
+	return zv;
+}
+
 /* A lock the watchdog found gone: forget it. A lock over several keys found one gone gives
- * the others back now, not at the end of their lease. */
-static zval *settle_lost(zval *zv, rlock_held *h)
+ * the others back now, not at the end of their lease. Out of the table before that release:
+ * it may yield a Swoole coroutine, and another change the table meanwhile. */
+static void settle_lost(zval *zv, rlock_held *h)
 {
 	bool others = h->nwd > 1;
 	held_unwatch(h);
+	unlink_held(zv, h);
 	if (others) {
 		rlock_err ignored = {0};
 		h->algo->release(h->opts, h->key, &h->hold, &ignored);
 	}
-	return drop(zv, h);
+	held_free(h);
 }
 
 /* A new hold under id, the running context's, in chain zv (NULL: the first of id). The
@@ -274,7 +283,8 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 
 	if (h && held_lost(h)) {
 		/* not ours any more: nothing to re-enter */
-		zv = settle_lost(zv, h);
+		settle_lost(zv, h);
+		zv = chain(id);
 		h = NULL;
 	}
 	if (h && rlock_now_ms() >= held_valid_until(h)) {
@@ -286,6 +296,11 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		/* one round trip: the hold is still ours in Redis (nobody deleted it, no restart
 		 * lost it), and its lease starts again, as Redisson's reentrant lock does */
 		int rc = a->extend(o, key, &h->hold, o->ttl, err);
+		/* (found again after each round trip: a Swoole coroutine yields in it, and the
+		 * others may change the table meanwhile; h is this context's, nobody else's) */
+		if (rlock_context_yields()) {
+			zv = chain(id);
+		}
 		if (rc == 1 && o->watchdog && !h->wd && !(h->wd = watch(a, o, key, h->hold.token, &h->nwd, err))) {
 			rc = -1;
 		}
@@ -306,6 +321,9 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		return -1;
 	}
 	int rc = a->acquire(o, key, wait_ms, out, err);
+	if (rlock_context_yields()) {
+		zv = chain(id);
+	}
 	if (rc == 1) {
 		RLOCK_G(counters).acquired++;
 	} else if (rc == 0 && wait_ms > 0) {
@@ -484,20 +502,34 @@ static zend_long chain_end(zval *zv, rlock_ctx ctx, bool all)
 	return released;
 }
 
+/* Context ctx's first hold in the table, out of it, or NULL. */
+static rlock_held *take_ctx(rlock_ctx ctx)
+{
+	zval *zv;
+	ZEND_HASH_FOREACH_VAL(&RLOCK_G(held), zv) {
+		rlock_held *h = find_ctx(zv, ctx);
+		if (h) {
+			unlink_held(zv, h);
+			return h;
+		}
+	} ZEND_HASH_FOREACH_END();
+	return NULL;
+}
+
 zend_long rlock_registry_end(rlock_ctx ctx)
 {
 	zend_long released = 0;
-	Bucket *b;
+	rlock_held *h;
 
 	if (!RLOCK_G(request_active)) {
 		return 0;
 	}
-	ZEND_HASH_FOREACH_BUCKET(&RLOCK_G(held), b) {
-		released += chain_end(&b->val, ctx, false);
-		if (!Z_PTR(b->val)) {
-			zend_hash_del_bucket(&RLOCK_G(held), b);
-		}
-	} ZEND_HASH_FOREACH_END();
+	/* one at a time, each out of the table before its release: a release yields a Swoole
+	 * coroutine, and the others may change the table meanwhile */
+	while ((h = take_ctx(ctx))) {
+		released += held_end(h);
+		held_free(h);
+	}
 	return released;
 }
 

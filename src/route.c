@@ -415,7 +415,7 @@ redisReply *rlock_route_call(const rlock_opts *o, zend_string *key, const rlock_
 			rlock_server_free(&target, false);
 			asking = false;
 			freeReplyObject(r);
-			usleep((useconds_t) MIN(100, rlock_conn_left()) * 1000);
+			rlock_sleep_us(MIN(100, rlock_conn_left()) * 1000);
 			continue;
 		}
 		answered_by(s);

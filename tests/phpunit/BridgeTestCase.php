@@ -48,4 +48,57 @@ abstract class BridgeTestCase extends OneServerTestCase
     {
         $this->await(fn() => (int) $this->client->info('clients')['blocked_clients'] === $n, "$n clients are blocked");
     }
+
+    /**
+     * $procs children hammering one rate limit for $seconds each: each runs $setup once, then
+     * the PHP expression $decide (true: admitted) in a loop (a reply may take seconds when the
+     * machine is loaded: read_timeout 5 s); $skewed of them under faketime,
+     * their clocks $skew seconds ahead. Returns the permits admitted in all, the span of the
+     * server's clock they were decided in (from the first child's start to the last one's end)
+     * and the span in which every child was hammering (from the last start to the first end);
+     * this machine's clock is the server's, a skewed child's times are put back.
+     * @return array{0: int, 1: float, 2: float}
+     */
+    protected function hammer(string $setup, string $decide, int $procs, float $seconds, int $skewed = 0, int $skew = 2): array
+    {
+        $code = 'require $argv[1]; $cfg = json_decode($argv[2], true); ' . $setup
+            . '; $n = 0; $t0 = microtime(true); $end = $t0 + $cfg["seconds"];'
+            . ' while (microtime(true) < $end) { if (' . $decide . ') { $n++; } }'
+            . ' echo json_encode(["n" => $n, "t0" => $t0 - $cfg["skew"], "t1" => microtime(true) - $cfg["skew"]]), "\n";';
+        $first = count($this->children);
+        for ($i = 0; $i < $procs; $i++) {
+            $s = $i < $skewed ? $skew : 0;
+            $cmd = array_merge(Processes::php(), ['-r', $code, '--', __DIR__ . '/bridge.php',
+                json_encode(['opts' => $this->options(['read_timeout' => 5000]), 'seconds' => $seconds, 'skew' => $s])]);
+            $this->children[] = Processes::startCommand($s ? array_merge(['faketime', '-f', "+{$s}s"], $cmd) : $cmd);
+        }
+        $n = 0;
+        $t0 = $lastStart = INF;
+        $t1 = $firstEnd = -INF;
+        foreach (array_slice(array_keys($this->children), $first) as $i) {
+            $r = $this->report($i, $seconds + static::REPORT_SECONDS);
+            $n += $r['n'];
+            [$t0, $lastStart] = [min($t0, $r['t0']), $lastStart === INF ? $r['t0'] : max($lastStart, $r['t0'])];
+            [$t1, $firstEnd] = [max($t1, $r['t1']), $firstEnd === -INF ? $r['t1'] : min($firstEnd, $r['t1'])];
+            $this->finishChild($i);
+        }
+        return [$n, $t1 - $t0, max(0.0, $firstEnd - $lastStart)];
+    }
+
+    /**
+     * 8 children hammering one rate limit for 3 s each ($setup, $decide, $skewed: see hammer())
+     * get what a GCRA limit of $limit per $periodMs, $burst at once, admits to callers that ask
+     * all the time: at most $burst, then one every $periodMs / $limit, over the span the
+     * decisions were made in (exact: they are made on the server's clock, within the span); at
+     * least $burst (taken by the first to ask) and one every $periodMs / $limit over the span
+     * in which all of them asked, less one second's (the first and last calls, a scheduler's pause).
+     */
+    protected function assertProcessesGetTheLimit(string $setup, string $decide, int $limit, int $periodMs, int $burst, int $skewed = 0): void
+    {
+        [$admitted, $span, $overlap] = $this->hammer($setup, $decide, 8, 3.0, $skewed);
+        $most = $burst + intdiv((int) floor($span * 1000000) * $limit, $periodMs * 1000);
+        $least = $burst + (int) floor(max(0, $overlap - 1) * 1000 * $limit / $periodMs);
+        $this->assertLessThanOrEqual($most, $admitted, sprintf('over the limit in %.3f s', $span));
+        $this->assertGreaterThanOrEqual($least, $admitted, sprintf('under the limit in the %.3f s all asked', $overlap));
+    }
 }

@@ -1,12 +1,13 @@
 <?php
 /* Loads the framework bridge (bridge/src, PSR-4 RLock\Bridge\) without composer, with
- * Debian's symfony/lock, symfony/semaphore, illuminate/cache and illuminate/redis; the
- * bridge tests' child processes require it too. */
+ * Debian's symfony/lock, symfony/semaphore, symfony/rate-limiter, illuminate/cache and
+ * illuminate/redis; the bridge tests' child processes require it too. */
 
 declare(strict_types=1);
 
 require_once '/usr/share/php/Symfony/Component/Lock/autoload.php';
 require_once '/usr/share/php/Symfony/Component/Semaphore/autoload.php';
+require_once '/usr/share/php/Symfony/Component/RateLimiter/autoload.php';
 require_once '/usr/share/php/Illuminate/Cache/autoload.php';
 require_once '/usr/share/php/Illuminate/Redis/autoload.php';
 require_once dirname(__DIR__, 2) . '/bridge/autoload.php';

@@ -1,0 +1,137 @@
+<?php
+/*
+ * The flash-sale endpoint on Swoole\Http\Server (examples/swoole/flash_sale.php: coroutines
+ * and hooks on), 1 and 4 workers, N buyers for 100 items, under each lock:
+ *   rlock   rlock's queue (a release hands over at once; waits yield the coroutine)
+ *   baton   a token in a Redis list, BLPOP/RPUSH on hooked phpredis (the fastest hand-over
+ *           a coroutine app writes by hand)
+ *   setnx   SET NX PX + 5 ms coroutine sleep between tries (the classic lock)
+ *   poll    the same with 250 ms (friendsofhyperf/lock's wait)
+ * req/s and p99 per row, medians over --runs; every round checks that nothing was oversold.
+ *
+ *   php -d extension=swoole.so -d extension=modules/rlock.so bench/swoole.php \
+ *       [--buyers=3000] [--concurrency=300] [--runs=3] [--workers=1,4] [--locks=rlock,baton,setnx,poll]
+ *
+ * It starts a redis-server of its own on a free port, and the endpoint with the same php
+ * and extensions as itself.
+ */
+
+declare(strict_types=1);
+
+$opt = getopt('', ['buyers::', 'concurrency::', 'runs::', 'workers::', 'locks::']);
+$buyers = (int) ($opt['buyers'] ?? 3000);
+$conc = (int) ($opt['concurrency'] ?? 300);
+$runs = (int) ($opt['runs'] ?? 3);
+$workersList = array_map('intval', explode(',', $opt['workers'] ?? '1,4'));
+$locks = explode(',', $opt['locks'] ?? 'rlock,baton,setnx,poll');
+
+function free_port(): int
+{
+    $s = stream_socket_server('tcp://127.0.0.1:0');
+    $port = (int) explode(':', stream_socket_get_name($s, false))[1];
+    fclose($s);
+    return $port;
+}
+
+function wait_port(int $port, float $seconds = 10): void
+{
+    $until = microtime(true) + $seconds;
+    while (!($s = @stream_socket_client("tcp://127.0.0.1:$port", $e, $m, 0.2))) {
+        if (microtime(true) > $until) {
+            throw new RuntimeException("nothing listens on $port");
+        }
+        usleep(20000);
+    }
+    fclose($s);
+}
+
+$rport = free_port();
+$dir = sys_get_temp_dir();
+exec("redis-server --port $rport --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --dir $dir --maxclients 10000");
+wait_port($rport);
+$dsn = "redis://127.0.0.1:$rport";
+// the extensions as this process loaded them: from its command line
+$self = file_get_contents('/proc/self/cmdline');
+$args = explode("\0", rtrim($self, "\0"));
+$ini = [];
+for ($i = 1; $i < count($args) - 1; $i++) {
+    if ($args[$i] === '-d' && str_starts_with($args[$i + 1], 'extension=')) {
+        $ini[] = '-d';
+        $ini[] = $args[$i + 1];
+    }
+}
+
+/** One round: [req/s, p99 ms, sold, answered, busy]. */
+function round_of(int $port, int $buyers, int $conc): array
+{
+    $lat = [];
+    $sold = $busy = 0;
+    $t0 = hrtime(true);
+    Co\run(function () use ($port, $buyers, $conc, &$lat, &$sold, &$busy) {
+        $next = 0;
+        $wg = new Swoole\Coroutine\WaitGroup();
+        for ($c = 0; $c < $conc; $c++) {
+            $wg->add();
+            go(function () use ($port, $buyers, &$next, &$lat, &$sold, &$busy, $wg) {
+                while (($n = $next++) < $buyers) {
+                    $cli = new Swoole\Coroutine\Http\Client('127.0.0.1', $port);
+                    $cli->set(['timeout' => 30]);
+                    $t = hrtime(true);
+                    $cli->get("/buy?user=u$n");
+                    $lat[] = (hrtime(true) - $t) / 1e6;
+                    $r = json_decode((string) $cli->body, true);
+                    $sold += ($r['status'] ?? '') === 'ok';
+                    $busy += $cli->statusCode !== 200;
+                    $cli->close();
+                }
+                $wg->done();
+            });
+        }
+        $wg->wait();
+    });
+    $wall = (hrtime(true) - $t0) / 1e9;
+    sort($lat);
+    return [count($lat) / $wall, $lat[(int) floor(0.99 * (count($lat) - 1))], $sold, count($lat), $busy];
+}
+
+function median(array $v): float
+{
+    sort($v);
+    return (float) $v[intdiv(count($v), 2)];
+}
+
+$rows = [];
+foreach ($workersList as $workers) {
+    foreach ($locks as $lock) {
+        $port = free_port();
+        // (a process group of its own: the master, its manager and workers stopped together)
+        $cmd = array_merge(['setsid', PHP_BINARY], $ini, [__DIR__ . '/../examples/swoole/flash_sale.php', "--port=$port",
+            "--workers=$workers", "--redis=$dsn", "--lock=$lock"]);
+        $proc = proc_open($cmd, [1 => ['file', '/dev/null', 'w'], 2 => ['file', "$dir/flash_sale.$lock.log", 'w']], $pipes);
+        wait_port($port);
+        $got = [];
+        for ($r = 0; $r < $runs; $r++) {
+            $http = stream_context_create(['http' => ['timeout' => 120]]);
+            file_get_contents("http://127.0.0.1:$port/reset?stock=100", false, $http);
+            $got[] = round_of($port, $buyers, $conc);
+            $stats = json_decode((string) file_get_contents("http://127.0.0.1:$port/stats", false, $http), true);
+            if ($stats['orders'] + $stats['stock'] !== 100 || $stats['buyers'] !== $stats['orders']) {
+                fwrite(STDERR, "$lock x$workers: " . json_encode($stats) . " (oversold)\n");
+            }
+        }
+        posix_kill(-proc_get_status($proc)['pid'], SIGKILL);
+        proc_close($proc);
+        $rows[] = [$workers, $lock, median(array_column($got, 0)), median(array_column($got, 1)),
+            median(array_column($got, 2)), median(array_column($got, 4))];
+        fprintf(STDERR, "%d worker(s) %-6s %8.0f req/s  p99 %7.1f ms  sold %d  busy %d\n", ...end($rows));
+    }
+}
+exec("redis-cli -p $rport shutdown nosave 2>/dev/null");
+
+echo "| workers | lock | req/s | p99 ms | sold | 503 busy | req/s vs rlock | p99 vs rlock |\n";
+echo "|---|---|---|---|---|---|---|---|\n";
+foreach ($rows as [$w, $lock, $rps, $p99, $sold, $busy]) {
+    $base = array_values(array_filter($rows, fn ($r) => $r[0] === $w && $r[1] === 'rlock'))[0] ?? null;
+    printf("| %d | %s | %.0f | %.1f | %d | %d | %s | %s |\n", $w, $lock, $rps, $p99, $sold, $busy,
+        $base ? sprintf('%.2fx', $rps / $base[2]) : '-', $base ? sprintf('%.2fx', $p99 / $base[3]) : '-');
+}

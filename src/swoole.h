@@ -1,0 +1,48 @@
+#ifndef RLOCK_SWOOLE_H
+#define RLOCK_SWOOLE_H
+
+/* Swoole's coroutines, found at run time: rlock does not link to Swoole, it looks up the C
+ * functions Swoole exports (swoole_coroutine_api.h) once its extension is loaded. Inside a
+ * coroutine with Swoole's hooks on (its "tcp" stream transport in place of PHP's: what
+ * phpredis and every stream of the process then yield on), a hold is the coroutine's
+ * (context.c) and every wait of rlock's yields the coroutine (conn.c); elsewhere, or with
+ * the hooks off, nothing changes. */
+
+#include "php.h"
+#include <poll.h>
+
+struct addrinfo;
+
+typedef struct {
+	long (*get_id)(void);                               /* swoole_coroutine_get_id */
+	int (*poll)(struct pollfd *fds, nfds_t n, int ms);  /* swoole_coroutine_poll */
+	void (*usleep)(int us);                             /* swoole_coroutine_usleep */
+	/* swoole_coroutine_getaddrinfo: resolves in Swoole's thread pool, yielding; may be NULL */
+	int (*getaddrinfo)(const char *name, const char *service, const struct addrinfo *req, struct addrinfo **res);
+} rlock_swoole_api;
+
+/* Swoole's functions, or NULL without Swoole (set at MINIT: every extension is loaded). */
+extern const rlock_swoole_api *rlock_swoole;
+
+/* MINIT: on_end, what rlock_swoole_defer() has run at a coroutine's end. */
+void rlock_swoole_minit(zif_handler on_end);
+void rlock_swoole_mshutdown(void);
+
+/* The running coroutine's id (> 0) when rlock runs inside one with the hooks on, else 0. */
+long rlock_swoole_coroutine(void);
+
+/* poll() and a sleep that yield the running coroutine (of rlock_swoole_coroutine()). */
+int rlock_swoole_poll(struct pollfd *fds, nfds_t n, zend_long ms);
+void rlock_swoole_sleep_us(zend_long us);
+
+/* host's address as text into buf (the running coroutine yields while it is resolved): buf,
+ * or NULL when it could not be resolved that way (hiredis then resolves it, and says why it
+ * cannot). */
+const char *rlock_swoole_resolve(const char *host, char *buf, size_t size);
+
+/* Have on_end (rlock_swoole_minit) run in the running coroutine as it ends (returned,
+ * thrown, cancelled): through Swoole\Coroutine::defer() and an internal closure. false
+ * when that failed. */
+bool rlock_swoole_defer(void);
+
+#endif

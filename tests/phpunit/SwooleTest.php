@@ -1,0 +1,510 @@
+<?php
+/* Swoole coroutines with the hooks on (CONTRACT 3.7, 8): a hold is the coroutine's, every
+ * wait yields the coroutine, a coroutine's end releases what it holds. The scenarios run in
+ * PHP processes that load Swoole (built once into a cache outside the project:
+ * scripts/lib/swoole.sh; scripts/test.sh --swoole) beside rlock. */
+
+declare(strict_types=1);
+
+final class SwooleTest extends OneServerTestCase
+{
+    /** The hooks on, but curl's when PHP has no curl (Swoole warns of every function). */
+    private const HOOKS = 'Swoole\Runtime::enableCoroutine(extension_loaded("curl") ? SWOOLE_HOOK_ALL'
+        . ' : SWOOLE_HOOK_ALL & ~(SWOOLE_HOOK_CURL | SWOOLE_HOOK_NATIVE_CURL));';
+
+    private static function swooleSo(): ?string
+    {
+        $so = getenv('RLOCK_SWOOLE_SO')
+            ?: '/var/cache/rlock/swoole/' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . '/swoole.so';
+        return is_file($so) ? $so : null;
+    }
+
+    protected function setUp(): void
+    {
+        if (self::swooleSo() === null) {
+            $this->markTestSkipped('no Swoole built: scripts/test.sh --swoole builds it into /var/cache/rlock/swoole');
+        }
+        parent::setUp();
+    }
+
+    /** Start `php -r $code` with Swoole and rlock loaded; child $i, the index returned. */
+    private function swoole(string $code, array $args = []): int
+    {
+        $cmd = array_merge([PHP_BINARY, '-d', 'extension=' . self::swooleSo()], array_slice(Processes::php(), 1),
+            ['-r', $code, '--', $this->redis->dsn()], array_map('strval', $args));
+        $this->children[] = Processes::startCommand($cmd);
+        return array_key_last($this->children);
+    }
+
+    /** Child $i's exit: its stdout's lines, JSON-decoded, once it exited with 0. */
+    private function finish(int $i, float $seconds = 30): array
+    {
+        [$proc, $pipes] = $this->children[$i];
+        $code = null;
+        $this->await(function () use ($proc, &$code) {
+            $st = proc_get_status($proc);
+            $code = $st['exitcode'];
+            return !$st['running'];
+        }, 'child ' . $i . ' exits', $seconds);
+        [, $out, $err] = Processes::finish($proc, $pipes);
+        unset($this->children[$i]);
+        $this->assertSame(0, $code, "child $i: $out $err");
+        return array_map(fn ($l) => json_decode($l, true), array_filter(explode("\n", $out)));
+    }
+
+    private function blocked(): int
+    {
+        return (int) $this->redis->info('clients')['blocked_clients'];
+    }
+
+    /** 20 coroutines of one process, 20 ms inside each: one inside at a time, all served. */
+    public function testTwentyCoroutinesTakeTurns(): void
+    {
+        foreach ([true, false] as $reentrant) {
+            $i = $this->swoole(self::HOOKS . '
+                [, $dsn, $reentrant] = $argv;
+                $inside = $max = $served = $failed = 0;
+                $t0 = hrtime(true);
+                Co\run(function () use ($dsn, $reentrant, &$inside, &$max, &$served, &$failed) {
+                    for ($n = 0; $n < 20; $n++) {
+                        go(function () use ($dsn, $reentrant, &$inside, &$max, &$served, &$failed) {
+                            $l = new RLock("k", ["server" => $dsn, "wait" => 3000, "reentrant" => (bool) $reentrant]);
+                            if (!$l->lock()) {
+                                $failed++;
+                                return;
+                            }
+                            $max = max($max, ++$inside);
+                            Co::sleep(0.02);
+                            $inside--;
+                            $served++;
+                            $l->unlock();
+                        });
+                    }
+                });
+                echo json_encode(["max" => $max, "served" => $served, "failed" => $failed,
+                    "ms" => (hrtime(true) - $t0) / 1e6]), "\n";', [(int) $reentrant]);
+            [$r] = $this->finish($i);
+            $this->assertSame(1, $r['max'], 'one coroutine inside at a time');
+            $this->assertSame(20, $r['served']);
+            $this->assertSame(0, $r['failed']);
+            $this->assertGreaterThanOrEqual(400, $r['ms']);
+            $this->assertLessThan(5000, $r['ms'], 'about 20 x 20 ms');
+        }
+    }
+
+    /** One lock object and one semaphore object, each used by 20 coroutines at once (a
+     * service's): each coroutine its own part of what they hold. */
+    public function testOneObjectSharedByCoroutines(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn] = $argv;
+            $r = ["lock" => 0, "sem" => 0, "served" => 0, "lockMax" => 0, "semMax" => 0];
+            Co\run(function () use ($dsn, &$r) {
+                $l = new RLock("k", ["server" => $dsn, "wait" => 5000]);
+                $s = new RSemaphore("s", 3, ["server" => $dsn, "wait" => 5000]);
+                for ($n = 0; $n < 20; $n++) {
+                    go(function () use ($l, $s, &$r) {
+                        if ($s->acquire()) {
+                            $r["semMax"] = max($r["semMax"], ++$r["sem"]);
+                            if ($l->lock()) {
+                                $r["lockMax"] = max($r["lockMax"], ++$r["lock"]);
+                                Co::sleep(0.005);
+                                $r["lock"]--;
+                                $r["served"] += $l->unlock();
+                            }
+                            Co::sleep(0.005);
+                            $r["sem"]--;
+                            $s->release();
+                        }
+                    });
+                }
+            });
+            echo json_encode(["served" => $r["served"], "lockMax" => $r["lockMax"], "semMax" => $r["semMax"]]), "\n";');
+        [$r] = $this->finish($i);
+        $this->assertSame(['served' => 20, 'lockMax' => 1, 'semMax' => 3], $r);
+        $this->assertSame(0, $this->client->exists('rlock:k'));
+    }
+
+    /** Redlock over 3 masters: every coroutine its own connection to each master (their
+     * fan-out waits yield); one inside at a time, and another coroutine runs meanwhile. */
+    public function testRedlockCoroutinesTakeTurns(): void
+    {
+        $more = [new RedisServer(), new RedisServer()];
+        try {
+            $i = $this->swoole(self::HOOKS . '
+                $servers = array_slice($argv, 1);
+                $inside = $max = $served = $ticks = 0;
+                Co\run(function () use ($servers, &$inside, &$max, &$served, &$ticks) {
+                    $stop = false;
+                    go(function () use (&$ticks, &$stop) {
+                        while (!$stop) {
+                            Co::sleep(0.005);
+                            $ticks++;
+                        }
+                    });
+                    $wg = new Swoole\Coroutine\WaitGroup();
+                    for ($n = 0; $n < 10; $n++) {
+                        $wg->add();
+                        go(function () use ($servers, &$inside, &$max, &$served, $wg) {
+                            $l = new RLock("k", ["servers" => $servers, "wait" => 10000]);
+                            if ($l->lock()) {
+                                $max = max($max, ++$inside);
+                                Co::sleep(0.02);
+                                $inside--;
+                                $served += $l->unlock();
+                            }
+                            $wg->done();
+                        });
+                    }
+                    $wg->wait();
+                    $stop = true;
+                });
+                echo json_encode(["max" => $max, "served" => $served, "ticked" => $ticks > 10]), "\n";',
+                [$more[0]->dsn(), $more[1]->dsn()]);
+            [$r] = $this->finish($i);
+            $this->assertSame(['max' => 1, 'served' => 10, 'ticked' => true], $r);
+        } finally {
+            foreach ($more as $m) {
+                $m->stop();
+            }
+        }
+    }
+
+    /** Each coroutine's call keeps its own deadline: one that begins while another waits
+     * (its deadline near) is not cut short by the other's. */
+    public function testEachCoroutineItsOwnDeadline(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn] = $argv;
+            $r = [];
+            Co\run(function () use ($dsn, &$r) {
+                $h = new RLock("a", ["server" => $dsn, "ttl" => 10000]);
+                $x = new RLock("x", ["server" => $dsn, "ttl" => 10000]);
+                $r["held"] = $h->lock() && $x->lock();
+                $wg = new Swoole\Coroutine\WaitGroup(1);
+                go(function () use ($dsn, &$r, $wg) {
+                    // waits 300 ms in a call whose deadline is 500 ms away
+                    $a = new RLock("a", ["server" => $dsn, "wait" => 300, "connect_timeout" => 100, "read_timeout" => 100]);
+                    try {
+                        $r["short"] = $a->lock();
+                    } catch (RLockConnectionException $e) {
+                        $r["short"] = false;  // (Redis paused past its deadline)
+                    }
+                    $wg->done();
+                });
+                Co::sleep(0.25);
+                // Redis answers nothing for 300 ms from now: past the waiter\'s deadline
+                $p = parse_url($dsn);
+                $redis = new Redis();
+                $redis->connect($p["host"], $p["port"]);
+                $redis->rawCommand("CLIENT", "PAUSE", "300", "ALL");
+                try {
+                    $r["unlock"] = $x->unlock();
+                } catch (RLockException $e) {
+                    $r["unlock"] = $e->getMessage();
+                }
+                $wg->wait();
+                $h->unlock();
+            });
+            ksort($r);
+            echo json_encode($r), "\n";');
+        [$r] = $this->finish($i);
+        $this->assertSame(['held' => true, 'short' => false, 'unlock' => true], $r);
+    }
+
+    /** A server named by a host name: the coroutines resolve it through Swoole (yielding). */
+    public function testHostNameInCoroutines(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            $dsn = str_replace("127.0.0.1", "localhost", $argv[1]);
+            $inside = $max = $served = 0;
+            Co\run(function () use ($dsn, &$inside, &$max, &$served) {
+                for ($n = 0; $n < 5; $n++) {
+                    go(function () use ($dsn, &$inside, &$max, &$served) {
+                        $l = new RLock("k", ["server" => $dsn, "wait" => 5000]);
+                        if ($l->lock()) {
+                            $max = max($max, ++$inside);
+                            Co::sleep(0.01);
+                            $inside--;
+                            $served += $l->unlock();
+                        }
+                    });
+                }
+            });
+            echo json_encode(["max" => $max, "served" => $served]), "\n";');
+        [$r] = $this->finish($i);
+        $this->assertSame(['max' => 1, 'served' => 5], $r);
+    }
+
+    /** Reentrancy within one coroutine; another coroutine of the process waits. */
+    public function testReentrantWithinOneCoroutine(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn] = $argv;
+            Co\run(function () use ($dsn) {
+                $a = new RLock("k", ["server" => $dsn]);
+                $b = new RLock("k", ["server" => $dsn, "wait" => 0]);
+                $r = ["outer" => $a->lock(), "inner" => $b->lock()];
+                $wg = new Swoole\Coroutine\WaitGroup(1);
+                go(function () use ($dsn, &$r, $wg) {
+                    $r["other"] = (new RLock("k", ["server" => $dsn, "wait" => 0]))->lock();
+                    $wg->done();
+                });
+                $wg->wait();
+                $b->unlock();
+                $r["held"] = $a->isLocked();
+                $a->unlock();
+                echo json_encode($r), "\n";
+            });');
+        [$r] = $this->finish($i);
+        $this->assertSame(['outer' => true, 'inner' => true, 'other' => false, 'held' => true], $r);
+    }
+
+    /** RRateLimiter::acquire() sleeps until its permit is due by yielding: another coroutine
+     * of the process runs meanwhile (a blocking sleep would leave it no tick). */
+    public function testRateLimiterWaitYields(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn] = $argv;
+            Co\run(function () use ($dsn) {
+                $r = ["ticks" => 0];
+                $done = false;
+                go(function () use (&$r, &$done) {
+                    while (!$done) {
+                        Co::sleep(0.01);
+                        $r["ticks"]++;
+                    }
+                });
+                $rate = new RRateLimiter("swoole-rate", 1, 400, ["server" => $dsn]);
+                $r["first"] = $rate->tryAcquire();
+                $t = microtime(true);
+                $r["second"] = $rate->acquire(1, 5000);
+                $r["waited"] = (int) ((microtime(true) - $t) * 1000);
+                $done = true;
+                echo json_encode($r), "\n";
+            });');
+        [$r] = $this->finish($i);
+        $this->assertTrue($r['first']);
+        $this->assertTrue($r['second']);
+        $this->assertGreaterThanOrEqual(300, $r['waited']);
+        // ~40 ticks of 10 ms in 400 ms; a sleep that blocked the process leaves at most 1
+        $this->assertGreaterThanOrEqual(5, $r['ticks'], json_encode($r));
+    }
+
+    /** A coroutine that ends holding (return, Co::cancel) releases at once, its lock object
+     * still alive; one whose exception ends the process releases at the request's end. */
+    public function testCoroutineEndReleases(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn] = $argv;
+            $keep = [];
+            Co\run(function () use ($dsn, &$keep) {
+                $free = fn ($k) => (new RLock($k, ["server" => $dsn, "wait" => 0, "ttl" => 60000]))->lock();
+                $wg = new Swoole\Coroutine\WaitGroup();
+                $wg->add();
+                go(function () use ($dsn, &$keep, $wg) {
+                    defer(fn () => $wg->done());
+                    $keep[] = $l = new RLock("returned", ["server" => $dsn, "ttl" => 60000]);
+                    $l->lock();
+                });
+                $wg->wait();
+                echo json_encode(["returned" => $free("returned")]), "\n";
+                $ch = new Swoole\Coroutine\Channel(1);
+                $wg->add();
+                $cid = go(function () use ($dsn, &$keep, $wg, $ch) {
+                    defer(fn () => $wg->done());
+                    $keep[] = $l = new RLock("cancelled", ["server" => $dsn, "ttl" => 60000]);
+                    $ch->push($l->lock());
+                    Co::sleep(60);
+                });
+                $ch->pop();
+                $held = $free("cancelled");
+                Co::cancel($cid);
+                $wg->wait();
+                echo json_encode(["held" => $held, "cancelled" => $free("cancelled")]), "\n";
+                go(function () use ($dsn, &$keep) {
+                    $keep[] = $l = new RLock("thrown", ["server" => $dsn, "ttl" => 60000]);
+                    $l->lock();
+                    echo json_encode(["thrown" => $l->isLocked()]), "\n";
+                    throw new RuntimeException("out of the coroutine");
+                });
+            });');
+        $this->assertSame(['returned' => true], $this->report($i));
+        $this->assertSame(['held' => false, 'cancelled' => true], $this->report($i));
+        $this->assertSame(['thrown' => true], $this->report($i));
+        [$proc, $pipes] = $this->children[$i];
+        $this->await(fn () => !proc_get_status($proc)['running'], 'the uncaught exception ends the process');
+        Processes::finish($proc, $pipes);
+        unset($this->children[$i]);
+        $this->assertSame(0, $this->client->exists('rlock:returned', 'rlock:cancelled', 'rlock:thrown'));
+    }
+
+    /** /ping on the worker answers while 100 coroutines of it wait for a held lock. */
+    public function testWorkerServesWhileCoroutinesWait(): void
+    {
+        $port = RedisServer::freePort();
+        $i = $this->swoole('
+            [, $dsn, $port] = $argv;
+            $http = new Swoole\Http\Server("127.0.0.1", (int) $port);
+            $http->set(["worker_num" => 1, "enable_coroutine" => true, "log_level" => SWOOLE_LOG_WARNING,
+                "hook_flags" => extension_loaded("curl") ? SWOOLE_HOOK_ALL
+                    : SWOOLE_HOOK_ALL & ~(SWOOLE_HOOK_CURL | SWOOLE_HOOK_NATIVE_CURL)]);
+            $http->on("workerStart", fn ($http) => print(json_encode([$http->master_pid, $http->manager_pid, getmypid()]) . "\n"));
+            $http->on("request", function ($req, $res) use ($dsn) {
+                $path = $req->server["request_uri"];
+                if ($path === "/ping") {
+                    $res->end("pong");
+                    return;
+                }
+                $l = new RLock("sale", ["server" => $dsn, "wait" => 20000, "ttl" => 30000]);
+                if ($path === "/hold") {
+                    $l->lock();
+                    $res->end("held");
+                    Co::sleep(60);
+                    return;
+                }
+                $res->end($l->lock() ? "got" : "timeout");
+            });
+            $http->start();', [$port]);
+        $pids = $this->report($i);
+        try {
+            $this->pingWhileWaiting($port);
+        } finally {
+            foreach ($pids as $pid) {
+                if ($pid > 0) {
+                    posix_kill($pid, SIGKILL);
+                }
+            }
+        }
+    }
+
+    private function pingWhileWaiting(int $port): void
+    {
+        $conns = [];
+        $open = function (string $path) use ($port, &$conns) {
+            $s = stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 5);
+            $this->assertNotFalse($s, $errstr);
+            fwrite($s, "GET $path HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            return $conns[] = $s;
+        };
+        $hold = $open('/hold');
+        stream_set_timeout($hold, 10);
+        $this->assertStringContainsString('held', fread($hold, 4096));
+        for ($n = 0; $n < 100; $n++) {
+            $open('/wait');
+        }
+        $this->await(fn () => $this->blocked() >= 100, '100 coroutines of the worker wait for the lock', 20,
+            fn () => 'blocked clients: ' . $this->blocked());
+        $t0 = hrtime(true);
+        $ping = $open('/ping');
+        stream_set_timeout($ping, 10);
+        $answer = stream_get_contents($ping);
+        $ms = (hrtime(true) - $t0) / 1e6;
+        $this->assertStringEndsWith('pong', $answer);
+        $this->assertLessThan(1000, $ms, '/ping answered while 100 coroutines wait');
+        fwrite(STDERR, sprintf("\n/ping while 100 coroutines wait: %.1f ms\n", $ms));
+        foreach ($conns as $s) {
+            fclose($s);
+        }
+    }
+
+    /** The watchdog renews the lease of every coroutine's hold; a SIGKILLed worker's locks
+     * come back within a lease. */
+    public function testWatchdogRenewsCoroutinesAndKilledWorkerLetsGo(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn] = $argv;
+            Co\run(function () use ($dsn) {
+                $ch = new Swoole\Coroutine\Channel(10);
+                for ($n = 0; $n < 10; $n++) {
+                    go(function () use ($dsn, $n, $ch) {
+                        $l = new RLock("w$n", ["server" => $dsn, "ttl" => 300, "watchdog" => true]);
+                        $ch->push($l->lock());
+                        Co::sleep(60);
+                    });
+                }
+                $got = 0;
+                for ($n = 0; $n < 10; $n++) {
+                    $got += $ch->pop();
+                }
+                echo json_encode(["held" => $got]), "\n";
+                Co::sleep(60);
+            });');
+        $this->assertSame(['held' => 10], $this->report($i));
+        // three leases pass: each key is still held, renewed
+        usleep(1000 * 1000);
+        $keys = array_map(fn ($n) => "rlock:w$n", range(0, 9));
+        $this->assertSame(10, $this->client->exists(...$keys), 'the watchdog renews every coroutine\'s lease');
+        [$proc] = $this->children[$i];
+        posix_kill(proc_get_status($proc)['pid'], SIGKILL);
+        $t0 = hrtime(true);
+        $l = new RLock('w0', ['server' => $this->redis->dsn(), 'wait' => 5000]);
+        $this->assertTrue($l->lock(), 'the killed worker\'s lock comes to the next waiter');
+        $this->assertLessThan(2000, (hrtime(true) - $t0) / 1e6, 'within about a lease');
+        $l->unlock();
+    }
+
+    /** Redis stops while a coroutine waits: RLockConnectionException in that coroutine, and
+     * the process' other coroutines kept running meanwhile and after. */
+    public function testRedisStoppedMidWait(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn] = $argv;
+            Co\run(function () use ($dsn) {
+                $ch = new Swoole\Coroutine\Channel(1);
+                $holder = go(function () use ($dsn, $ch) {
+                    $l = new RLock("k", ["server" => $dsn, "ttl" => 60000]);
+                    $ch->push($l->lock());
+                    Co::sleep(60);
+                });
+                $ch->pop();
+                $ticks = 0;
+                $waiting = true;
+                go(function () use (&$ticks, &$waiting) {
+                    while ($waiting) {
+                        Co::sleep(0.01);
+                        $ticks++;
+                    }
+                });
+                echo json_encode(["waiting" => true]), "\n";
+                try {
+                    (new RLock("k", ["server" => $dsn, "wait" => 20000]))->lock();
+                    $r = ["error" => null];
+                } catch (RLockException $e) {
+                    $r = ["error" => get_class($e)];
+                }
+                $before = $ticks;
+                Co::sleep(0.05);
+                $waiting = false;
+                echo json_encode($r + ["ticked" => $before > 0, "ticking" => $ticks > $before]), "\n";
+                Co::cancel($holder);
+            });');
+        $this->assertSame(['waiting' => true], $this->report($i));
+        $this->await(fn () => $this->blocked() >= 1, 'the coroutine waits');
+        $this->redis->stop();
+        $this->assertSame(['error' => 'RLockConnectionException', 'ticked' => true, 'ticking' => true],
+            $this->report($i, 25));
+    }
+
+    /** Without the hooks nothing changes: a hold is the process' (the main flow's). */
+    public function testWithoutHooksHoldsStayTheProcess(): void
+    {
+        $i = $this->swoole('
+            [, $dsn] = $argv;
+            Co::set(["hook_flags" => 0]);  // (Co\run turns them all on by default)
+            Co\run(function () use ($dsn) {
+                $a = new RLock("k", ["server" => $dsn]);
+                $a->lock();
+                $r = [];
+                $wg = new Swoole\Coroutine\WaitGroup(1);
+                go(function () use ($dsn, &$r, $wg) {
+                    $r["other"] = (new RLock("k", ["server" => $dsn, "wait" => 0]))->lock();
+                    $wg->done();
+                });
+                $wg->wait();
+                echo json_encode($r), "\n";
+            });');
+        [$r] = $this->finish($i);
+        $this->assertSame(['other' => true], $r, 'reentrant across the coroutines of the process, as before');
+    }
+}
