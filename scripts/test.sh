@@ -156,7 +156,7 @@ run_zts() {
 	# scenario, then the harness' arguments: [-f] THREADS REQUESTS
 	while read -r scenario args; do
 		# shellcheck disable=SC2086
-		PHPRC="$dir/harness.ini" PHP_INI_SCAN_DIR= \
+		PHPRC="$dir/harness.ini" PHP_INI_SCAN_DIR='' \
 			TSAN_OPTIONS="halt_on_error=1 exitcode=66 die_after_fork=0 second_deadlock_stack=1 suppressions=$repo/tests/zts/tsan.supp" \
 			"$dir/harness" $args "$repo/tests/zts/$scenario.php" \
 			|| { echo "zts: tests/zts/$scenario.php failed" >&2; status=1; }

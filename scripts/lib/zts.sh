@@ -101,7 +101,10 @@ rlock_zts_build() {
 			break
 		fi
 	done
-	[ -n "$src" ] && [ -d "$src" ] || { echo "zts: apt-get source php$v failed" >&2; return 1; }
+	if [ -z "$src" ] || [ ! -d "$src" ]; then
+		echo "zts: apt-get source php$v failed" >&2
+		return 1
+	fi
 	cd "$src" || return 1
 	# Debian's patches change configure's m4: configure made again from them
 	./buildconf --force || return 1
