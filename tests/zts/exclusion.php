@@ -35,6 +35,11 @@ switch ($phase) {
         } else {
             $section();
         }
+        // each thread's persistent connection serves all its requests: none is left per
+        // request. Per thread rlock's and this test's own, the main thread's, and room for
+        // a test connection of a thread's last request that Redis has not seen closed yet.
+        preg_match('/^connected_clients:(\d+)/m', rlock_test_cmd('INFO', 'clients'), $m);
+        zts_check((int) $m[1] <= 3 * $threads + 1, "thread $thread, request $request: $m[1] clients connected");
         break;
     case 'check':
         $n = (int) rlock_test_cmd('GET', ZTS_PREFIX . 'count');
