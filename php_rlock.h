@@ -78,19 +78,22 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	 * the slots in use */
 	HashTable ctx_coros;
 	HashTable co_slots;
-	/* getpid(), cached (glibc does not) and refreshed in a forked child */
-	pid_t pid;
-	/* CSPRNG bytes not handed out yet, for tokens; emptied in a forked child */
+	/* CSPRNG bytes not handed out yet, for tokens, drawn in process random_pid: not used in
+	 * a forked child */
 	unsigned char random_pool[256];
 	uint32_t random_used;
+	pid_t random_pid;
 	rlock_counters counters;
 ZEND_END_MODULE_GLOBALS(rlock)
 
 ZEND_EXTERN_MODULE_GLOBALS(rlock)
 #define RLOCK_G(v) ZEND_MODULE_GLOBALS_ACCESSOR(rlock, v)
 
-/* This process' id: a connection or a hold of another pid is not ours (fork safety). */
-#define rlock_getpid() (RLOCK_G(pid))
+/* This process' id: a connection or a hold of another pid is not ours (fork safety).
+ * getpid(), cached (glibc does not) and refreshed in a forked child: one for the process, not
+ * a global of each thread (ZTS), as the thread that forks may be one that never ran PHP. */
+extern pid_t rlock_pid;
+#define rlock_getpid() (rlock_pid)
 
 #if defined(ZTS) && defined(COMPILE_DL_RLOCK)
 ZEND_TSRMLS_CACHE_EXTERN()

@@ -36,6 +36,8 @@
 
 ZEND_DECLARE_MODULE_GLOBALS(rlock)
 
+pid_t rlock_pid;
+
 
 /* ---- php.ini ---- */
 
@@ -269,8 +271,6 @@ static PHP_GINIT_FUNCTION(rlock)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
 	memset(rlock_globals, 0, sizeof(*rlock_globals));
-	rlock_globals->pid = getpid();
-	rlock_globals->random_used = sizeof(rlock_globals->random_pool);  /* empty: filled on first use */
 	rlock_conn_ginit(&rlock_globals->pool, &rlock_globals->request_conns, &rlock_globals->tls_ctxs);
 	rlock_route_ginit(&rlock_globals->topology);
 	zend_hash_init(&rlock_globals->hot_keys, 16, NULL, NULL, 1);
@@ -289,11 +289,11 @@ static PHP_GSHUTDOWN_FUNCTION(rlock)
 		&rlock_globals->co_slots);
 }
 
-/* In a forked child: a new pid, and none of the parent's unused random bytes. */
+/* In a forked child: a new pid (and so none of the parent's unused random bytes). No module
+ * global here: the thread that forks may have no PHP context (ZTS). */
 static void rlock_atfork_child(void)
 {
-	RLOCK_G(pid) = getpid();
-	RLOCK_G(random_used) = sizeof(RLOCK_G(random_pool));
+	rlock_pid = getpid();
 }
 
 PHP_MINIT_FUNCTION(rlock)
@@ -302,6 +302,7 @@ PHP_MINIT_FUNCTION(rlock)
 	(void) module_number;
 	REGISTER_INI_ENTRIES();
 	ini_read = true;
+	rlock_pid = getpid();
 	rlock_stats_minit();
 
 	/* the interfaces user code types against (and fakes in its tests), then the classes */

@@ -10,6 +10,9 @@
 #   scripts/test.sh --release   the release check (scripts/release-check.sh): package.xml,
 #                               pecl package, the tarball built and its phpt suite; `all` runs it last
 #   scripts/test.sh --valkey    the phpt suite against valkey-server instead of redis-server
+#   scripts/test.sh --zts       on a thread-safe PHP (scripts/lib/zts.sh, built once, then
+#                               reused): the phpt suite, and tests/zts/harness.c's threads of
+#                               one process serving requests, under ThreadSanitizer
 #   scripts/test.sh --debian13  in a Debian 13 root (scripts/lib/root.sh, made once, then
 #                               reused): --phpt, --phpunit and --valkey there (needs root)
 #   scripts/test.sh --php85     --phpt in a Debian 13 root with experimental's PHP 8.5 (by hand)
@@ -40,18 +43,19 @@ need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server 
 need+=(prometheus)
 # PHPUnit, the locks SeckillTest compares, and composer (BridgePackageTest installs the bridge);
 # the rate limit bridges' symfony/rate-limiter
-[ "$mode" = --phpt ] || [ "$mode" = --valkey ] ||
+[ "$mode" = --phpt ] || [ "$mode" = --valkey ] || [ "$mode" = --zts ] ||
 	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis composer
 		php-symfony-rate-limiter)
 [ "$mode" = "--valkey" ] && need+=(valkey-server)
 [ "$mode" = "--valgrind" ] && need+=(valgrind)
 case "$mode" in --asan|--sanitizers) need+=(libasan8) ;; esac
 case "$mode" in --ubsan|--sanitizers) need+=(libubsan1) ;; esac
+[ "$mode" = --zts ] && need+=(libtsan2)
 # NetworkTest: namespaces and veths (ip), partitions and loss (nft), the delay (tc netem, or
 # iptables' NFQUEUE to tests/phpunit/netdelay.c where the kernel has no sch_netem)
 if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx "php$v-fpm" iproute2 nftables iptables); fi
 rlock_install "${need[@]}"
-case "$mode" in --release|--asan|--ubsan|--sanitizers) ;; *) rlock_build ;; esac
+case "$mode" in --release|--asan|--ubsan|--sanitizers|--zts) ;; *) rlock_build ;; esac
 if [ "$mode" = --swoole ]; then
 	. scripts/lib/swoole.sh
 	RLOCK_SWOOLE_SO=$(rlock_swoole_so)
@@ -78,16 +82,18 @@ status=0
 # The phpt suite: as built (no argument), under valgrind, or against a sanitizer build
 # (address, undefined).
 run_phpt() {
-	local args="-q --show-diff --no-color --show-slow 5000" dir=. php=()
+	local args="-q --show-diff --no-color --show-slow 5000" dir=. php=() ini=()
 	case "${1:-}" in
 		"") ;;
 		# run-tests runs valgrind with --trace-children=yes: the redis-servers and tools a
 		# test starts would run under it too (slow, and not ours to check)
 		valgrind) args="$args -m"
 			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill,*/faketime" ;;
+		# the ZTS php with no php.ini: the machine's extensions are not built for it
+		zts) dir=$(tree_build zts "$zts/bin/"); php=(PHP_EXECUTABLE="$zts/bin/php") ini=(PHPRC="$work/zts.ini" PHP_INI_SCAN_DIR=) ;;
 		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") ;;
 	esac
-	(cd "$dir" && NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args tests") \
+	(cd "$dir" && env "${ini[@]}" NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args tests") \
 		| tee "$work/phpt.log" || status=1
 	# tests ran, none skipped (but for the TLS tests a build cannot run), none passed only on
 	# a retry: deps.sh
@@ -109,12 +115,7 @@ sanitizer_build() {
 		esac
 		runtimes="$runtimes $(gcc -print-file-name="$lib")"
 	done
-	mkdir -p "$dir"
-	git ls-files -z | xargs -0 cp --parents -t "$dir"
-	(cd "$dir" && phpize >/dev/null && ./configure -q --enable-rlock \
-		CFLAGS="-O1 -g -fsanitize=$sans -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-		LDFLAGS="-fsanitize=$sans" >/dev/null \
-		&& make -s -j"$(nproc)" >/dev/null) >&2
+	tree_build "${sans//,/-}" "" -O1 -g -fsanitize="$sans" -fno-sanitize-recover=all -fno-omit-frame-pointer >/dev/null
 	gcc -shared -fPIC -O2 -o "$dir/nodeepbind.so" scripts/lib/nodeepbind.c -ldl >&2
 	cat > "$dir/php-sanitized" <<-SH
 		#!/bin/sh
@@ -123,6 +124,51 @@ sanitizer_build() {
 	SH
 	chmod +x "$dir/php-sanitized"
 	echo "$dir"
+}
+# tree_build NAME BINDIR CFLAGS...: rlock built in a copy of the tree, $work/NAME (the repo's
+# own build stays as it is), with BINDIR's phpize and php-config (the PATH's when empty) and
+# CFLAGS (each also given to the linker: -fsanitize=). Prints the directory.
+tree_build() {
+	local dir="$work/$1" bin=$2
+	shift 2
+	mkdir -p "$dir"
+	git ls-files -z | xargs -0 cp --parents -t "$dir"
+	(cd "$dir" && "${bin}phpize" >/dev/null && ./configure -q --enable-rlock --with-php-config="${bin}php-config" \
+		CFLAGS="$*" LDFLAGS="$*" >/dev/null && make -s -j"$(nproc)" >/dev/null) >&2
+	echo "$dir"
+}
+# On a ZTS PHP (scripts/lib/zts.sh): the phpt suite, then tests/zts/harness.c, threads of one
+# process serving requests through the embed SAPI as FrankenPHP does, each scenario of
+# tests/zts/ in it, rlock and the harness built with ThreadSanitizer: a report fails the run.
+# tests/zts/tsan.supp names races of PHP's own code only.
+run_zts() {
+	local start=$SECONDS dir scenario args
+	. scripts/lib/zts.sh
+	zts=$(rlock_zts_make) || { status=1; return; }
+	echo "ZTS PHP: $("$zts/bin/php" -n -r 'echo PHP_VERSION, PHP_ZTS ? " ZTS" : " NTS";') ($zts), built in $((SECONDS - start)) s or cached"
+	: > "$work/zts.ini"
+	run_phpt zts
+	dir=$(tree_build zts-tsan "$zts/bin/" -O1 -g -fsanitize=thread -fno-omit-frame-pointer)
+	# nodeepbind.c: the sanitizer runtime refuses PHP's RTLD_DEEPBIND dlopen() of the extension
+	# shellcheck disable=SC2046
+	gcc -O1 -g -fsanitize=thread -fno-omit-frame-pointer $("$zts/bin/php-config" --includes) \
+		-o "$dir/harness" tests/zts/harness.c scripts/lib/nodeepbind.c -ldl \
+		-L"$zts/lib" -lphp -Wl,-rpath,"$zts/lib" || { status=1; return; }
+	printf 'extension=%s\n' "$dir/modules/rlock.so" > "$dir/harness.ini"
+	# scenario, then the harness' arguments: [-f] THREADS REQUESTS
+	while read -r scenario args; do
+		# shellcheck disable=SC2086
+		PHPRC="$dir/harness.ini" PHP_INI_SCAN_DIR='' \
+			TSAN_OPTIONS="halt_on_error=1 exitcode=66 die_after_fork=0 second_deadlock_stack=1 suppressions=$repo/tests/zts/tsan.supp" \
+			"$dir/harness" $args "$repo/tests/zts/$scenario.php" \
+			|| { echo "zts: tests/zts/$scenario.php failed" >&2; status=1; }
+	done <<-LIST
+		exclusion 4 25
+		holds 3 1
+		watchdog 4 1
+		fork -f 3 1
+	LIST
+	echo "zts: $((SECONDS - start)) s"
 }
 run_release() {
 	bash scripts/release-check.sh || status=1
@@ -162,11 +208,12 @@ case "$mode" in
 	--ubsan) run_phpt undefined ;;
 	--sanitizers) run_phpt address,undefined ;;
 	--phpt|--valkey) run_phpt ;;
+	--zts) run_zts ;;
 	--phpunit) run_phpunit ;;
 	--swoole) run_phpunit tests/phpunit/SwooleTest.php ;;
 	--release) run_release ;;
 	all) run_phpt; run_phpunit; run_release ;;
-	*) echo "usage: $0 [--valgrind|--asan|--ubsan|--sanitizers|--phpt|--phpunit|--release|--valkey|--swoole|--debian13|--php85]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--valgrind|--asan|--ubsan|--sanitizers|--phpt|--phpunit|--release|--valkey|--swoole|--zts|--debian13|--php85]" >&2; exit 2 ;;
 esac
 [ "$mode" = --release ] || summary
 exit $status

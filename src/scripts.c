@@ -195,13 +195,14 @@ zend_long rlock_deadline(zend_long wait_ms)
 zend_string *rlock_new_token(rlock_err *err)
 {
 	static const char hex[] = "0123456789abcdef";
-	/* one getrandom() for 16 tokens; the pool is emptied in a forked child */
-	if (RLOCK_G(random_used) + 16 > sizeof(RLOCK_G(random_pool))) {
+	/* one getrandom() for 16 tokens; a forked child draws its own */
+	if (RLOCK_G(random_used) + 16 > sizeof(RLOCK_G(random_pool)) || RLOCK_G(random_pid) != rlock_getpid()) {
 		if (php_random_bytes_silent(RLOCK_G(random_pool), sizeof(RLOCK_G(random_pool))) == FAILURE) {
 			rlock_err_set(err, RLOCK_ERR_REPLY, "-", "the operating system's CSPRNG failed");
 			return NULL;
 		}
 		RLOCK_G(random_used) = 0;
+		RLOCK_G(random_pid) = rlock_getpid();
 	}
 	unsigned char *raw = RLOCK_G(random_pool) + RLOCK_G(random_used);
 	RLOCK_G(random_used) += 16;
