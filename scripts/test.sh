@@ -45,7 +45,8 @@ case "$mode" in --ubsan|--sanitizers) need+=(libubsan1) ;; esac
 # iptables' NFQUEUE to tests/phpunit/netdelay.c where the kernel has no sch_netem)
 if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx "php$v-fpm" iproute2 nftables iptables); fi
 rlock_install "${need[@]}"
-case "$mode" in --release|--asan|--ubsan|--sanitizers) ;; *) rlock_build ;; esac
+# (--valgrind and the sanitizers build in a copy of the tree: tree_copy)
+case "$mode" in --release|--valgrind|--asan|--ubsan|--sanitizers) ;; *) rlock_build ;; esac
 
 work=$(mktemp -d)
 # every process started from here on carries the tag: rlock_reap finds what is left
@@ -73,7 +74,10 @@ run_phpt() {
 		# run-tests runs valgrind with --trace-children=yes: the redis-servers and tools a
 		# test starts would run under it too (slow, and not ours to check)
 		valgrind) args="$args -m"
-			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill" ;;
+			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill"
+			# in a tree of its own: .ci/run runs this beside scripts/test.sh in the repo
+			dir=$(tree_copy valgrind)
+			(cd "$dir" && rlock_build) >&2 ;;
 		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") ;;
 	esac
 	(cd "$dir" && NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args tests") \
@@ -98,8 +102,7 @@ sanitizer_build() {
 		esac
 		runtimes="$runtimes $(gcc -print-file-name="$lib")"
 	done
-	mkdir -p "$dir"
-	git ls-files -z | xargs -0 cp --parents -t "$dir"
+	tree_copy "${sans//,/-}" >/dev/null
 	(cd "$dir" && phpize >/dev/null && ./configure -q --enable-rlock \
 		CFLAGS="-O1 -g -fsanitize=$sans -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=$sans" >/dev/null \
@@ -111,6 +114,18 @@ sanitizer_build() {
 			exec $(command -v php) "\$@"
 	SH
 	chmod +x "$dir/php-sanitized"
+	echo "$dir"
+}
+# A copy of the work tree's files (tracked, and new ones git does not ignore) in $work/NAME,
+# for a build and a phpt run that share nothing with the repo's (make test writes
+# tmp-php.ini and each test's files beside it): another scripts/test.sh may run in the repo
+# meanwhile. Prints the directory.
+tree_copy() {
+	local dir="$work/$1" f
+	mkdir -p "$dir"
+	git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
+		if [ -e "$f" ]; then printf '%s\0' "$f"; fi
+	done | xargs -0 cp --parents -t "$dir"
 	echo "$dir"
 }
 run_release() {

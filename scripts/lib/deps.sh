@@ -10,19 +10,33 @@
 # sanitizer builds) comes with php8.2-dev only as a dependency of libtool, so it is named.
 RLOCK_BASE_PACKAGES=(make gcc git procps)
 
+# rlock_missing PKG...: the packages of RLOCK_BASE_PACKAGES and PKG not installed, one a line.
+rlock_missing() {
+	local p
+	for p in "${RLOCK_BASE_PACKAGES[@]}" "$@"; do
+		dpkg -s "$p" >/dev/null 2>&1 || echo "$p"
+	done
+}
+
 # rlock_install PKG...: apt-get install, without recommends, RLOCK_BASE_PACKAGES and the
 # packages named that are not installed yet (apt-get update once). Through sudo unless root.
+# Runs of scripts/test.sh side by side (.ci/run) install one at a time: apt-get update does
+# not wait for another's lock as install does (DPkg::Lock::Timeout).
 rlock_install() {
-	local missing=() sudo=()
-	for p in "${RLOCK_BASE_PACKAGES[@]}" "$@"; do
-		dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-	done
+	local missing=() sudo=() fd
+	mapfile -t missing < <(rlock_missing "$@")
 	[ ${#missing[@]} -eq 0 ] && return 0
-	echo "installing: ${missing[*]}"
-	[ "$(id -u)" = 0 ] || sudo=(sudo)
-	# another apt (a parallel run, unattended upgrades) may hold the lock: wait for it
-	"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+	exec {fd}>>"${TMPDIR:-/tmp}/rlock-apt.lock"
+	flock -w 1200 "$fd" || true
+	mapfile -t missing < <(rlock_missing "$@")
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "installing: ${missing[*]}"
+		[ "$(id -u)" = 0 ] || sudo=(sudo)
+		# another apt (unattended upgrades) may hold the lock: wait for it
+		"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null
+		DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+	fi
+	exec {fd}>&-
 }
 
 # rlock_php: the PHP version the scripts install and build against (8.2, 8.4, ...):
