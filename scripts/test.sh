@@ -34,9 +34,11 @@ case "$mode" in
 esac
 v=$(rlock_php)
 need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools)
-# PHPUnit, the locks SeckillTest compares, and composer (BridgePackageTest installs the bridge)
+# PHPUnit, the locks SeckillTest compares, composer (BridgePackageTest installs the bridge),
+# and the frameworks' events the worker loops' listeners take (BridgeWorkerTest, WorkerLoopTest)
 [ "$mode" = --phpt ] || [ "$mode" = --valkey ] ||
-	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis composer)
+	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis composer
+		php-symfony-http-kernel php-symfony-messenger php-illuminate-events php-illuminate-queue)
 [ "$mode" = "--valkey" ] && need+=(valkey-server)
 [ "$mode" = "--valgrind" ] && need+=(valgrind)
 case "$mode" in --asan|--sanitizers) need+=(libasan8) ;; esac
