@@ -212,6 +212,19 @@ final class BridgeWorkerTest extends BridgeTestCase
             $app->make('log')->lines);
     }
 
+    public function testALaravelLockKeptAcrossJobsStaysHeldAndReleasable(): void
+    {
+        $app = $this->laravel();
+        $store = new RLock\Bridge\Laravel\RLockStore($this->options());
+        $lock = $store->lock('report', 60);
+        $this->assertTrue($lock->get());
+        $app->make('events')->dispatch(new JobProcessed('redis', new BridgeWorkerTestJob()));
+        $this->assertSame(1, $this->client->exists('bridge:report'), 'Laravel locks live until released');
+        $this->assertFalse($store->lock('report', 60)->get(), 'another owner cannot take it');
+        $this->assertTrue($lock->release(), 'released by its owner in a later job');
+        $this->assertSame(0, $this->client->exists('bridge:report'));
+    }
+
     public function testLaravelEventsInsideAJobOrARequestReleaseNothing(): void
     {
         $app = $this->laravel();
