@@ -24,6 +24,7 @@
 #include "src/semaphore.h"
 #include "src/watchdog.h"
 #include "src/rwlock.h"
+#include "src/ratelimit.h"
 #include "rlock_class.h"
 #include "rlock_arginfo.h"
 
@@ -260,6 +261,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_class_rlock_minit(register_class_RLock(lock_iface));
 	rlock_class_rreadwritelock_minit(register_class_RReadWriteLock(register_class_RLock_ReadWriteLockInterface()));
 	rlock_class_rsemaphore_minit(register_class_RSemaphore(register_class_RLock_SemaphoreInterface()));
+	rlock_class_rratelimiter_minit(register_class_RRateLimiter(register_class_RLock_RateLimiterInterface()));
 
 	rlock_ce_exception = register_class_RLockException(spl_ce_RuntimeException);
 	rlock_ce_connection_exception = register_class_RLockConnectionException(rlock_ce_exception);
@@ -270,6 +272,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_multi_minit();
 	rlock_rwlock_minit();
 	rlock_semaphore_minit();
+	rlock_ratelimit_minit();
 	rlock_conn_minit();
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();

@@ -33,7 +33,7 @@ case "$mode" in
 		exit ;;
 esac
 v=$(rlock_php)
-need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools)
+need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools faketime)
 # PHPUnit, the locks SeckillTest compares, composer (BridgePackageTest installs the bridge),
 # and the frameworks' events the worker loops' listeners take (BridgeWorkerTest, WorkerLoopTest)
 [ "$mode" = --phpt ] || [ "$mode" = --valkey ] ||
@@ -76,7 +76,7 @@ run_phpt() {
 		# run-tests runs valgrind with --trace-children=yes: the redis-servers and tools a
 		# test starts would run under it too (slow, and not ours to check)
 		valgrind) args="$args -m"
-			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill"
+			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill,*/faketime"
 			# in a tree of its own: .ci/run runs this beside scripts/test.sh in the repo
 			dir=$(tree_copy valgrind)
 			(cd "$dir" && rlock_build) >&2 ;;
