@@ -14,7 +14,9 @@ use RLock;
  * the collector has not reached, in an exception kept for a log), as a request's end does on
  * php-fpm. Without it such a hold stays until its lease ends, as nothing ends between the
  * worker's requests. Holds taken with `auto_release` off (the framework stores' locks) are
- * left held, and the objects forget them (RLock::restore() takes them back by their token).
+ * left held, and the objects forget them: the bridge's symfony/lock and Laravel locks take
+ * theirs back by their token (a lock a service keeps across requests stays releasable), but
+ * an RSemaphore cannot, so a symfony/semaphore permit kept across requests ends with its ttl.
  *
  * Counts what it released, and tells the logger (PSR-3), when given, of every request that
  * left holds: a lock that outlives its handler is worth a look.
