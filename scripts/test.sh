@@ -41,11 +41,12 @@ v=$(rlock_php)
 need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools faketime)
 # promtool checks rlock_metrics() (phpt 653); PrometheusTest scrapes it with the server
 need+=(prometheus)
-# PHPUnit, the locks SeckillTest compares, and composer (BridgePackageTest installs the bridge);
-# the rate limit bridges' symfony/rate-limiter
+# PHPUnit, the locks SeckillTest compares, composer (BridgePackageTest installs the bridge),
+# the rate limit bridges' symfony/rate-limiter, and the frameworks' events the worker loops'
+# listeners take (BridgeWorkerTest, WorkerLoopTest)
 [ "$mode" = --phpt ] || [ "$mode" = --valkey ] || [ "$mode" = --zts ] ||
 	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis composer
-		php-symfony-rate-limiter)
+		php-symfony-rate-limiter php-symfony-http-kernel php-symfony-messenger php-illuminate-events php-illuminate-queue)
 [ "$mode" = "--valkey" ] && need+=(valkey-server)
 [ "$mode" = "--valgrind" ] && need+=(valgrind)
 case "$mode" in --asan|--sanitizers) need+=(libasan8) ;; esac
@@ -55,7 +56,8 @@ case "$mode" in --ubsan|--sanitizers) need+=(libubsan1) ;; esac
 # iptables' NFQUEUE to tests/phpunit/netdelay.c where the kernel has no sch_netem)
 if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx "php$v-fpm" iproute2 nftables iptables); fi
 rlock_install "${need[@]}"
-case "$mode" in --release|--asan|--ubsan|--sanitizers|--zts) ;; *) rlock_build ;; esac
+# (--valgrind, the sanitizers and --zts build in a copy of the tree: tree_copy)
+case "$mode" in --release|--valgrind|--asan|--ubsan|--sanitizers|--zts) ;; *) rlock_build ;; esac
 if [ "$mode" = --swoole ]; then
 	. scripts/lib/swoole.sh
 	RLOCK_SWOOLE_SO=$(rlock_swoole_so)
@@ -88,7 +90,10 @@ run_phpt() {
 		# run-tests runs valgrind with --trace-children=yes: the redis-servers and tools a
 		# test starts would run under it too (slow, and not ours to check)
 		valgrind) args="$args -m"
-			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill,*/faketime" ;;
+			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill,*/faketime"
+			# in a tree of its own: .ci/run runs this beside scripts/test.sh in the repo
+			dir=$(tree_copy valgrind)
+			(cd "$dir" && rlock_build) >&2 ;;
 		# the ZTS php with no php.ini: the machine's extensions are not built for it
 		zts) dir=$(tree_build zts "$zts/bin/"); php=(PHP_EXECUTABLE="$zts/bin/php") ini=(PHPRC="$work/zts.ini" PHP_INI_SCAN_DIR=) ;;
 		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") ;;
@@ -125,14 +130,25 @@ sanitizer_build() {
 	chmod +x "$dir/php-sanitized"
 	echo "$dir"
 }
+# A copy of the work tree's files (tracked, and new ones git does not ignore) in $work/NAME,
+# for a build and a phpt run that share nothing with the repo's (make test writes
+# tmp-php.ini and each test's files beside it): another scripts/test.sh may run in the repo
+# meanwhile. Prints the directory.
+tree_copy() {
+	local dir="$work/$1" f
+	mkdir -p "$dir"
+	git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
+		if [ -e "$f" ]; then printf '%s\0' "$f"; fi
+	done | xargs -0 cp --parents -t "$dir"
+	echo "$dir"
+}
 # tree_build NAME BINDIR CFLAGS...: rlock built in a copy of the tree, $work/NAME (the repo's
 # own build stays as it is), with BINDIR's phpize and php-config (the PATH's when empty) and
 # CFLAGS (each also given to the linker: -fsanitize=). Prints the directory.
 tree_build() {
-	local dir="$work/$1" bin=$2
+	local dir bin=$2
+	dir=$(tree_copy "$1")
 	shift 2
-	mkdir -p "$dir"
-	git ls-files -z | xargs -0 cp --parents -t "$dir"
 	(cd "$dir" && "${bin}phpize" >/dev/null && ./configure -q --enable-rlock --with-php-config="${bin}php-config" \
 		CFLAGS="$*" LDFLAGS="$*" >/dev/null && make -s -j"$(nproc)" >/dev/null) >&2
 	echo "$dir"

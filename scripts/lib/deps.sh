@@ -10,19 +10,42 @@
 # sanitizer builds) comes with php8.2-dev only as a dependency of libtool, so it is named.
 RLOCK_BASE_PACKAGES=(make gcc git procps)
 
+# rlock_missing PKG...: the packages of RLOCK_BASE_PACKAGES and PKG not installed, one a line.
+rlock_missing() {
+	local p
+	for p in "${RLOCK_BASE_PACKAGES[@]}" "$@"; do
+		dpkg -s "$p" >/dev/null 2>&1 || echo "$p"
+	done
+}
+
+# rlock_apt_lock / rlock_apt_unlock: runs of scripts/test.sh side by side (.ci/run) use apt
+# one at a time: apt-get update does not wait for another's lock as install does
+# (DPkg::Lock::Timeout). The lock is an open file, gone with the process however it ends.
+rlock_apt_lock() {
+	exec {RLOCK_APT_FD}>>"${TMPDIR:-/tmp}/rlock-apt.lock"
+	flock -w 1200 "$RLOCK_APT_FD" || true
+}
+rlock_apt_unlock() {
+	exec {RLOCK_APT_FD}>&-
+}
+
 # rlock_install PKG...: apt-get install, without recommends, RLOCK_BASE_PACKAGES and the
 # packages named that are not installed yet (apt-get update once). Through sudo unless root.
 rlock_install() {
 	local missing=() sudo=()
-	for p in "${RLOCK_BASE_PACKAGES[@]}" "$@"; do
-		dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-	done
+	mapfile -t missing < <(rlock_missing "$@")
 	[ ${#missing[@]} -eq 0 ] && return 0
-	echo "installing: ${missing[*]}"
-	[ "$(id -u)" = 0 ] || sudo=(sudo)
-	# another apt (a parallel run, unattended upgrades) may hold the lock: wait for it
-	"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+	rlock_apt_lock
+	# (what another run installed meanwhile is there now)
+	mapfile -t missing < <(rlock_missing "$@")
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "installing: ${missing[*]}"
+		[ "$(id -u)" = 0 ] || sudo=(sudo)
+		# another apt (unattended upgrades) may hold the lock: wait for it
+		"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null
+		DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+	fi
+	rlock_apt_unlock
 }
 
 # rlock_php: the PHP version the scripts install and build against (8.2, 8.4, ...):
@@ -36,7 +59,12 @@ rlock_php() {
 		php -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION, "\n";'
 	else
 		list=$(apt-cache search --names-only '^php[0-9.]+-dev$')
-		[ -n "$list" ] || { apt-get update -q >/dev/null; list=$(apt-cache search --names-only '^php[0-9.]+-dev$'); }
+		if [ -z "$list" ]; then
+			rlock_apt_lock
+			apt-get update -q >/dev/null
+			rlock_apt_unlock
+			list=$(apt-cache search --names-only '^php[0-9.]+-dev$')
+		fi
 		sed -nE 's/^php([0-9]+\.[0-9]+)-dev .*/\1/p' <<< "$list" | sort -V | tail -n 1
 	fi
 }

@@ -166,14 +166,16 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
     /**
      * The RLock $key holds through, or null when it was never saved. A Key saved elsewhere
      * (in another process or request, then serialized) gets one here that is restored as
-     * its owner, if that owner holds the lock still.
+     * its owner, if that owner holds the lock still; so does a Key whose RLock forgot its
+     * token (RLock::releaseAll() after a worker's request: the lock, `auto_release` off, is
+     * held still).
      */
     private function lockOf(Key $key): ?RLock
     {
         if (!$key->hasState(self::class)) {
             return null;
         }
-        if (!isset($this->locks[$key])) {
+        if (!isset($this->locks[$key]) || $this->locks[$key][0]->token() === null) {
             [$token, $read] = $key->getState(self::class);
             $lock = $this->newLock((string) $key, $read);
             $lock->restore($token);
