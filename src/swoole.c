@@ -138,10 +138,15 @@ bool rlock_swoole_defer(void)
 	}
 #if PHP_VERSION_ID >= 80200
 	size_t cache = zend_internal_run_time_cache_reserved_size();
-	if (!ZEND_MAP_PTR(end_fn.run_time_cache) && cache > 0) {
+	if (!__atomic_load_n(&ZEND_MAP_PTR(end_fn.run_time_cache), __ATOMIC_ACQUIRE) && cache > 0) {
 		/* what the engine gives a registered function (an observer keeps its state there),
-		 * sized once every extension has asked for its part */
-		ZEND_MAP_PTR_INIT(end_fn.run_time_cache, pecalloc(1, cache, 1));
+		 * sized once every extension has asked for its part; set once for the process
+		 * (Swoole's threads may get here at once: the first one's is kept) */
+		void *mine = pecalloc(1, cache, 1), *none = NULL;
+		if (!__atomic_compare_exchange_n(&ZEND_MAP_PTR(end_fn.run_time_cache), &none, mine, false,
+				__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			pefree(mine, 1);
+		}
 	}
 #endif
 	zend_create_closure(&closure, (zend_function *) &end_fn, NULL, NULL, NULL);
