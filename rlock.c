@@ -23,6 +23,7 @@
 #include "src/multi.h"
 #include "src/semaphore.h"
 #include "src/watchdog.h"
+#include "src/lost.h"
 #include "src/rwlock.h"
 #include "rlock_class.h"
 #include "rlock_arginfo.h"
@@ -230,6 +231,7 @@ static PHP_GINIT_FUNCTION(rlock)
 	zend_hash_init(&rlock_globals->hot_keys, 16, NULL, NULL, 1);
 	zend_hash_init(&rlock_globals->lost_tokens, 4, NULL, persistent_string_dtor, 1);
 	rlock_context_ginit(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive);
+	rlock_lost_ginit(&rlock_globals->lost_listeners);
 }
 
 static PHP_GSHUTDOWN_FUNCTION(rlock)
@@ -239,6 +241,7 @@ static PHP_GSHUTDOWN_FUNCTION(rlock)
 	zend_hash_destroy(&rlock_globals->hot_keys);
 	zend_hash_destroy(&rlock_globals->lost_tokens);
 	rlock_context_gshutdown(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive);
+	rlock_lost_gshutdown(&rlock_globals->lost_listeners);
 }
 
 /* In a forked child: a new pid, and none of the parent's unused random bytes. */
@@ -274,6 +277,7 @@ PHP_MINIT_FUNCTION(rlock)
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();
 	rlock_context_minit();
+	rlock_lost_minit();
 	return SUCCESS;
 }
 
@@ -294,6 +298,7 @@ PHP_RINIT_FUNCTION(rlock)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
 	rlock_registry_rinit();
+	rlock_lost_rinit();
 	return SUCCESS;
 }
 
@@ -304,6 +309,7 @@ PHP_RINIT_FUNCTION(rlock)
  * our connections are still there. */
 static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(rlock)
 {
+	rlock_lost_post_deactivate();
 	rlock_registry_post_deactivate();
 	rlock_conn_post_deactivate();
 	rlock_opts_forget();

@@ -10,6 +10,7 @@
 #include "conn.h"
 #include "scripts.h"
 #include "watchdog.h"
+#include "lost.h"
 
 #include <unistd.h>
 
@@ -25,6 +26,8 @@ typedef struct rlock_held_s {
 	 * in (a lock over several keys: each); NULL without it */
 	rlock_watchdog_entry **wd;
 	uint32_t nwd;
+	uint64_t serial;  /* this hold's, in this process: what an object's part names it by (lost.h) */
+	bool told;        /* found lost by the watchdog, and told (lost.h): never twice */
 	struct rlock_held_s *next;  /* another context's hold of the same */
 } rlock_held;
 
@@ -105,8 +108,24 @@ static zend_long held_valid_until(const rlock_held *h)
 	return MAX(h->hold.valid_until, renewed);
 }
 
+/* The watchdog found h lost: told, once (lost.c calls the onLost callbacks of the objects
+ * holding it, at the next opcode). Not of a hold of a forked parent's. */
+static void held_tell_lost(rlock_held *h)
+{
+	if (h->told || h->pid != rlock_getpid() || !held_lost(h)) {
+		return;
+	}
+	h->told = true;
+	/* STATS (branch stats, src/stats.h): record the lost lock here, once per hold, once its
+	 * lost-lock function is merged: h->opts, h->key, h->algo->kind */
+	rlock_lost_found(h->serial);
+}
+
 static void held_free(rlock_held *h)
 {
+	/* a hold let go before the interrupt could tell of its loss (an unlock() that found it
+	 * lost, a Fiber's end) is told now */
+	held_tell_lost(h);
 	held_unwatch(h);
 	if (h->algo->renewed) {
 		RLOCK_G(held_over_keys)--;
@@ -210,6 +229,8 @@ static void keep(zval *zv, const rlock_algo *a, rlock_opts *o, zend_string *key,
 	h->pid = rlock_getpid();
 	h->wd = wd;
 	h->nwd = nwd;
+	h->serial = ++RLOCK_G(held_serial);
+	h->told = false;
 	h->next = NULL;
 	if (a->renewed) {
 		RLOCK_G(held_over_keys)++;
@@ -432,6 +453,28 @@ zend_string *rlock_registry_token(const rlock_algo *a, const rlock_opts *o, zend
 	rlock_held *h = RLOCK_G(request_active) ? find_ctx(chain(id), rlock_context()) : NULL;
 	zend_string_release(id);
 	return h && !held_lost(h) ? h->hold.token : NULL;
+}
+
+uint64_t rlock_registry_serial(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
+{
+	zend_string *id = hold_id(a, o, key, token);
+	rlock_held *h = find_token(chain(id), token);
+	zend_string_release(id);
+	return h ? h->serial : 0;
+}
+
+void rlock_registry_tell_lost(void)
+{
+	zval *zv;
+
+	if (!RLOCK_G(request_active)) {
+		return;
+	}
+	ZEND_HASH_FOREACH_VAL(&RLOCK_G(held), zv) {
+		for (rlock_held *h = Z_PTR_P(zv); h; h = h->next) {
+			held_tell_lost(h);
+		}
+	} ZEND_HASH_FOREACH_END();
 }
 
 void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)

@@ -43,6 +43,14 @@ bool rlock_registry_lost(const rlock_algo *a, const rlock_opts *o, zend_string *
 /* The token the running context holds key with (a's kind), or NULL; borrowed. No round trip. */
 zend_string *rlock_registry_token(const rlock_algo *a, const rlock_opts *o, zend_string *key);
 
+/* The serial of token's hold of key (a's kind): what names that hold in this process, never
+ * another's; 0 when none. No round trip. */
+uint64_t rlock_registry_serial(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);
+
+/* Tell lost.c (rlock_lost_found()) of every hold the watchdog found lost and not told of yet:
+ * each hold once, told now or as it is let go, whichever comes first. */
+void rlock_registry_tell_lost(void);
+
 /* Stop renewing token's lock without releasing it (an object let go with auto_release off). */
 void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);
 

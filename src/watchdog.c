@@ -38,6 +38,7 @@
  * opened in the thread, never the request's pooled ones. */
 
 #include "php.h"
+#include "php_rlock.h"
 #include "watchdog.h"
 #include "scripts.h"
 
@@ -74,6 +75,11 @@ struct rlock_watchdog_entry {
 	int64_t due;      /* monotonic ms of the next renewal */
 	int64_t valid_until;  /* monotonic ms the lease ends, as the last renewal left it */
 	int lost;         /* written by the thread, read by the request side: atomic */
+	/* the request thread that watches it (lost.h): its flag of locks found lost, and its
+	 * EG(vm_interrupt), both set when a renewal finds this one lost (under the mutex: an
+	 * entry unwatched is never told of, so both outlive every use) */
+	int *lost_pending;
+	void *vm_interrupt;
 	bool linked;      /* the thread renews it */
 	bool held;        /* the request side has not given it back */
 	bool in_flight;   /* in the batch the thread is sending: freed by the thread */
@@ -145,9 +151,18 @@ static bool is_lost(const rlock_watchdog_entry *e)
 	return __atomic_load_n(&e->lost, __ATOMIC_ACQUIRE) != 0;
 }
 
+/* e found no longer ours: marked, and its request thread interrupted at its next opcode, as
+ * a signal handled by pcntl_async_signals is (its zend_interrupt_function runs the onLost
+ * callbacks, lost.c). Mutex held. */
 static void mark_lost(rlock_watchdog_entry *e)
 {
 	__atomic_store_n(&e->lost, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(e->lost_pending, 1, __ATOMIC_RELEASE);
+#if PHP_VERSION_ID >= 80200
+	zend_atomic_bool_store((zend_atomic_bool *) e->vm_interrupt, true);
+#else
+	*(volatile zend_bool *) e->vm_interrupt = 1;
+#endif
 }
 
 static char *copy_bytes(const char *p, size_t len)
@@ -942,6 +957,8 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	e->token_len = ZSTR_LEN(token);
 	e->ttl = ttl;
 	e->held = true;
+	e->lost_pending = &RLOCK_G(lost_pending);
+	e->vm_interrupt = (void *) &EG(vm_interrupt);
 
 	pthread_mutex_lock(&wd.mutex);
 	if (!(s = server_for(o))) {

@@ -24,7 +24,8 @@ void rlock_watchdog_mshutdown(void);
 
 /* Renew key (held with token) to ttl ms every ttl/3 from now on, starting the thread if it
  * does not run. Copies what it needs: nothing of o, key or token is kept. NULL with err set
- * when the thread cannot be started. */
+ * when the thread cannot be started. A renewal that finds it lost sets the calling thread's
+ * RLOCK_G(lost_pending) and EG(vm_interrupt) (src/lost.c), until it is unwatched. */
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
 	zend_long ttl, rlock_err *err);
 
