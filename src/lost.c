@@ -17,6 +17,7 @@
 #include "zend_closures.h"
 #include "zend_interfaces.h"
 #include "zend_fibers.h"
+#include "zend_exceptions.h"
 #include "lost.h"
 #include "registry.h"
 
@@ -60,19 +61,23 @@ static rlock_on_lost *next_due(void)
 	return NULL;
 }
 
-/* Call every callback due, each once, until one throws: the ones left run at the next opcode
- * (the catch block's, say). A callback may free objects, set or remove callbacks, take and
- * lose locks: the next one due is looked up after each. */
+/* Call every callback due, each once. One that throws does not keep the others from running
+ * (the engine calls no function with an exception in flight: it is kept aside meanwhile, as
+ * around destructors): the exceptions surface together, the later one's getPrevious() the
+ * earlier. exit() in one ends it all. A callback may free objects, set or remove callbacks,
+ * take and lose locks: the next one due is looked up after each. */
 static void dispatch(void)
 {
 	rlock_on_lost *l;
 	zval fn, arg, rv;
+	zend_object *thrown = NULL;  /* kept aside: the engine calls nothing with one in flight */
+	zend_execute_data *ex = EG(current_execute_data);  /* where the code runs */
 
 	for (;;) {
 		if (take_pending()) {
 			rlock_registry_tell_lost();
 		}
-		if (RLOCK_G(lost_due) == 0 || EG(exception) || !(l = next_due())) {
+		if (RLOCK_G(lost_due) == 0 || !(l = next_due())) {
 			break;
 		}
 		l->due--;
@@ -84,29 +89,41 @@ static void dispatch(void)
 		zval_ptr_dtor(&rv);
 		zval_ptr_dtor(&arg);
 		zval_ptr_dtor(&fn);
+		if (EG(exception)) {
+			if (zend_is_unwind_exit(EG(exception))) {
+				break;
+			}
+			if (thrown) {
+				zend_exception_set_previous(EG(exception), thrown);
+			}
+			thrown = EG(exception);
+			EG(exception) = NULL;
+			/* the frame as it was before the engine pointed it at the exception's handling:
+			 * thrown into it again below, where it stands */
+			if (ex && ex->func && ZEND_USER_CODE(ex->func->type) && ex->opline->opcode == ZEND_HANDLE_EXCEPTION) {
+				ex->opline = EG(opline_before_exception);
+			}
+		}
 	}
-	if (RLOCK_G(lost_due) > 0) {
-		interrupt_soon();
+	if (thrown) {
+		/* thrown again where the code runs (an exit() since wins: the other is dropped) */
+		zend_throw_exception_internal(thrown);
 	}
 }
 
 /* zend_interrupt_function: ours, then the one before ours. Not within a callback of ours
- * (its loop looks again after each), nor with an exception in flight (the next opcode). */
+ * (its loop looks again after each), nor with an exception in flight. */
 static void lost_interrupt(zend_execute_data *execute_data)
 {
-	if (RLOCK_G(request_active) && !RLOCK_G(lost_dispatching)
+	if (RLOCK_G(request_active) && !RLOCK_G(lost_dispatching) && !EG(exception)
 			&& (RLOCK_G(lost_due) > 0 || PENDING_PEEK())) {
-		if (EG(exception)) {
-			interrupt_soon();
-		} else {
-			RLOCK_G(lost_dispatching) = true;
-			/* as pcntl does for a signal's handler: the callback runs in whatever context
-			 * runs, and may not leave it */
-			zend_fiber_switch_block();
-			dispatch();
-			zend_fiber_switch_unblock();
-			RLOCK_G(lost_dispatching) = false;
-		}
+		RLOCK_G(lost_dispatching) = true;
+		/* as pcntl does for a signal's handler: the callback runs in whatever context runs,
+		 * and may not leave it */
+		zend_fiber_switch_block();
+		dispatch();
+		zend_fiber_switch_unblock();
+		RLOCK_G(lost_dispatching) = false;
 	}
 	if (prev_interrupt) {
 		prev_interrupt(execute_data);

@@ -151,12 +151,17 @@ static bool is_lost(const rlock_watchdog_entry *e)
 	return __atomic_load_n(&e->lost, __ATOMIC_ACQUIRE) != 0;
 }
 
-/* e found no longer ours: marked, and its request thread interrupted at its next opcode, as
- * a signal handled by pcntl_async_signals is (its zend_interrupt_function runs the onLost
- * callbacks, lost.c). Mutex held. */
 static void mark_lost(rlock_watchdog_entry *e)
 {
 	__atomic_store_n(&e->lost, 1, __ATOMIC_RELEASE);
+}
+
+/* e was found no longer ours: its request thread interrupted at its next opcode, as for a
+ * signal with pcntl_async_signals (its zend_interrupt_function runs the onLost callbacks,
+ * lost.c). After every lock of the batch is marked: the callbacks of locks lost together run
+ * together. Mutex held. */
+static void tell_lost(rlock_watchdog_entry *e)
+{
 	__atomic_store_n(e->lost_pending, 1, __ATOMIC_RELEASE);
 #if PHP_VERSION_ID >= 80200
 	zend_atomic_bool_store((zend_atomic_bool *) e->vm_interrupt, true);
@@ -566,6 +571,7 @@ static void wd_apply(int64_t sent, int trips)
 			if (!e->held) {
 				entry_free(e);
 			}
+			wd.results[i] = -1;  /* nobody to tell */
 			continue;
 		}
 		int64_t ttl_sent = strtoll(wd.ttls[i], NULL, 10);
@@ -585,6 +591,11 @@ static void wd_apply(int64_t sent, int trips)
 				e->due = now + retry_of(e->ttl);
 				failed = true;
 				break;
+		}
+	}
+	for (size_t i = 0; i < wd.batch_len; i++) {
+		if (wd.results[i] == 0) {
+			tell_lost(wd.batch[i]);
 		}
 	}
 	if (failed) {
