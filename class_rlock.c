@@ -21,6 +21,7 @@
 #include "src/scripts.h"
 #include "src/route.h"
 #include "src/registry.h"
+#include "src/stats.h"
 #include "src/context.h"
 #include "src/multi.h"
 #include "src/rwlock.h"
@@ -162,7 +163,7 @@ static int rlock_release_one(rlock_object *l, rlock_own *me, bool throw)
 		/* not ours: neither are the holds nested in this one */
 		rlock_own_drop(me);
 		me->lost = true;
-		RLOCK_G(counters).lost++;
+		RLOCK_G(counters).lost++;  /* the statistics: the registry counts it */
 	}
 	return rc;
 }
@@ -305,7 +306,10 @@ PHP_METHOD(RLock, extend)
 		RETURN_THROWS();
 	}
 	if (rc == 0) {
-		rlock_registry_forget(l->algo, l->opts, l->key, me->token);
+		if (!rlock_registry_forget(l->algo, l->opts, l->key, me->token)) {
+			/* found by this extend, not by the watchdog (counted as it found it) */
+			rlock_stats_lost(l->algo, l->key);
+		}
 		rlock_own_drop(me);
 		me->lost = true;
 		RLOCK_G(counters).lost++;

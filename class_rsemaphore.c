@@ -15,6 +15,7 @@
 #include "src/scripts.h"
 #include "src/registry.h"
 #include "src/lost.h"
+#include "src/stats.h"
 #include "rlock_class.h"
 
 static zend_class_entry *rsemaphore_ce;
@@ -82,10 +83,14 @@ static int rsemaphore_give_back(rsemaphore_object *s, rlock_own *me, rlock_err *
 		return rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, me->token, err);
 	}
 	zend_long left;
-	rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, me->token);
+	bool told = rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, me->token);
 	int rc = rlock_semaphore_release(s->opts, s->key, me->token, s->limit, 0, me->unanswered.ticket, &left, err);
 	if (rc >= 0) {
 		rsemaphore_answered(me);
+	}
+	if (rc == 0 && me->count > 0 && !told) {
+		/* a loss this release found (the registry's release counts its own) */
+		rlock_stats_lost(&rlock_semaphore_algo, s->key);
 	}
 	return rc;
 }
@@ -188,7 +193,10 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 	bool unanswered = me->unanswered.ticket != NULL;
 	hold.token = me->token;
 	rlock_conn_enter(s->opts, wait);
+	rlock_stats_mark mark;
+	rlock_stats_begin(&mark, wait);
 	int rc = rlock_semaphore_acquire(s->opts, s->key, s->limit, n, wait, &hold, &total, &me->unanswered, &err);
+	rlock_stats_end(&mark, &rlock_semaphore_algo, s->key, wait, rc);
 	me->token = hold.token;
 	if (rc == 1 && rlock_registry_add(&rlock_semaphore_algo, s->opts, s->key, &hold, &err) < 0) {
 		/* not renewed, not kept: give them back at once (ours from before too) */
@@ -213,18 +221,15 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 		return -1;
 	}
 	if (rc == 0) {
-		if (wait > 0) {
-			RLOCK_G(counters).timeouts++;
-		}
 		return 0;
 	}
-	RLOCK_G(counters).acquired++;
 	if (me->count == 0) {
 		me->lost = false;
 	}
 	if (me->count + n > total) {
 		/* some we held had ended their lease (purged by Redis): Redis' count is the truth */
 		RLOCK_G(counters).lost++;
+		rlock_stats_lost(&rlock_semaphore_algo, s->key);
 	}
 	me->count = total;
 	me->valid_until = hold.valid_until;
@@ -235,7 +240,10 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 /* Our permits (me, the running context's) found no longer ours. */
 static void rsemaphore_lost(rsemaphore_object *s, rlock_own *me)
 {
-	rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, me->token);
+	if (!rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, me->token)) {
+		/* found by the caller, not by the watchdog (counted as it found it) */
+		rlock_stats_lost(&rlock_semaphore_algo, s->key);
+	}
 	me->count = 0;
 	me->lost = true;
 	RLOCK_G(counters).lost++;
@@ -260,6 +268,7 @@ static int rsemaphore_release(rsemaphore_object *s, bool throw)
 		rlock_throw(s->opts, &err);
 	}
 	if (rc == 0 && held > 0) {
+		/* counted in the statistics by the give-back */
 		me->lost = true;
 		RLOCK_G(counters).lost++;
 	}

@@ -17,6 +17,7 @@ typedef struct {
 	zend_ulong timeouts;
 	zend_ulong lost;
 	zend_ulong reconnects;
+	zend_ulong handovers;  /* acquires a release handed to us (src/lock.c), for src/stats.c */
 } rlock_counters;
 
 ZEND_BEGIN_MODULE_GLOBALS(rlock)

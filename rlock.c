@@ -25,6 +25,7 @@
 #include "src/watchdog.h"
 #include "src/lost.h"
 #include "src/rwlock.h"
+#include "src/stats.h"
 #include "rlock_class.h"
 #include "rlock_arginfo.h"
 
@@ -77,6 +78,14 @@ static ZEND_INI_DISP(display_servers)
 	}
 }
 
+/* rlock.stats_keys: read at startup only (the shared memory is mapped in MINIT). */
+static ZEND_INI_MH(OnUpdateStatsKeys)
+{
+	(void) entry; (void) mh_arg1; (void) mh_arg2; (void) mh_arg3;
+	rlock_stats_ini(new_value, stage == ZEND_INI_STAGE_STARTUP && !ini_read);
+	return SUCCESS;
+}
+
 PHP_INI_BEGIN()
 	STD_PHP_INI_ENTRY_EX("rlock.server", "redis://127.0.0.1:6379", PHP_INI_ALL, OnUpdateOpt, server, zend_rlock_globals, rlock_globals, display_servers)
 	STD_PHP_INI_ENTRY_EX("rlock.servers", "", PHP_INI_ALL, OnUpdateOpt, servers, zend_rlock_globals, rlock_globals, display_servers)
@@ -101,6 +110,7 @@ PHP_INI_BEGIN()
 	STD_PHP_INI_ENTRY("rlock.tls_key", "", PHP_INI_ALL, OnUpdateOpt, tls_key, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_ENTRY("rlock.tls_server_name", "", PHP_INI_ALL, OnUpdateOpt, tls_server_name, zend_rlock_globals, rlock_globals)
 	STD_PHP_INI_BOOLEAN("rlock.tls_verify_peer", "1", PHP_INI_ALL, OnUpdateOpt, tls_verify_peer, zend_rlock_globals, rlock_globals)
+	PHP_INI_ENTRY("rlock.stats_keys", "256", PHP_INI_SYSTEM, OnUpdateStatsKeys)
 PHP_INI_END()
 
 
@@ -211,6 +221,40 @@ PHP_METHOD(RLockLostException, getResult)
 	RETURN_COPY(zend_read_property(rlock_ce_lost_exception, Z_OBJ_P(ZEND_THIS), "result", sizeof("result") - 1, 0, &rv));
 }
 
+/* ---- statistics (src/stats.c) ---- */
+
+PHP_FUNCTION(rlock_status)
+{
+	bool keys = true;
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_BOOL(keys)
+	ZEND_PARSE_PARAMETERS_END();
+	if (rlock_stats_refused()) {
+		RETURN_THROWS();
+	}
+	rlock_stats_status(return_value, keys);
+}
+
+PHP_FUNCTION(rlock_metrics)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (rlock_stats_refused()) {
+		RETURN_THROWS();
+	}
+	RETURN_STR(rlock_stats_metrics());
+}
+
+PHP_FUNCTION(rlock_status_reset)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	if (rlock_stats_refused()) {
+		RETURN_THROWS();
+	}
+	rlock_stats_reset();
+}
+
 /* ---- module ---- */
 
 static void persistent_string_dtor(zval *zv)
@@ -257,6 +301,7 @@ PHP_MINIT_FUNCTION(rlock)
 	(void) module_number;
 	REGISTER_INI_ENTRIES();
 	ini_read = true;
+	rlock_stats_minit();
 
 	/* the interfaces user code types against (and fakes in its tests), then the classes */
 	zend_class_entry *lock_iface = register_class_RLock_LockInterface();
@@ -286,6 +331,7 @@ PHP_MSHUTDOWN_FUNCTION(rlock)
 	(void) type;
 	(void) module_number;
 	rlock_watchdog_mshutdown();
+	rlock_stats_mshutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
 }
@@ -334,14 +380,19 @@ PHP_MINFO_FUNCTION(rlock)
 #endif
 	snprintf(buf, sizeof(buf), "%u", rlock_conn_pooled_count());
 	php_info_print_table_row(2, "Persistent connections open", buf);
-#define COUNTER_ROW(label, field) \
-	snprintf(buf, sizeof(buf), ZEND_ULONG_FMT, c->field); \
+	/* the pool's numbers (shared memory); this process' own with statistics off */
+	uint64_t pool[RLOCK_STAT_NEVENTS], reconnects;
+	bool shared = rlock_stats_totals(pool, &reconnects);
+	php_info_print_table_row(2, "Statistics", shared ? "the pool's (shared memory, rlock_status())"
+		: "this process' only (rlock.stats_keys=0)");
+#define COUNTER_ROW(label, field, event) \
+	snprintf(buf, sizeof(buf), "%" PRIu64, shared ? (event) : (uint64_t) c->field); \
 	php_info_print_table_row(2, label, buf);
-	COUNTER_ROW("Locks acquired", acquired)
-	COUNTER_ROW("Acquires that waited", contended)
-	COUNTER_ROW("Waits that timed out", timeouts)
-	COUNTER_ROW("Locks lost", lost)
-	COUNTER_ROW("Reconnects", reconnects)
+	COUNTER_ROW("Locks acquired", acquired, pool[RLOCK_STAT_ACQUIRES])
+	COUNTER_ROW("Acquires that waited", contended, pool[RLOCK_STAT_WAITS])
+	COUNTER_ROW("Waits that timed out", timeouts, pool[RLOCK_STAT_TIMEOUTS])
+	COUNTER_ROW("Locks lost", lost, pool[RLOCK_STAT_LOST])
+	COUNTER_ROW("Reconnects", reconnects, reconnects)
 #undef COUNTER_ROW
 	rlock_watchdog_get_stats(&wd);
 	php_info_print_table_row(2, "Watchdog thread", wd.running ? "running" : "not running");
@@ -362,7 +413,7 @@ PHP_MINFO_FUNCTION(rlock)
 zend_module_entry rlock_module_entry = {
 	STANDARD_MODULE_HEADER,
 	"rlock",
-	NULL,
+	ext_functions,
 	PHP_MINIT(rlock),
 	PHP_MSHUTDOWN(rlock),
 	PHP_RINIT(rlock),

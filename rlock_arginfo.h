@@ -1,5 +1,15 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: c3e8abd931758483d419ad9cc6543b33e7ad2845 */
+ * Stub hash: 92250cbd737370f99a6fc0d5c70ad8fb63989824 */
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_rlock_status, 0, 0, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, keys, _IS_BOOL, 0, "true")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_rlock_metrics, 0, 0, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_rlock_status_reset, 0, 0, IS_VOID, 0)
+ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_lock, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
@@ -38,8 +48,7 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_fencingToken, 0, 0, IS_LONG, 1)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_key, 0, 0, IS_STRING, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_RLock_LockInterface_key arginfo_rlock_metrics
 
 #define arginfo_class_RLock_LockInterface_lost arginfo_class_RLock_LockInterface_tryLock
 
@@ -110,7 +119,7 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_RLock_fencingToken arginfo_class_RLock_LockInterface_fencingToken
 
-#define arginfo_class_RLock_key arginfo_class_RLock_LockInterface_key
+#define arginfo_class_RLock_key arginfo_rlock_metrics
 
 #define arginfo_class_RLock_lost arginfo_class_RLock_LockInterface_tryLock
 
@@ -166,6 +175,9 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLockLostException_getResu
 ZEND_END_ARG_INFO()
 
 
+ZEND_FUNCTION(rlock_status);
+ZEND_FUNCTION(rlock_metrics);
+ZEND_FUNCTION(rlock_status_reset);
 ZEND_METHOD(RLock, __construct);
 ZEND_METHOD(RLock, lock);
 ZEND_METHOD(RLock, tryLock);
@@ -200,6 +212,14 @@ ZEND_METHOD(RReadWriteLock, readLock);
 ZEND_METHOD(RReadWriteLock, writeLock);
 ZEND_METHOD(RReadWriteLock, onLost);
 ZEND_METHOD(RLockLostException, getResult);
+
+
+static const zend_function_entry ext_functions[] = {
+	ZEND_FE(rlock_status, arginfo_rlock_status)
+	ZEND_FE(rlock_metrics, arginfo_rlock_metrics)
+	ZEND_FE(rlock_status_reset, arginfo_rlock_status_reset)
+	ZEND_FE_END
+};
 
 
 static const zend_function_entry class_RLock_LockInterface_methods[] = {

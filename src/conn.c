@@ -10,6 +10,7 @@
 # include "ext/standard/php_random.h"
 #endif
 #include "conn.h"
+#include "stats.h"
 
 #include <poll.h>
 #include <unistd.h>
@@ -829,6 +830,35 @@ static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_e
 	return c;
 }
 
+/* ---- statistics (src/stats.h) ---- */
+
+/* c carries a command from now on: timed when statistics are kept. */
+static void conn_sent(rlock_conn *c)
+{
+	c->busy = true;
+	c->sent_us = rlock_stats_enabled() ? rlock_stats_now_us() : 0;
+}
+
+/* c's command answered: its round trip counted. */
+static void conn_timed(const rlock_server *s, rlock_conn *c)
+{
+	if (c->sent_us) {
+		rlock_stats_command(s->label, rlock_stats_now_us() - c->sent_us);
+		c->sent_us = 0;
+	}
+}
+
+/* A call to s failed with err. */
+static void stats_failed(const rlock_server *s, const rlock_err *err)
+{
+	if (strstr(err->msg, "not awaited")) {
+		return;  /* a Redlock master slower than the quorum: no failure */
+	}
+	rlock_stats_server_error(s->label, err->kind == RLOCK_ERR_AUTH ? RLOCK_STAT_ERR_AUTH
+		: err->kind == RLOCK_ERR_REPLY ? RLOCK_STAT_ERR_REPLY
+		: strstr(err->msg, "timed out") || strstr(err->msg, "timeout") ? RLOCK_STAT_ERR_TIMEOUT : RLOCK_STAT_ERR_CONNECTION);
+}
+
 /* Whether a connection from the table may carry the next command: ours, idle, and with
  * nothing to read, neither in hiredis' reader (bytes that came in the same read as the last
  * reply: the next command would take them for its answer) nor on the socket (EOF, a server
@@ -853,7 +883,7 @@ static rlock_conn *conn_take(const rlock_opts *o, const rlock_server *s)
 	rlock_conn *c = zend_hash_str_find_ptr(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
 	if (c && !conn_usable(c)) {
 		conn_forget(o, s);
-		RLOCK_G(counters).reconnects++;
+		rlock_stats_reconnect(s->label);
 		c = NULL;
 	}
 	return c;
@@ -872,6 +902,8 @@ static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_er
 	rlock_conn *c = conn_take(o, s);
 	if (!c && (c = conn_open(o, s, err))) {
 		conn_keep(o, s, c);
+	} else if (!c) {
+		stats_failed(s, err);
 	}
 	if (c && !arm(c, o->read_timeout)) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot set the read timeout: %s", c->ctx->errstr);
@@ -960,6 +992,7 @@ static void conn_drop(const rlock_opts *o, const rlock_server *s, rlock_err *err
 	if (early) {
 		closed_why(o, s, err);
 	}
+	stats_failed(s, err);
 }
 
 /* c's exchange with s is over, r its last reply: c may carry the next command, unless r is
@@ -969,6 +1002,11 @@ static void conn_done(const rlock_opts *o, const rlock_server *s, rlock_conn *c,
 {
 	static const char closing[] = "ERR Protocol error";
 	c->busy = false;
+	conn_timed(s, c);
+	if (r && r->type == REDIS_REPLY_ERROR && !(r->len >= 8 && memcmp(r->str, "NOSCRIPT", 8) == 0)) {
+		/* (a script to load again is no failure) */
+		rlock_stats_server_error(s->label, RLOCK_STAT_ERR_REPLY);
+	}
 	if (r && r->type == REDIS_REPLY_ERROR && r->len >= sizeof(closing) - 1 && memcmp(r->str, closing, sizeof(closing) - 1) == 0) {
 		conn_forget(o, s);
 	}
@@ -983,7 +1021,7 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 	if (!c) {
 		return NULL;
 	}
-	c->busy = true;
+	conn_sent(c);
 	if (append_command(c->ctx, cmd) != REDIS_OK || !get_reply(c, s, deadline_of(add_sat(o->read_timeout, block_ms)), &r, err)) {
 		conn_drop(o, s, err);
 		return NULL;
@@ -1052,12 +1090,17 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 		return -1;
 	}
 	c->blocked_before |= b->first_new != NULL;
-	c->busy = true;
+	conn_sent(c);
 	if ((first && append_command(c->ctx, first) != REDIS_OK) || append_command(c->ctx, b->blocking) != REDIS_OK
 			|| !flush(c->ctx, deadline) || !finish_handshake(c, s, deadline, err)
 			|| (first && read_reply(c, deadline, -1, r1) < 0)) {
 		goto fail;
 	}
+	/* the round trip is the first command's: the blocking one's time is a wait */
+	if (first) {
+		conn_timed(s, c);
+	}
+	c->sent_us = 0;
 	/* the blocking command's reply: a deadline of its own, as it blocks from here */
 	rlock_wake_how how = RLOCK_WAKE_PUSH;
 	int got = read_reply(c, deadline = deadline_of(own), b->wake_at ? b->wake_at(*r1, b->arg, &how) : -1, r2);
@@ -1159,9 +1202,12 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 			conn_keep(o, &servers[i], conns[i] = fresh[i]);
 		}
 		if (!conns[i]) {
+			if (cmds[i]) {
+				stats_failed(&servers[i], &errs[i]);
+			}
 			continue;
 		}
-		conns[i]->busy = true;
+		conn_sent(conns[i]);
 		if (append_command(conns[i]->ctx, cmds[i]) != REDIS_OK || !flush(conns[i]->ctx, deadline_of(o->read_timeout))) {
 			conn_drop(o, &servers[i], &errs[i]);
 			conns[i] = NULL;

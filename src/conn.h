@@ -86,6 +86,7 @@ typedef struct {
 	bool tcp_up;           /* the TCP connect is over (a TLS handshake may follow) */
 	bool tls;              /* TLS: the socket stays non-blocking, every read and write polls */
 	bool answered;         /* a reply came on it (of the handshake, or to a command) */
+	uint64_t sent_us;      /* statistics: when the command under way was written (0: not timed) */
 #ifdef RLOCK_HAVE_TLS
 	SSL *ssl;              /* the context's (redisFree frees it) */
 #endif

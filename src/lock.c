@@ -28,6 +28,7 @@
 #include "scripts.h"
 #include "conn.h"
 #include "route.h"
+#include "stats.h"
 
 #include <unistd.h>
 
@@ -269,6 +270,7 @@ int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rl
 	bool queued = false, reached = false, waited = false;
 	int rc;
 
+	rlock_stats_waiters(1);  /* (one that takes the lock at its first round leaves at once) */
 	for (;;) {
 		zend_long remaining = MAX(deadline - rlock_now_ms(), 0);
 		w->sent = rlock_now_ms();
@@ -287,6 +289,9 @@ int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rl
 			waited = true;
 			RLOCK_G(counters).contended++;
 		}
+		if (rc == 1 && res->block != 0) {
+			RLOCK_G(counters).handovers++;
+		}
 		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
 			/* the server went away while we waited (a restart): wait for it too; an error
 			 * Redis answered (WRONGTYPE, ...) ends the wait */
@@ -299,6 +304,7 @@ int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rl
 			break;
 		}
 	}
+	rlock_stats_waiters(-1);
 	return rc;
 }
 

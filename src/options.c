@@ -733,6 +733,12 @@ bool rlock_opts_ini_update(const char *name, zend_string *value, void *global, b
 	return false;
 }
 
+bool rlock_ini_long(const char *s, size_t len, zend_long min, zend_long max, zend_long *out, char *why, size_t size)
+{
+	rlock_opt_def def = { "", 0, OPT_LONG, 0, min, max, false };
+	return ini_parse(&def, s, len, out, why, size);
+}
+
 /* A ValueError for the first php.ini setting of bad (bits of RLOCK_G(ini_invalid)), naming
  * it and its value. */
 static void ini_invalid_error(uint32_t bad)

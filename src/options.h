@@ -98,6 +98,11 @@ bool rlock_opts_check_arg(const char *name, zend_long v, uint32_t arg_num);
  * right; warn: say so now (a warning). */
 bool rlock_opts_ini_update(const char *name, zend_string *value, void *global, bool warn);
 
+/* A php.ini integer setting that is no option (rlock.stats_keys), s (len bytes) read as an
+ * option's is (decimal digits only, min to max) into *out; false with the reason in why,
+ * worded as an option's. */
+bool rlock_ini_long(const char *s, size_t len, zend_long min, zend_long max, zend_long *out, char *why, size_t size);
+
 /* The effective options of o for var_dump() and print_r(), passwords masked, into out (an
  * array). */
 void rlock_opts_debug(const rlock_opts *o, zval *out);

@@ -14,6 +14,7 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "redlock.h"
+#include "stats.h"
 #include "scripts.h"
 #include "conn.h"
 
@@ -285,6 +286,7 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 		}
 		if (!waiting) {
 			RLOCK_G(counters).contended++;
+			rlock_stats_waiters(1);
 			waiting = true;
 		}
 		rlock_attempt a = {0};
@@ -295,6 +297,9 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 		} else if (won > 0 || first == o->nservers) {
 			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
 		}
+	}
+	if (waiting) {
+		rlock_stats_waiters(-1);
 	}
 	rlock_keys_free(&k);
 	zend_string_release(token);

@@ -11,6 +11,7 @@
 #include "scripts.h"
 #include "watchdog.h"
 #include "lost.h"
+#include "stats.h"
 
 #include <unistd.h>
 
@@ -57,7 +58,7 @@ static rlock_watchdog_entry **watch(const rlock_algo *a, const rlock_opts *o, ze
 	uint32_t n = token_keys(a, key, keys);
 	rlock_watchdog_entry **wd = n ? ecalloc(n, sizeof(*wd)) : NULL;
 	for (uint32_t i = 0; i < n && wd; i++) {
-		if (!(wd[i] = rlock_watchdog_watch(o, keys[i], token, o->ttl, err))) {
+		if (!(wd[i] = rlock_watchdog_watch(o, keys[i], token, o->ttl, rlock_stats_watch_hash(a, key), err))) {
 			while (i-- > 0) {
 				rlock_watchdog_unwatch(wd[i]);
 			}
@@ -71,19 +72,6 @@ static rlock_watchdog_entry **watch(const rlock_algo *a, const rlock_opts *o, ze
 	}
 	*nwd = wd ? n : 0;
 	return wd;
-}
-
-/* Stop renewing h's lease. */
-static void held_unwatch(rlock_held *h)
-{
-	for (uint32_t i = 0; i < h->nwd; i++) {
-		rlock_watchdog_unwatch(h->wd[i]);
-	}
-	if (h->wd) {
-		efree(h->wd);
-		h->wd = NULL;
-	}
-	h->nwd = 0;
 }
 
 /* Whether the watchdog found h no longer ours (one of its keys, for a lock over several). */
@@ -108,25 +96,45 @@ static zend_long held_valid_until(const rlock_held *h)
 	return MAX(h->hold.valid_until, renewed);
 }
 
-/* The watchdog found h lost: told, once (lost.c calls the onLost callbacks of the objects
- * holding it, at the next opcode). Not of a hold of a forked parent's. */
-static void held_tell_lost(rlock_held *h)
+/* The watchdog found h lost: told, once per hold (lost.c calls the onLost callbacks of the
+ * objects holding it, at the next opcode), and counted in the statistics there, once. Not a
+ * hold of a forked parent's. */
+static void held_tell(rlock_held *h)
 {
-	if (h->told || h->pid != rlock_getpid() || !held_lost(h)) {
+	if (h->told || h->pid != rlock_getpid()) {
 		return;
 	}
 	h->told = true;
-	/* STATS (branch stats, src/stats.h): record the lost lock here, once per hold, once its
-	 * lost-lock function is merged: h->opts, h->key, h->algo->kind */
+	rlock_stats_lost(h->algo, h->key);
 	rlock_lost_found(h->serial);
+}
+
+/* Stop renewing h's lease. A loss the watchdog found (its last word, under its mutex) is told
+ * now if it was not yet (an unlock() that found it lost before the next opcode, a Fiber's
+ * end): whether the watchdog found h lost, told and counted, so the caller counts it not. */
+static bool held_unwatch(rlock_held *h)
+{
+	bool lost = false;
+	for (uint32_t i = 0; i < h->nwd; i++) {
+		lost = rlock_watchdog_unwatch(h->wd[i]) || lost;
+	}
+	if (h->wd) {
+		efree(h->wd);
+		h->wd = NULL;
+	}
+	h->nwd = 0;
+	if (lost) {
+		held_tell(h);
+	}
+	return h->told;
 }
 
 static void held_free(rlock_held *h)
 {
-	/* a hold let go before the interrupt could tell of its loss (an unlock() that found it
-	 * lost, a Fiber's end) is told now */
-	held_tell_lost(h);
 	held_unwatch(h);
+	if (h->pid == rlock_getpid()) {
+		rlock_stats_holds(-1);
+	}
 	if (h->algo->renewed) {
 		RLOCK_G(held_over_keys)--;
 	}
@@ -227,6 +235,7 @@ static void keep(zval *zv, const rlock_algo *a, rlock_opts *o, zend_string *key,
 	h->count = 1;
 	h->ctx = ctx;
 	h->pid = rlock_getpid();
+	rlock_stats_holds(1);
 	h->wd = wd;
 	h->nwd = nwd;
 	h->serial = ++RLOCK_G(held_serial);
@@ -326,12 +335,10 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		zend_string_release(id);
 		return -1;
 	}
+	rlock_stats_mark mark;
+	rlock_stats_begin(&mark, wait_ms);
 	int rc = a->acquire(o, key, wait_ms, out, err);
-	if (rc == 1) {
-		RLOCK_G(counters).acquired++;
-	} else if (rc == 0 && wait_ms > 0) {
-		RLOCK_G(counters).timeouts++;
-	}
+	rlock_stats_end(&mark, a, key, wait_ms, rc);
 	if (rc == 1 && o->watchdog && RLOCK_G(request_active)
 			&& !(wd = watch(a, o, key, out->token, &nwd, err))) {
 		/* not renewed, not kept: give it back at once */
@@ -398,21 +405,29 @@ int rlock_registry_release(const rlock_algo *a, const rlock_opts *o, zend_string
 	zval *zv = chain(id);
 	rlock_held *h = find_token(zv, token);
 	rlock_hold hold = { .token = token };
+	bool told = false;
 
 	zend_string_release(id);
 	if (h) {
 		if (held_lost(h)) {
-			/* every hold of it is gone with it */
+			/* every hold of it is gone with it (told and counted as the watchdog found it) */
 			settle_lost(zv, h);
 			return 0;
 		}
 		if (--h->count > 0) {
 			return 1;
 		}
-		/* stop renewing before the release, so no renewal races it */
+		/* stop renewing before the release, so no renewal races it (one that found it lost
+		 * meanwhile was told and counted) */
+		told = held_unwatch(h);
 		drop(zv, h);
 	}
-	return a->release(o, key, &hold, err);
+	int rc = a->release(o, key, &hold, err);
+	if (rc == 0 && !told) {
+		/* a loss this release found */
+		rlock_stats_lost(a, key);
+	}
+	return rc;
 }
 
 void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_string *key, const rlock_hold *hold, zend_long ttl)
@@ -428,15 +443,18 @@ void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_stri
 	zend_string_release(id);
 }
 
-void rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
+bool rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
 	zend_string *id = hold_id(a, o, key, token);
 	zval *zv = chain(id);
 	rlock_held *h = find_token(zv, token);
+	bool told = false;
 	if (h) {
+		told = held_unwatch(h);
 		drop(zv, h);
 	}
 	zend_string_release(id);
+	return told;
 }
 
 bool rlock_registry_lost(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
@@ -472,7 +490,9 @@ void rlock_registry_tell_lost(void)
 	}
 	ZEND_HASH_FOREACH_VAL(&RLOCK_G(held), zv) {
 		for (rlock_held *h = Z_PTR_P(zv); h; h = h->next) {
-			held_tell_lost(h);
+			if (held_lost(h)) {
+				held_tell(h);
+			}
 		}
 	} ZEND_HASH_FOREACH_END();
 }

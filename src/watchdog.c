@@ -41,6 +41,7 @@
 #include "php_rlock.h"
 #include "watchdog.h"
 #include "scripts.h"
+#include "stats.h"
 
 #ifndef PHP_WIN32
 
@@ -74,6 +75,7 @@ struct rlock_watchdog_entry {
 	int64_t ttl;      /* ms */
 	int64_t due;      /* monotonic ms of the next renewal */
 	int64_t valid_until;  /* monotonic ms the lease ends, as the last renewal left it */
+	uint64_t stats_key;   /* its lock in the statistics (src/stats.h), 0: none */
 	int lost;         /* written by the thread, read by the request side: atomic */
 	/* the request thread that watches it (lost.h): its flag of locks found lost, and its
 	 * EG(vm_interrupt), both set when a renewal finds this one lost (under the mutex: an
@@ -581,6 +583,9 @@ static void wd_apply(int64_t sent, int trips)
 				e->due = sent + period_of(MIN(ttl_sent, e->ttl));
 				e->valid_until = sent + ttl_sent;
 				wd.stats.renewals++;
+				if (e->stats_key) {
+					rlock_stats_count_hash(e->stats_key, RLOCK_STAT_RENEWALS);
+				}
 				break;
 			case 0:
 				mark_lost(e);
@@ -590,6 +595,9 @@ static void wd_apply(int64_t sent, int trips)
 			default:
 				e->due = now + retry_of(e->ttl);
 				failed = true;
+				if (e->stats_key) {
+					rlock_stats_count_hash(e->stats_key, RLOCK_STAT_RENEWAL_FAILURES);
+				}
 				break;
 		}
 	}
@@ -950,7 +958,7 @@ static int wd_start(void)
 }
 
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long ttl, rlock_err *err)
+	zend_long ttl, uint64_t stats_key, rlock_err *err)
 {
 	rlock_watchdog_entry *e = calloc(1, sizeof(*e));
 	wd_server *s;
@@ -967,6 +975,7 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	e->key_len = ZSTR_LEN(key);
 	e->token_len = ZSTR_LEN(token);
 	e->ttl = ttl;
+	e->stats_key = stats_key;
 	e->held = true;
 	e->lost_pending = &RLOCK_G(lost_pending);
 	e->vm_interrupt = (void *) &EG(vm_interrupt);
@@ -991,9 +1000,10 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	return e;
 }
 
-void rlock_watchdog_unwatch(rlock_watchdog_entry *e)
+bool rlock_watchdog_unwatch(rlock_watchdog_entry *e)
 {
 	pthread_mutex_lock(&wd.mutex);
+	bool lost = is_lost(e);
 	if (e->linked) {
 		entry_unlink(e);
 	}
@@ -1002,6 +1012,7 @@ void rlock_watchdog_unwatch(rlock_watchdog_entry *e)
 		entry_free(e);
 	}
 	pthread_mutex_unlock(&wd.mutex);
+	return lost;
 }
 
 bool rlock_watchdog_lost(const rlock_watchdog_entry *e)
@@ -1052,18 +1063,20 @@ void rlock_watchdog_mshutdown(void)
 }
 
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long ttl, rlock_err *err)
+	zend_long ttl, uint64_t stats_key, rlock_err *err)
 {
 	(void) key;
 	(void) token;
 	(void) ttl;
+	(void) stats_key;
 	rlock_err_set(err, RLOCK_ERR_REPLY, o->server.label, "the watchdog needs POSIX threads, which this build lacks");
 	return NULL;
 }
 
-void rlock_watchdog_unwatch(rlock_watchdog_entry *e)
+bool rlock_watchdog_unwatch(rlock_watchdog_entry *e)
 {
 	(void) e;
+	return false;
 }
 
 bool rlock_watchdog_lost(const rlock_watchdog_entry *e)
