@@ -43,7 +43,7 @@ case "$mode" in --asan|--sanitizers) need+=(libasan8) ;; esac
 case "$mode" in --ubsan|--sanitizers) need+=(libubsan1) ;; esac
 # NetworkTest: namespaces and veths (ip), partitions and loss (nft), the delay (tc netem, or
 # iptables' NFQUEUE to tests/phpunit/netdelay.c where the kernel has no sch_netem)
-if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx "php$v-fpm" iproute2 nftables iptables); fi
+if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx "php$v-fpm" iproute2 nftables iptables chromium); fi
 rlock_install "${need[@]}"
 case "$mode" in --release|--asan|--ubsan|--sanitizers) ;; *) rlock_build ;; esac
 
