@@ -34,6 +34,8 @@ case "$mode" in
 esac
 v=$(rlock_php)
 need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools)
+# promtool checks rlock_metrics() (phpt 653); PrometheusTest scrapes it with the server
+need+=(prometheus)
 # PHPUnit, the locks SeckillTest compares, and composer (BridgePackageTest installs the bridge)
 [ "$mode" = --phpt ] || [ "$mode" = --valkey ] ||
 	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis composer)

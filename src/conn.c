@@ -72,6 +72,9 @@ zend_long rlock_conn_left(void)
 
 /* own_ms, or less when the call's deadline comes first; at least 1 (a socket timeout of 0
  * would mean none). */
+/* The monotonic clock's last reading by rlock_now_ms(), in us (the statistics' round trips). */
+ZEND_TLS uint64_t last_clock_us;
+
 static zend_long bound(zend_long own_ms)
 {
 	return MAX(MIN(own_ms, rlock_conn_left()), 1);
@@ -832,18 +835,19 @@ static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_e
 
 /* ---- statistics (src/stats.h) ---- */
 
-/* c carries a command from now on: timed when statistics are kept. */
+/* c carries a command from now on: timed when statistics are kept, from the clock's last
+ * reading (the deadline of the exchange, computed just before: one reading less a command). */
 static void conn_sent(rlock_conn *c)
 {
 	c->busy = true;
-	c->sent_us = rlock_stats_enabled() ? rlock_stats_now_us() : 0;
+	c->sent_us = rlock_stats_enabled() ? last_clock_us : 0;
 }
 
 /* c's command answered: its round trip counted. */
 static void conn_timed(const rlock_server *s, rlock_conn *c)
 {
 	if (c->sent_us) {
-		rlock_stats_command(s->label, rlock_stats_now_us() - c->sent_us);
+		rlock_stats_command(&c->stats, s->label, rlock_stats_now_us() - c->sent_us);
 		c->sent_us = 0;
 	}
 }
@@ -882,8 +886,10 @@ static rlock_conn *conn_take(const rlock_opts *o, const rlock_server *s)
 {
 	rlock_conn *c = zend_hash_str_find_ptr(table_for(o), ZSTR_VAL(s->id), ZSTR_LEN(s->id));
 	if (c && !conn_usable(c)) {
+		if (c->pid == rlock_getpid()) {
+			rlock_stats_reconnect(s->label);  /* (a forked child's first connection is none) */
+		}
 		conn_forget(o, s);
-		rlock_stats_reconnect(s->label);
 		c = NULL;
 	}
 	return c;
@@ -1021,8 +1027,9 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 	if (!c) {
 		return NULL;
 	}
+	zend_long deadline = deadline_of(add_sat(o->read_timeout, block_ms));
 	conn_sent(c);
-	if (append_command(c->ctx, cmd) != REDIS_OK || !get_reply(c, s, deadline_of(add_sat(o->read_timeout, block_ms)), &r, err)) {
+	if (append_command(c->ctx, cmd) != REDIS_OK || !get_reply(c, s, deadline, &r, err)) {
 		conn_drop(o, s, err);
 		return NULL;
 	}
@@ -1134,6 +1141,7 @@ zend_long rlock_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	last_clock_us = (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
 	return (zend_long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
@@ -1207,8 +1215,9 @@ void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *serv
 			}
 			continue;
 		}
+		zend_long deadline = deadline_of(o->read_timeout);
 		conn_sent(conns[i]);
-		if (append_command(conns[i]->ctx, cmds[i]) != REDIS_OK || !flush(conns[i]->ctx, deadline_of(o->read_timeout))) {
+		if (append_command(conns[i]->ctx, cmds[i]) != REDIS_OK || !flush(conns[i]->ctx, deadline)) {
 			conn_drop(o, &servers[i], &errs[i]);
 			conns[i] = NULL;
 			continue;

@@ -87,6 +87,7 @@ typedef struct {
 	bool tls;              /* TLS: the socket stays non-blocking, every read and write polls */
 	bool answered;         /* a reply came on it (of the handshake, or to a command) */
 	uint64_t sent_us;      /* statistics: when the command under way was written (0: not timed) */
+	void *stats;           /* statistics: the server's place in the table, once known */
 #ifdef RLOCK_HAVE_TLS
 	SSL *ssl;              /* the context's (redisFree frees it) */
 #endif

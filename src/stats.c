@@ -202,13 +202,6 @@ bool rlock_stats_refused(void)
 	return true;
 }
 
-uint64_t rlock_stats_now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
-}
-
 /* ---- recording ---- */
 
 static void hist_add(stats_hist *h, uint64_t us)
@@ -224,19 +217,25 @@ static void hist_add(stats_hist *h, uint64_t us)
 	}
 }
 
-uint64_t rlock_stats_hash(const rlock_algo *a, zend_string *key)
+/* A key's hash with its kind mixed in (the kinds differ in their first 4 bytes: lock, read,
+ * write, multi, semaphore); never 0 (a free slot). */
+static uint64_t with_kind(uint64_t key_hash, const rlock_algo *a)
 {
-	/* the key's hash (cached in the string), its kind's mixed in; never 0 (a free slot) */
-	uint64_t h = (uint64_t) zend_string_hash_val(key) ^ ((uint64_t) zend_inline_hash_func(a->kind, strlen(a->kind)) * 0x9E3779B97F4A7C15u);
+	uint32_t k;
+	memcpy(&k, a->kind, sizeof(k));
+	uint64_t h = key_hash ^ ((uint64_t) k * UINT64_C(0x9E3779B97F4A7C15));
 	return h ? h : 1;
 }
 
-/* The hash of a key whose hash another thread may be computing (the watchdog's): not cached. */
+uint64_t rlock_stats_hash(const rlock_algo *a, zend_string *key)
+{
+	return with_kind(zend_string_hash_val(key), a);  /* cached in the string */
+}
+
+/* The same for a key whose hash another thread may be computing (the watchdog's): not cached. */
 static uint64_t hash_uncached(const rlock_algo *a, zend_string *key)
 {
-	uint64_t h = (uint64_t) zend_inline_hash_func(ZSTR_VAL(key), ZSTR_LEN(key))
-		^ ((uint64_t) zend_inline_hash_func(a->kind, strlen(a->kind)) * 0x9E3779B97F4A7C15u);
-	return h ? h : 1;
+	return with_kind(zend_inline_hash_func(ZSTR_VAL(key), ZSTR_LEN(key)), a);
 }
 
 /* How the statistics name a's lock on key: the key as the user wrote it (prefix included),
@@ -449,10 +448,10 @@ static stats_server *server_of(const char *label)
 	return &shm->servers[STATS_SERVERS];
 }
 
-void rlock_stats_command(const char *label, uint64_t us)
+void rlock_stats_command(void **slot, const char *label, uint64_t us)
 {
 	if (shm) {
-		stats_server *s = server_of(label);
+		stats_server *s = *slot ? *slot : (*slot = server_of(label));
 		ADD(&s->commands, 1);
 		hist_add(&s->rtt, us);
 	}
@@ -652,7 +651,11 @@ typedef struct {
 static int by_weight(const void *a, const void *b)
 {
 	const key_view *x = a, *y = b;
-	return x->weight < y->weight ? 1 : x->weight > y->weight ? -1 : 0;
+	if (x->weight != y->weight) {
+		return x->weight < y->weight ? 1 : -1;
+	}
+	int c = zend_binary_strcmp(ZSTR_VAL(x->name), ZSTR_LEN(x->name), ZSTR_VAL(y->name), ZSTR_LEN(y->name));
+	return c ? c : strcmp(x->kind, y->kind);
 }
 
 /* The tracked keys, heaviest first: *n of them (the caller frees each name and the array). */
@@ -813,8 +816,9 @@ void rlock_stats_status(zval *out, bool with_keys)
 			array_init(&row);
 			add_assoc_string(&row, "kind", v[i].kind);
 			row_fields(&v[i].row, &row);
-			/* the same key of two kinds (a read and a write side): the kind added to the second */
-			if (zend_symtable_exists(Z_ARRVAL(list), v[i].name)) {
+			/* a read-write lock's sides, named by one key: their kind added */
+			if (strcmp(v[i].kind, "read") == 0 || strcmp(v[i].kind, "write") == 0
+					|| zend_symtable_exists(Z_ARRVAL(list), v[i].name)) {
 				zend_string *both = zend_string_concat3(ZSTR_VAL(v[i].name), ZSTR_LEN(v[i].name), " (", 2,
 					v[i].kind, strlen(v[i].kind));
 				zend_string *with = zend_string_concat2(ZSTR_VAL(both), ZSTR_LEN(both), ")", 1);
@@ -911,6 +915,18 @@ static void hist_samples(smart_str *m, const char *name, const char *labels, con
 	sample(m, name, "_count", labels, NULL, cum);
 }
 
+/* A counter of every server read (labels[i] set), the field at offset of its row. */
+static void server_counter(smart_str *m, const char *name, const char *help, zend_string *const *labels,
+	const stats_server *s, size_t offset)
+{
+	family(m, name, "counter", help);
+	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
+		if (labels[i]) {
+			sample(m, name, "", ZSTR_VAL(labels[i]), NULL, *(const uint64_t *) ((const char *) &s[i] + offset));
+		}
+	}
+}
+
 zend_string *rlock_stats_metrics(void)
 {
 	smart_str m = {0};
@@ -987,12 +1003,8 @@ zend_string *rlock_stats_metrics(void)
 		slabels[i] = smart_str_extract(&l);
 		smart_str_free(&label);
 	}
-	family(&m, "rlock_server_commands_total", "counter", "Commands (or pipelines) a server answered.");
-	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
-		if (slabels[i]) {
-			sample(&m, "rlock_server_commands_total", "", ZSTR_VAL(slabels[i]), NULL, s[i].commands);
-		}
-	}
+	server_counter(&m, "rlock_server_commands_total", "Commands (or pipelines) a server answered.", slabels, s,
+		XtOffsetOf(stats_server, commands));
 	family(&m, "rlock_server_errors_total", "counter", "Failed commands by kind: connection, timeout, auth, reply.");
 	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
 		for (int e = 0; slabels[i] && e < RLOCK_STAT_NERRORS; e++) {
@@ -1003,12 +1015,8 @@ zend_string *rlock_stats_metrics(void)
 			smart_str_free(&l);
 		}
 	}
-	family(&m, "rlock_server_reconnects_total", "counter", "Connections to a server opened again.");
-	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
-		if (slabels[i]) {
-			sample(&m, "rlock_server_reconnects_total", "", ZSTR_VAL(slabels[i]), NULL, s[i].reconnects);
-		}
-	}
+	server_counter(&m, "rlock_server_reconnects_total", "Connections to a server opened again.", slabels, s,
+		XtOffsetOf(stats_server, reconnects));
 	family(&m, "rlock_server_rtt_seconds", "histogram", "Round-trip time of commands to a server.");
 	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
 		if (slabels[i]) {
@@ -1032,7 +1040,14 @@ void rlock_stats_reset(void)
 #define ZERO(p, size) for (w = (uint64_t *) (p), n = (size) / sizeof(uint64_t); n-- > 0; w++) { STORE(w, 0); }
 	ZERO(&shm->pool, sizeof(stats_row));
 	ZERO(&shm->other, sizeof(stats_row));
-	ZERO(&shm->servers[0], sizeof(stats_server) * (STATS_SERVERS + 1));
+	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
+		/* counts only: a server keeps its place, which connections remember */
+		stats_server *s = &shm->servers[i];
+		STORE(&s->commands, 0);
+		STORE(&s->reconnects, 0);
+		ZERO(s->errors, sizeof(s->errors));
+		ZERO(&s->rtt, sizeof(s->rtt));
+	}
 	for (uint32_t i = 0; i < shm->nkeys; i++) {
 		STORE(&hashes[i], 0);
 		ZERO(&keys[i].row, sizeof(stats_row));

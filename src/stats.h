@@ -4,6 +4,8 @@
 #include "php.h"
 #include "lock.h"
 
+#include <time.h>
+
 /* Pool-wide statistics in shared memory (src/stats.c).
  *
  * One anonymous MAP_SHARED mapping made at module start, of a size fixed by php.ini's
@@ -84,8 +86,9 @@ uint64_t rlock_stats_hash(const rlock_algo *a, zend_string *key);
 uint64_t rlock_stats_watch_hash(const rlock_algo *a, zend_string *key);
 void rlock_stats_count_hash(uint64_t h, rlock_stat_event ev);
 
-/* One command (or pipeline) to server label answered after us microseconds. */
-void rlock_stats_command(const char *label, uint64_t us);
+/* One command (or pipeline) to server label answered after us microseconds. *slot caches
+ * the server's place in the table (a connection keeps it: NULL at first). */
+void rlock_stats_command(void **slot, const char *label, uint64_t us);
 /* A command to label failed (err: its kind), or label's connection was opened again. */
 void rlock_stats_server_error(const char *label, rlock_stat_error kind);
 void rlock_stats_reconnect(const char *label);  /* this process' counter too */
@@ -96,7 +99,12 @@ void rlock_stats_holds(int delta);
 void rlock_stats_waiters(int delta);
 
 /* Microseconds on the monotonic clock. */
-uint64_t rlock_stats_now_us(void);
+static inline uint64_t rlock_stats_now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
+}
 
 /* ---- reading ---- */
 

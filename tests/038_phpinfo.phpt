@@ -68,6 +68,7 @@ Version => %d.%d.%s
 hiredis version => %d.%d.%d
 TLS (rediss://) => %s
 Persistent connections open => 0
+Statistics => the pool's (shared memory, rlock_status())
 Locks acquired => 0
 Acquires that waited => 0
 Waits that timed out => 0

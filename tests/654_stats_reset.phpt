@@ -1,5 +1,5 @@
 --TEST--
-rlock_status_reset() zeroes every counter and histogram and forgets the keys; holds now stay; counting goes on
+rlock_status_reset() zeroes every counter and histogram and forgets the keys; holds now stay, servers keep their place; counting goes on
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -18,7 +18,9 @@ echo "before: acquires={$s['acquires']} tracked={$s['table']['tracked']} holds={
 var_dump(rlock_status_reset());
 $s = rlock_status();
 echo "after: acquires={$s['acquires']} wait.count={$s['wait']['count']} tracked={$s['table']['tracked']} keys=", count($s['keys']),
-    " servers=", count($s['servers']), " holds={$s['holds']}\n";
+    " holds={$s['holds']}\n";
+// a server keeps its place (its connections remember it), its counts zeroed
+echo "servers: ", count($s['servers']), ", commands ", reset($s['servers'])['commands'], ", rtt count ", reset($s['servers'])['rtt']['count'], "\n";
 echo "reset time: ", var_export($s['table']['reset'] >= $s['table']['started'], true), "\n";
 $m = rlock_metrics();
 echo "metrics: other only: ", var_export(!str_contains($m, 'key="' . $a->key()) && str_contains($m, 'rlock_acquires_total{key="other",kind="other"} 0'), true), "\n";
@@ -33,7 +35,8 @@ bool(true)
 bool(true)
 before: acquires=2 tracked=2 holds=1 commands>0=true
 NULL
-after: acquires=0 wait.count=0 tracked=0 keys=0 servers=0 holds=1
+after: acquires=0 wait.count=0 tracked=0 keys=0 holds=1
+servers: 1, commands 0, rtt count 0
 reset time: true
 metrics: other only: true
 bool(true)

@@ -6,6 +6,7 @@ rlock
 <?php require __DIR__ . '/skipif.inc'; ?>
 --INI--
 rlock.stats_keys=abc
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -347,4 +347,17 @@ namespace {
         /** What the callable returned. */
         public function getResult(): mixed {}
     }
+
+    /**
+     * The pool's lock statistics (shared memory: every process of a php-fpm pool, or forked
+     * from one CLI parent): totals, wait histogram, holds and waiters now, servers, and with
+     * $keys the hottest keys (rlock.stats_keys of them) and the rest summed as "other".
+     */
+    function rlock_status(bool $keys = true): array {}
+
+    /** The same statistics in Prometheus' text exposition format (0.0.4). */
+    function rlock_metrics(): string {}
+
+    /** Every counter and histogram to zero and the keys forgotten; holds and waiters stay. */
+    function rlock_status_reset(): void {}
 }

@@ -32,11 +32,45 @@ final class SeckillTest extends TestCase
 
 	public static function setUpBeforeClass(): void
 	{
-		self::$stack = Stack::start([
-			'STACK_WORKERS' => (string) self::WORKERS,
-			'STACK_MAX_REQUESTS' => (string) self::MAX_REQUESTS,
-			'STACK_TERMINATE' => (string) self::TERMINATE_S,
-		]);
+		$repo = dirname(__DIR__, 2);
+		$fpm = '/usr/sbin/php-fpm' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION;
+		foreach (['/usr/sbin/nginx', $fpm, '/usr/bin/redis-server'] as $bin) {
+			if (!is_executable($bin)) {
+				self::markTestSkipped("$bin is not installed");
+			}
+		}
+		if (!extension_loaded('redis')) {
+			self::markTestSkipped('phpredis is not loaded in the CLI (php' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION . '-redis)');
+		}
+		$so = getenv('RLOCK_SO') ?: getenv('RLOCK_EXT') ?: "$repo/modules/rlock.so";
+		if (!is_file($so)) {
+			self::fail("$so not found: build the extension first (phpize && ./configure && make)");
+		}
+
+		$env = getenv() + [];
+		$env['RLOCK_SO'] = $so;
+		$env['STACK_WORKERS'] = (string) self::WORKERS;
+		$env['STACK_MAX_REQUESTS'] = (string) self::MAX_REQUESTS;
+		$env['STACK_TERMINATE'] = (string) self::TERMINATE_S;
+		$proc = proc_open(
+			['bash', "$repo/scripts/lib/stack.sh", 'start'],
+			[0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']],
+			$pipes,
+			$repo,
+			$env,
+		);
+		$out = stream_get_contents($pipes[1]);
+		$err = stream_get_contents($pipes[2]);
+		$status = proc_close($proc);
+		foreach (explode("\n", trim((string) $out)) as $line) {
+			if (str_contains($line, '=')) {
+				[$k, $v] = explode('=', $line, 2);
+				self::$stack[$k] = $v;
+			}
+		}
+		if ($status !== 0 || !isset(self::$stack['STACK_URL'])) {
+			self::fail("the stack did not start:\n$out\n$err");
+		}
 		self::$cfg = [
 			'url' => self::$stack['STACK_URL'],
 			'lock_redis' => self::$stack['STACK_LOCK_REDIS'],
@@ -49,14 +83,28 @@ final class SeckillTest extends TestCase
 
 	public static function tearDownAfterClass(): void
 	{
-		Stack::stop(self::$stack);
-		self::$stack = [];
+		if (isset(self::$stack['STACK_DIR'])) {
+			exec('bash ' . escapeshellarg(dirname(__DIR__, 2) . '/scripts/lib/stack.sh')
+				. ' stop ' . escapeshellarg(self::$stack['STACK_DIR']));
+			self::$stack = [];
+		}
 	}
 
 	/** What php-fpm and PHP logged, for failure messages. */
 	private static function logs(): string
 	{
-		return Stack::logs(self::$stack);
+		$dir = self::$stack['STACK_DIR'] ?? '';
+		$text = '';
+		foreach (['php-fpm.log', 'php-error.log', 'nginx-error.log'] as $name) {
+			if (is_file("$dir/$name")) {
+				$lines = array_filter(
+					file("$dir/$name", FILE_IGNORE_NEW_LINES) ?: [],
+					fn (string $l): bool => !str_contains($l, 'NOTICE'),
+				);
+				$text .= "--- $name\n" . implode("\n", array_slice($lines, -15)) . "\n";
+			}
+		}
+		return $text;
 	}
 
 	private function sale(array $opt): array

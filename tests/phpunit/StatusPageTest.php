@@ -15,35 +15,26 @@ declare(strict_types=1);
 
 use PHPUnit\Framework\TestCase;
 
-require_once __DIR__ . '/../../examples/seckill/lib/client.php';
+require_once __DIR__ . '/Stack.php';
 
 final class StatusPageTest extends TestCase
 {
 	private const CHROMIUM = '/usr/bin/chromium';
 
-	/** @var array<string,string> */
-	private static array $stack = [];
-	private static array $cfg = [];
+	private static ?Stack $stack = null;
 
 	public static function setUpBeforeClass(): void
 	{
 		if (!is_executable(self::CHROMIUM)) {
 			self::markTestSkipped(self::CHROMIUM . ' is not installed (apt-get install chromium)');
 		}
-		self::$stack = Stack::start(['STACK_WORKERS' => '8', 'STACK_MAX_REQUESTS' => '500']);
-		self::$cfg = [
-			'url' => self::$stack['STACK_URL'],
-			'lock_redis' => self::$stack['STACK_LOCK_REDIS'],
-			'shop_redis' => self::$stack['STACK_SHOP_REDIS'],
-			'workers' => 8,
-			'max_requests' => 500,
-		];
+		self::$stack = Stack::start(8, 500);
 	}
 
 	public static function tearDownAfterClass(): void
 	{
-		Stack::stop(self::$stack);
-		self::$stack = [];
+		self::$stack?->stop();
+		self::$stack = null;
 	}
 
 	/**
@@ -93,15 +84,15 @@ final class StatusPageTest extends TestCase
 	{
 		$sku = 'status-' . bin2hex(random_bytes(3));
 		// a queue long enough for some buyers to give up (503 busy): each sale takes 2 ms
-		$r = seckill_run(self::$cfg, ['sku' => $sku, 'stock' => 100, 'requests' => 600, 'concurrency' => 60,
+		$r = seckill_run(self::$stack->cfg, ['sku' => $sku, 'stock' => 100, 'requests' => 600, 'concurrency' => 60,
 			'wait' => 40, 'work_us' => 2000]);
-		$this->assertSame(0, $r['errors'], Stack::logs(self::$stack));
+		$this->assertSame(0, $r['errors'], self::$stack->logs());
 		$this->assertSame(0, $r['oversold']);
 		$took = $r['http'][200] ?? 0;
 		$busy = $r['http'][503] ?? 0;
 		$this->assertSame(600, $took + $busy, json_encode($r['http']));
 
-		$dom = self::chromium(['--dump-dom'], self::$stack['STACK_URL'] . '/status/', 5000);
+		$dom = self::chromium(['--dump-dom'], self::$stack->cfg['url'] . '/status/', 5000);
 		$this->assertMatchesRegularExpression('/id="updated" data-polls="[1-9]/', $dom, 'the script polled status.php');
 		$row = self::row($dom, seckill_lock_key($sku));
 		$this->assertNotNull($row, "the sale's key is on the page:\n" . substr($dom, 0, 4000));
@@ -118,12 +109,11 @@ final class StatusPageTest extends TestCase
 		// the sale in the background; the page polls through it (a real reply per second of
 		// virtual time), so its chart draws the sale's rates
 		$repo = dirname(__DIR__, 2);
-		$env = ['STACK_URL' => self::$stack['STACK_URL'], 'STACK_LOCK_REDIS' => self::$stack['STACK_LOCK_REDIS'],
-			'STACK_SHOP_REDIS' => self::$stack['STACK_SHOP_REDIS']] + getenv();
+		$env = self::$stack->env + getenv();
 		$sale = proc_open(['php', "$repo/examples/seckill/bin/seckill.php", 'run', '--sku=phone-sale', '--stock=300',
 			'--requests=4000', '--concurrency=60', '--wait=40', '--work-us=1500'],
 			[0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes, $repo, $env);
-		self::chromium(["--screenshot=$tmp"], self::$stack['STACK_URL'] . '/status/', 60000);
+		self::chromium(["--screenshot=$tmp"], self::$stack->cfg['url'] . '/status/', 60000);
 		proc_close($sale);
 		$this->assertFileExists($tmp);
 		$size = getimagesize($tmp);

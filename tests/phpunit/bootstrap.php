@@ -17,7 +17,6 @@ require_once __DIR__ . '/RedisServer.php';
 require_once __DIR__ . '/Processes.php';
 require_once __DIR__ . '/Network.php';
 require_once __DIR__ . '/Fpm.php';
-require_once __DIR__ . '/Stack.php';
 require_once __DIR__ . '/OneServerTestCase.php';
 require_once __DIR__ . '/bridge.php';
 require_once __DIR__ . '/BridgeTestCase.php';
