@@ -61,18 +61,38 @@ static rlock_on_lost *next_due(void)
 	return NULL;
 }
 
+/* A callback's exception, kept aside: the engine calls no function with one in flight. The
+ * later one's getPrevious() is the earlier. */
+static void set_aside(zend_object **thrown, zend_execute_data *ex)
+{
+	if (*thrown) {
+		zend_exception_set_previous(EG(exception), *thrown);
+	}
+	*thrown = EG(exception);
+	EG(exception) = NULL;
+	/* the frame as it was before the engine pointed it at the exception's handling */
+	if (ex && ex->func && ZEND_USER_CODE(ex->func->type) && ex->opline->opcode == ZEND_HANDLE_EXCEPTION) {
+		ex->opline = EG(opline_before_exception);
+	}
+}
+
 /* Call every callback due, each once. One that throws does not keep the others from running
- * (the engine calls no function with an exception in flight: it is kept aside meanwhile, as
- * around destructors): the exceptions surface together, the later one's getPrevious() the
- * earlier. exit() in one ends it all. A callback may free objects, set or remove callbacks,
- * take and lose locks: the next one due is looked up after each. */
+ * (its exception is kept aside meanwhile, as the engine does around destructors): the
+ * exceptions surface together where the code runs, the later one's getPrevious() the earlier.
+ * An exception the code was throwing when interrupted (at a catch block's jump, say) is kept
+ * aside too, and handed back to the engine where it stood, the callbacks' before it. exit()
+ * in one ends it all. A callback may free objects, set or remove callbacks, take and lose
+ * locks: the next one due is looked up after each. */
 static void dispatch(void)
 {
 	rlock_on_lost *l;
 	zval fn, arg, rv;
-	zend_object *thrown = NULL;  /* kept aside: the engine calls nothing with one in flight */
+	zend_object *thrown = NULL;
 	zend_execute_data *ex = EG(current_execute_data);  /* where the code runs */
+	zend_object *in_flight = EG(exception);
+	const zend_op *at = ex ? ex->opline : NULL, *before = EG(opline_before_exception);
 
+	EG(exception) = NULL;
 	for (;;) {
 		if (take_pending()) {
 			rlock_registry_tell_lost();
@@ -93,30 +113,40 @@ static void dispatch(void)
 			if (zend_is_unwind_exit(EG(exception))) {
 				break;
 			}
-			if (thrown) {
-				zend_exception_set_previous(EG(exception), thrown);
-			}
-			thrown = EG(exception);
-			EG(exception) = NULL;
-			/* the frame as it was before the engine pointed it at the exception's handling:
-			 * thrown into it again below, where it stands */
-			if (ex && ex->func && ZEND_USER_CODE(ex->func->type) && ex->opline->opcode == ZEND_HANDLE_EXCEPTION) {
-				ex->opline = EG(opline_before_exception);
-			}
+			set_aside(&thrown, ex);
 		}
 	}
-	if (thrown) {
-		/* thrown again where the code runs (an exit() since wins: the other is dropped) */
+	if (EG(exception)) {
+		/* exit(): the others are dropped */
+		if (thrown) {
+			OBJ_RELEASE(thrown);
+		}
+		if (in_flight) {
+			OBJ_RELEASE(in_flight);
+		}
+	} else if (in_flight) {
+		/* the engine was handling in_flight from here: the same, with ours before it */
+		if (thrown) {
+			zend_exception_set_previous(thrown, in_flight);
+			in_flight = thrown;
+		}
+		EG(exception) = in_flight;
+		if (ex) {
+			ex->opline = at;
+		}
+		EG(opline_before_exception) = before;
+	} else if (thrown) {
+		/* thrown where the code runs */
 		zend_throw_exception_internal(thrown);
 	}
 }
 
 /* zend_interrupt_function: ours, then the one before ours. Not within a callback of ours
- * (its loop looks again after each), nor with an exception in flight. */
+ * (its loop looks again after each), nor while exit() unwinds. */
 static void lost_interrupt(zend_execute_data *execute_data)
 {
-	if (RLOCK_G(request_active) && !RLOCK_G(lost_dispatching) && !EG(exception)
-			&& (RLOCK_G(lost_due) > 0 || PENDING_PEEK())) {
+	if (RLOCK_G(request_active) && !RLOCK_G(lost_dispatching) && (RLOCK_G(lost_due) > 0 || PENDING_PEEK())
+			&& !(EG(exception) && zend_is_unwind_exit(EG(exception)))) {
 		RLOCK_G(lost_dispatching) = true;
 		/* as pcntl does for a signal's handler: the callback runs in whatever context runs,
 		 * and may not leave it */
