@@ -25,6 +25,7 @@
 #include "src/watchdog.h"
 #include "src/lost.h"
 #include "src/rwlock.h"
+#include "src/ratelimit.h"
 #include "src/stats.h"
 #include "rlock_class.h"
 #include "rlock_arginfo.h"
@@ -308,6 +309,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_class_rlock_minit(register_class_RLock(lock_iface));
 	rlock_class_rreadwritelock_minit(register_class_RReadWriteLock(register_class_RLock_ReadWriteLockInterface()));
 	rlock_class_rsemaphore_minit(register_class_RSemaphore(register_class_RLock_SemaphoreInterface()));
+	rlock_class_rratelimiter_minit(register_class_RRateLimiter(register_class_RLock_RateLimiterInterface()));
 
 	rlock_ce_exception = register_class_RLockException(spl_ce_RuntimeException);
 	rlock_ce_connection_exception = register_class_RLockConnectionException(rlock_ce_exception);
@@ -318,6 +320,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_multi_minit();
 	rlock_rwlock_minit();
 	rlock_semaphore_minit();
+	rlock_ratelimit_minit();
 	rlock_conn_minit();
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();

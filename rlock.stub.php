@@ -99,6 +99,28 @@ namespace RLock {
         public function onLost(?callable $fn): static;
     }
 
+    /**
+     * A rate limiter, as user code types it: what an RRateLimiter does, and what a test double
+     * implements (RLock\Bridge\Testing\InMemoryRateLimiter). Durations are milliseconds.
+     */
+    interface RateLimiterInterface
+    {
+        /** Take $n permits if they are due now: never blocks. */
+        public function tryAcquire(int $n = 1): bool;
+
+        /** Take $n permits, sleeping until they are due if that is within $waitMs (default: the limiter's wait). */
+        public function acquire(int $n = 1, ?int $waitMs = null): bool;
+
+        /** The ms until the permits the last refusal refused are due; 0 after an admission. */
+        public function retryAfter(): int;
+
+        /** The permits that would be admitted now. */
+        public function remaining(): int;
+
+        /** Forget every permit taken: the whole burst is free again. */
+        public function reset(): void;
+    }
+
     /** A read-write lock, as user code types it: what an RReadWriteLock does. */
     interface ReadWriteLockInterface
     {
@@ -325,6 +347,56 @@ namespace {
          * soon as the watchdog finds a hold of either side gone. null removes it. Returns $this.
          */
         public function onLost(?callable $fn): static {}
+    }
+
+    /**
+     * A rate limiter on Redis (GCRA, on the server's clock): $limit permits per $periodMs, at
+     * most "burst" of them (default $limit) at once, for every process that names it. Each
+     * decision is one script call; the limit's one key expires once its permits are all due
+     * again.
+     *
+     * @strict-properties
+     * @not-serializable
+     */
+    final class RRateLimiter implements RLock\RateLimiterInterface
+    {
+        /**
+         * Describe the limit $name: $limit permits per $periodMs ms. Nothing is sent to Redis
+         * until it is used.
+         *
+         * @param array $options "burst" (the permits taken at once, default $limit), "fair"
+         *                       (acquire() reserves its permits, served in order of arrival),
+         *                       "wait", and the connection options of RLock; not "servers"
+         */
+        public function __construct(string $name, int $limit, int $periodMs, #[\SensitiveParameter] array $options = []) {}
+
+        /** Take $n permits (1 to the burst) if they are due now: one round trip, never blocks. */
+        public function tryAcquire(int $n = 1): bool {}
+
+        /**
+         * Take $n permits, sleeping until they are due when that is within $waitMs
+         * (default: option "wait", 0 to 2147483647 ms): never polls. false at once when they
+         * are not due within $waitMs (nothing taken). With "fair" (the default) the permits are
+         * reserved by the one round trip that finds them due in time, so waiters are served in
+         * order of arrival; without, the script is run again when they are due.
+         */
+        public function acquire(int $n = 1, ?int $waitMs = null): bool {}
+
+        /** The ms until the permits the last refusal of this object refused are due; 0 after an admission. */
+        public function retryAfter(): int {}
+
+        /** The permits that would be admitted now, asked of Redis. */
+        public function remaining(): int {}
+
+        /** Forget every permit taken of the limit: the whole burst is free again. */
+        public function reset(): void {}
+
+        /**
+         * Take $n permits of each of $limiters, all or none, in one script that never waits: a refusal
+         * takes nothing from any (each limiter's retryAfter() says when its own are due). The
+         * limits must be on one server, and on a Cluster share one slot (one {hash tag}).
+         */
+        public static function all(array $limiters, int $n = 1): bool {}
     }
 
     class RLockException extends RuntimeException

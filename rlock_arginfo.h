@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 92250cbd737370f99a6fc0d5c70ad8fb63989824 */
+ * Stub hash: 6fc6b2bd032d6c7e53442b3f9a1757f61cc7dab0 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_rlock_status, 0, 0, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, keys, _IS_BOOL, 0, "true")
@@ -82,6 +82,21 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_SemaphoreInterface_s
 ZEND_END_ARG_INFO()
 
 #define arginfo_class_RLock_SemaphoreInterface_onLost arginfo_class_RLock_LockInterface_onLost
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_RateLimiterInterface_tryAcquire, 0, 0, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, n, IS_LONG, 0, "1")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_RateLimiterInterface_acquire, 0, 0, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, n, IS_LONG, 0, "1")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RLock_RateLimiterInterface_retryAfter arginfo_class_RLock_LockInterface_ttl
+
+#define arginfo_class_RLock_RateLimiterInterface_remaining arginfo_class_RLock_LockInterface_ttl
+
+#define arginfo_class_RLock_RateLimiterInterface_reset arginfo_rlock_status_reset
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_RLock_ReadWriteLockInterface_readLock, 0, 0, RLock\\LockInterface, 0)
 ZEND_END_ARG_INFO()
@@ -171,6 +186,28 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_RReadWriteLock_onLost arginfo_class_RLock_LockInterface_onLost
 
+ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RRateLimiter___construct, 0, 0, 3)
+	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, limit, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, periodMs, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RRateLimiter_tryAcquire arginfo_class_RLock_RateLimiterInterface_tryAcquire
+
+#define arginfo_class_RRateLimiter_acquire arginfo_class_RLock_RateLimiterInterface_acquire
+
+#define arginfo_class_RRateLimiter_retryAfter arginfo_class_RLock_LockInterface_ttl
+
+#define arginfo_class_RRateLimiter_remaining arginfo_class_RLock_LockInterface_ttl
+
+#define arginfo_class_RRateLimiter_reset arginfo_rlock_status_reset
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RRateLimiter_all, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, limiters, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, n, IS_LONG, 0, "1")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLockLostException_getResult, 0, 0, IS_MIXED, 0)
 ZEND_END_ARG_INFO()
 
@@ -211,6 +248,13 @@ ZEND_METHOD(RReadWriteLock, __construct);
 ZEND_METHOD(RReadWriteLock, readLock);
 ZEND_METHOD(RReadWriteLock, writeLock);
 ZEND_METHOD(RReadWriteLock, onLost);
+ZEND_METHOD(RRateLimiter, __construct);
+ZEND_METHOD(RRateLimiter, tryAcquire);
+ZEND_METHOD(RRateLimiter, acquire);
+ZEND_METHOD(RRateLimiter, retryAfter);
+ZEND_METHOD(RRateLimiter, remaining);
+ZEND_METHOD(RRateLimiter, reset);
+ZEND_METHOD(RRateLimiter, all);
 ZEND_METHOD(RLockLostException, getResult);
 
 
@@ -252,6 +296,16 @@ static const zend_function_entry class_RLock_SemaphoreInterface_methods[] = {
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, available, arginfo_class_RLock_SemaphoreInterface_available, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, synchronized, arginfo_class_RLock_SemaphoreInterface_synchronized, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, onLost, arginfo_class_RLock_SemaphoreInterface_onLost, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_RLock_RateLimiterInterface_methods[] = {
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_RateLimiterInterface, tryAcquire, arginfo_class_RLock_RateLimiterInterface_tryAcquire, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_RateLimiterInterface, acquire, arginfo_class_RLock_RateLimiterInterface_acquire, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_RateLimiterInterface, retryAfter, arginfo_class_RLock_RateLimiterInterface_retryAfter, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_RateLimiterInterface, remaining, arginfo_class_RLock_RateLimiterInterface_remaining, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_RateLimiterInterface, reset, arginfo_class_RLock_RateLimiterInterface_reset, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_FE_END
 };
 
@@ -312,6 +366,18 @@ static const zend_function_entry class_RReadWriteLock_methods[] = {
 };
 
 
+static const zend_function_entry class_RRateLimiter_methods[] = {
+	ZEND_ME(RRateLimiter, __construct, arginfo_class_RRateLimiter___construct, ZEND_ACC_PUBLIC)
+	ZEND_ME(RRateLimiter, tryAcquire, arginfo_class_RRateLimiter_tryAcquire, ZEND_ACC_PUBLIC)
+	ZEND_ME(RRateLimiter, acquire, arginfo_class_RRateLimiter_acquire, ZEND_ACC_PUBLIC)
+	ZEND_ME(RRateLimiter, retryAfter, arginfo_class_RRateLimiter_retryAfter, ZEND_ACC_PUBLIC)
+	ZEND_ME(RRateLimiter, remaining, arginfo_class_RRateLimiter_remaining, ZEND_ACC_PUBLIC)
+	ZEND_ME(RRateLimiter, reset, arginfo_class_RRateLimiter_reset, ZEND_ACC_PUBLIC)
+	ZEND_ME(RRateLimiter, all, arginfo_class_RRateLimiter_all, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_FE_END
+};
+
+
 static const zend_function_entry class_RLockException_methods[] = {
 	ZEND_FE_END
 };
@@ -352,6 +418,16 @@ static zend_class_entry *register_class_RLock_SemaphoreInterface(void)
 	zend_class_entry ce, *class_entry;
 
 	INIT_NS_CLASS_ENTRY(ce, "RLock", "SemaphoreInterface", class_RLock_SemaphoreInterface_methods);
+	class_entry = zend_register_internal_interface(&ce);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RLock_RateLimiterInterface(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "RLock", "RateLimiterInterface", class_RLock_RateLimiterInterface_methods);
 	class_entry = zend_register_internal_interface(&ce);
 
 	return class_entry;
@@ -421,6 +497,23 @@ static zend_class_entry *register_class_RReadWriteLock(zend_class_entry *class_e
 
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 1, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+#endif
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RRateLimiter(zend_class_entry *class_entry_RLock_RateLimiterInterface)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_CLASS_ENTRY(ce, "RRateLimiter", class_RRateLimiter_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
+	zend_class_implements(class_entry, 1, class_entry_RLock_RateLimiterInterface);
+#if (PHP_VERSION_ID >= 80200)
+
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 3, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 #endif
 
 	return class_entry;

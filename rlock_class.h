@@ -13,6 +13,7 @@
 void rlock_class_rlock_minit(zend_class_entry *ce);
 void rlock_class_rreadwritelock_minit(zend_class_entry *ce);
 void rlock_class_rsemaphore_minit(zend_class_entry *ce);
+void rlock_class_rratelimiter_minit(zend_class_entry *ce);
 
 /* A new RLock in out, on full (the Redis key, prefix included), whose holds are kept by the
  * algorithm a: for the classes whose objects hand out RLocks of another kind (the sides of

@@ -101,6 +101,28 @@ namespace RLock {
             public function onLost(?callable $fn): static;
         }
 
+        /**
+         * A rate limiter, as user code types it: what an RRateLimiter does, and what a test double
+         * implements (RLock\Bridge\Testing\InMemoryRateLimiter). Durations are milliseconds.
+         */
+        interface RateLimiterInterface
+        {
+            /** Take $n permits if they are due now: never blocks. */
+            public function tryAcquire(int $n = 1): bool;
+
+            /** Take $n permits, sleeping until they are due if that is within $waitMs (default: the limiter's wait). */
+            public function acquire(int $n = 1, ?int $waitMs = null): bool;
+
+            /** The ms until the permits the last refusal refused are due; 0 after an admission. */
+            public function retryAfter(): int;
+
+            /** The permits that would be admitted now. */
+            public function remaining(): int;
+
+            /** Forget every permit taken: the whole burst is free again. */
+            public function reset(): void;
+        }
+
         /** A read-write lock, as user code types it: what an RReadWriteLock does. */
         interface ReadWriteLockInterface
         {

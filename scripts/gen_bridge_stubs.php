@@ -99,6 +99,7 @@ function rlock_make_stubs(string $stub): array
                 $params[$name] = match ($name) {
                     'options' => rlock_shape($shape),
                     'keys' => 'list<string>',
+                    'limiters' => 'list<RRateLimiter>',
                     default => throw new RuntimeException("rlock.stub.php: $class::$m[2]: no type for array \$$name"),
                 };
             }

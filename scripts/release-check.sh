@@ -207,10 +207,10 @@ fi
 # --- 6. what users see: php --re, phpversion(), phpinfo(), the README API reference -------
 re=$(php "${php_ini[@]}" --re rlock 2>&1) || true
 missing=()
-for c in RLock RSemaphore RLockException RLockConnectionException RLockTimeoutException RLockLostException; do
+for c in RLock RSemaphore RRateLimiter RLockException RLockConnectionException RLockTimeoutException RLockLostException; do
 	grep -qE "Class \[ <internal:rlock> .*class $c( |$)" <<<"$re" || missing+=("class $c")
 done
-for i in LockInterface SemaphoreInterface ReadWriteLockInterface; do
+for i in LockInterface SemaphoreInterface ReadWriteLockInterface RateLimiterInterface; do
 	grep -qE "Interface \[ <internal:rlock> interface RLock\\\\$i " <<<"$re" || missing+=("interface RLock\\$i")
 done
 for m in __construct lock tryLock unlock extend restore forceUnlock synchronized isLocked isAcquired ttl token fencingToken key lost release; do
@@ -221,23 +221,27 @@ for m in acquire tryAcquire held available; do
 	grep -qE "Method \[ <internal:rlock.*method $m \]" <<<"$re" || missing+=("RSemaphore::$m")
 done
 grep -qE 'Class \[ <internal:rlock> final class RSemaphore ' <<<"$re" || missing+=("RSemaphore is not final")
+for m in retryAfter remaining reset all; do
+	grep -qE "Method \[ <internal:rlock.*method $m \]" <<<"$re" || missing+=("RRateLimiter::$m")
+done
+grep -qE 'Class \[ <internal:rlock> final class RRateLimiter ' <<<"$re" || missing+=("RRateLimiter is not final")
 grep -qE 'static public method release|public static method release' <<<"$re" || missing+=("RLock::release is not static")
 grep -qE 'Class \[ <internal:rlock> final class RLock ' <<<"$re" || missing+=("RLock is not final")
 # every method but the constructor declares its return type
 untyped=$(php "${php_ini[@]}" -r '
-	foreach (["RLock", "RSemaphore", "RLockLostException"] as $c) foreach ((new ReflectionClass($c))->getMethods() as $m)
+	foreach (["RLock", "RSemaphore", "RRateLimiter", "RLockLostException"] as $c) foreach ((new ReflectionClass($c))->getMethods() as $m)
 		if ($m->getDeclaringClass()->getName() === $c && $m->getName() !== "__construct" && !$m->hasReturnType()) echo "$c::", $m->getName(), " ";
 ')
 [ -z "$untyped" ] || missing+=("no return type: $untyped")
 if [ ${#missing[@]} -eq 0 ]; then
-	ok "php --re rlock shows the contract's 6 classes, 3 interfaces and 25 methods, typed"
+	ok "php --re rlock shows the contract's 7 classes, 4 interfaces and 29 methods, typed"
 else
 	fail "php --re rlock: ${missing[*]}"
 fi
-# the README's API reference (## The API, ## RSemaphore) names every public method
+# the README's API reference (## The API, ## RSemaphore, ## RRateLimiter) names every public method
 readme_missing=$(php "${php_ini[@]}" -r '
 	$r = file_get_contents($argv[1]);
-	foreach (["RLock" => "The API", "RLockLostException" => "The API", "RSemaphore" => "RSemaphore"] as $c => $h) {
+	foreach (["RLock" => "The API", "RLockLostException" => "The API", "RSemaphore" => "RSemaphore", "RRateLimiter" => "RRateLimiter"] as $c => $h) {
 		preg_match("/^##+ $h\\b[^\n]*\n(.*?)^#/ms", $r, $m) or exit(print("no \"## $h\" section"));
 		foreach ((new ReflectionClass($c))->getMethods(ReflectionMethod::IS_PUBLIC) as $f)
 			if ($f->getDeclaringClass()->getName() === $c && !preg_match("/function " . $f->getName() . "\(/", $m[1])) echo "$c::", $f->getName(), " ";

@@ -33,7 +33,7 @@ case "$mode" in
 		exit ;;
 esac
 v=$(rlock_php)
-need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools)
+need=("php$v-dev" "php$v-cli" libhiredis-dev libssl-dev pkg-config redis-server redis-tools faketime)
 # promtool checks rlock_metrics() (phpt 653); PrometheusTest scrapes it with the server
 need+=(prometheus)
 # PHPUnit, the locks SeckillTest compares, and composer (BridgePackageTest installs the bridge)
@@ -75,7 +75,7 @@ run_phpt() {
 		# run-tests runs valgrind with --trace-children=yes: the redis-servers and tools a
 		# test starts would run under it too (slow, and not ours to check)
 		valgrind) args="$args -m"
-			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill" ;;
+			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill,*/faketime" ;;
 		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") ;;
 	esac
 	(cd "$dir" && NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args tests") \

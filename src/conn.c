@@ -72,8 +72,8 @@ zend_long rlock_conn_left(void)
 
 /* own_ms, or less when the call's deadline comes first; at least 1 (a socket timeout of 0
  * would mean none). */
-/* The monotonic clock's last reading by rlock_now_ms(), in us (the statistics' round trips). */
-ZEND_TLS uint64_t last_clock_us;
+/* The monotonic clock's last reading by rlock_now_ms() (the statistics' round trips). */
+ZEND_TLS struct timespec last_clock;
 
 static zend_long bound(zend_long own_ms)
 {
@@ -835,19 +835,27 @@ static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_e
 
 /* ---- statistics (src/stats.h) ---- */
 
-/* c carries a command from now on: timed when statistics are kept, from the clock's last
- * reading (the deadline of the exchange, computed just before: one reading less a command). */
+/* Statistics: the round trip of one command in RTT_SAMPLE is timed (every command counted),
+ * from the clock's last reading (the deadline of the exchange, computed just before the
+ * write) to the reply: the cost of the statistics per command stays a few instructions. */
+#define RTT_SAMPLE 4
+#define SENT_UNTIMED 1  /* c->sent_us: a command counted, not timed (a time is never 1 us) */
+ZEND_TLS uint32_t rtt_tick;
+
+/* c carries a command from now on. */
 static void conn_sent(rlock_conn *c)
 {
 	c->busy = true;
-	c->sent_us = rlock_stats_enabled() ? last_clock_us : 0;
+	c->sent_us = !rlock_stats_enabled() ? 0 : ++rtt_tick % RTT_SAMPLE
+		? SENT_UNTIMED : (uint64_t) last_clock.tv_sec * 1000000 + (uint64_t) last_clock.tv_nsec / 1000;
 }
 
-/* c's command answered: its round trip counted. */
+/* c's command answered: counted, and its round trip when timed. */
 static void conn_timed(const rlock_server *s, rlock_conn *c)
 {
 	if (c->sent_us) {
-		rlock_stats_command(&c->stats, s->label, rlock_stats_now_us() - c->sent_us);
+		rlock_stats_command(&c->stats, s->label, c->sent_us == SENT_UNTIMED ? 0 : rlock_stats_now_us() - c->sent_us,
+			c->sent_us != SENT_UNTIMED);
 		c->sent_us = 0;
 	}
 }
@@ -1141,7 +1149,7 @@ zend_long rlock_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	last_clock_us = (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
+	last_clock = ts;
 	return (zend_long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 

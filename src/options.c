@@ -648,6 +648,34 @@ bool rlock_opts_check_arg(const char *name, zend_long v, uint32_t arg_num)
 	return false;
 }
 
+HashTable *rlock_opts_split(HashTable *options, const char *name, zval *own)
+{
+	zval *v = options ? zend_hash_str_find(options, name, strlen(name)) : NULL;
+	ZVAL_UNDEF(own);
+	if (!v) {
+		return options;
+	}
+	ZVAL_COPY_DEREF(own, v);
+	HashTable *rest = zend_array_dup(options);
+	zend_hash_str_del(rest, name, strlen(name));
+	return rest;
+}
+
+bool rlock_opts_own_long(const char *name, zval *v, zend_long min, zend_long max, const char *why, uint32_t arg_num,
+	zend_long *out)
+{
+	if (!coerce_long(v, out)) {
+		option_type_error(arg_num, name, "int", v);
+		return false;
+	}
+	if (*out < min || *out > max) {
+		zend_argument_value_error(arg_num, "option \"%s\" must be between " ZEND_LONG_FMT " and " ZEND_LONG_FMT "%s",
+			name, min, max, why ? why : "");
+		return false;
+	}
+	return true;
+}
+
 /* php.ini's bool words as zend_ini_parse_bool() reads them, and integers; anything else (a
  * typo: "flase", which PHP reads as off, "enabled") is refused. */
 static bool ini_bool(const char *s, size_t len, bool *out)

@@ -92,6 +92,16 @@ void rlock_opts_scrub(const rlock_opts *o, char *msg, size_t size);
  * arg_num, that defaults to it); false with a ValueError. */
 bool rlock_opts_check_arg(const char *name, zend_long v, uint32_t arg_num);
 
+/* A class's own option, outside the table of connection options (a rate limiter's "burst"):
+ * its value into *own (UNDEF: not given), and the options without it, for
+ * rlock_opts_create(): options itself when it was not there, else a copy that the caller
+ * releases (zend_array_release). */
+HashTable *rlock_opts_split(HashTable *options, const char *name, zval *own);
+/* v as the integer option name of argument arg_num takes it (coercive mode), min to max: false
+ * with a TypeError or a ValueError naming it (why, when not NULL, said after the range). */
+bool rlock_opts_own_long(const char *name, zval *v, zend_long min, zend_long max, const char *why, uint32_t arg_num,
+	zend_long *out);
+
 /* php.ini's rlock.name set to value, into global (the INI table's binding): integers and
  * bools parsed, strings kept. Never refused: an invalid value is kept as given and (false)
  * every call that would use it throws, naming the setting and the value, until it is set

@@ -234,7 +234,7 @@ bool rlock_keys_cluster_safe(zend_string *key)
  * - L's companions are "}{" L "}:" role when L has no {hash tag}, else "}=" L ":" role;
  *   role is "grants", "waiters", "fence", "wakes", or "self-" and a waiter's token (hex); a
  *   semaphore's (semaphore.c) "semaphore", "semaphore-queue", "semaphore-waiters" and
- *   "semaphore-self-" and a ticket (hex): never a
+ *   "semaphore-self-" and a ticket (hex); a rate limit's (ratelimit.c) "rate": never a
  *   ':'. (An ACL pattern "~}?PREFIX*" covers them.)
  *
  * Lock keys: K -> L is one-to-one (the identity on keys not beginning with "}"; a "}" put
@@ -323,6 +323,12 @@ zend_string *rlock_keys_companion_base(zend_string *c, const char *role)
 		return NULL;
 	}
 	return zend_string_init(ZSTR_VAL(c) + 2, len - 2 - tail, 0);
+}
+
+zend_string *rlock_keys_companion_name(zend_string *c, const char *role)
+{
+	zend_string *base = rlock_keys_companion_base(c, role);
+	return base ? base : zend_string_copy(c);
 }
 
 void rlock_keys_init(rlock_keys *k, zend_string *key)

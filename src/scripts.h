@@ -131,6 +131,9 @@ zend_string *rlock_keys_self(rlock_keys *k, zend_string *token);
 zend_string *rlock_keys_companion(zend_string *lock_key, const char *role);
 /* The lock key whose companion named role c is, or NULL when it is none (a new string). */
 zend_string *rlock_keys_companion_base(zend_string *c, const char *role);
+/* How messages name the lock whose companion named role c is: its lock key, or c itself
+ * when it is none (a new string). */
+zend_string *rlock_keys_companion_name(zend_string *c, const char *role);
 void rlock_keys_free(rlock_keys *k);
 
 /* One script call, as EVALSHA; switched to EVAL when the server answers NOSCRIPT. */

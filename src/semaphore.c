@@ -293,8 +293,7 @@ zend_string *rlock_semaphore_key(zend_string *full)
 
 zend_string *rlock_semaphore_name(zend_string *key)
 {
-	zend_string *full = rlock_keys_companion_base(key, HOLDERS);
-	return full ? full : zend_string_copy(key);
+	return rlock_keys_companion_name(key, HOLDERS);
 }
 
 /* The keys: holders, queue, waiters, and self (NULL without a ticket). */

@@ -34,11 +34,13 @@
 #include "options.h"
 #include "zend_smart_str.h"
 
-#include <sys/mman.h>
-#include <signal.h>
 #include <errno.h>
 #include <time.h>
-#include <unistd.h>
+#ifndef PHP_WIN32
+# include <sys/mman.h>
+# include <signal.h>
+# include <unistd.h>
+#endif
 
 #define STATS_MAGIC UINT64_C(0x726c6f636b737431)  /* "rlockst1" */
 #define STATS_WAYS 8
@@ -159,9 +161,13 @@ void rlock_stats_ini(zend_string *value, bool warn)
 void rlock_stats_minit(void)
 {
 	zend_long nkeys = keys_setting;
+#ifdef PHP_WIN32
+	nkeys = 0;  /* no fork() to share a mapping with: statistics off */
+#endif
 	if (nkeys <= 0) {
 		return;
 	}
+#ifndef PHP_WIN32
 	size_t size = mapping_size(nkeys);
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
@@ -171,6 +177,7 @@ void rlock_stats_minit(void)
 	}
 	/* an anonymous mapping comes zeroed */
 	shm = p;
+	rlock_stats_on = true;
 	shm->magic = STATS_MAGIC;
 	shm->bytes = size;
 	shm->nkeys = (uint32_t) nkeys;
@@ -178,20 +185,21 @@ void rlock_stats_minit(void)
 	shm->started = shm->reset = (uint64_t) time(NULL);
 	hashes = (uint64_t *) (shm + 1);
 	keys = (stats_key *) (hashes + nkeys);
+#endif
 }
 
 void rlock_stats_mshutdown(void)
 {
+#ifndef PHP_WIN32
 	if (shm) {
+		rlock_stats_on = false;
 		munmap(shm, shm->bytes);
 		shm = NULL;
 	}
+#endif
 }
 
-bool rlock_stats_enabled(void)
-{
-	return shm != NULL;
-}
+bool rlock_stats_on;
 
 bool rlock_stats_refused(void)
 {
@@ -289,11 +297,10 @@ static void move_to_other(stats_key *k)
 /* The slot of hash h among its ways, or NULL. */
 static stats_key *find(uint64_t h, uint32_t *empty, uint32_t *least)
 {
-	uint32_t n = shm->nkeys, start = (uint32_t) (h % n);
+	uint32_t n = shm->nkeys, i = (uint32_t) (h % n);
 	uint64_t min = UINT64_MAX;
 	*empty = *least = UINT32_MAX;
-	for (uint32_t w = 0; w < shm->ways; w++) {
-		uint32_t i = (start + w) % n;
+	for (uint32_t w = 0; w < shm->ways; w++, i = i + 1 == n ? 0 : i + 1) {
 		uint64_t s = LOAD(&hashes[i]);
 		if (s == h) {
 			return &keys[i];
@@ -345,6 +352,15 @@ static void count_row(stats_row *r, rlock_stat_event ev)
 static void record(uint64_t h, const rlock_algo *a, zend_string *key, const rlock_stat_event *evs, int nev, int64_t wait_us)
 {
 	stats_key *k = slot_of(h, a, key);
+	if (nev == 1 && wait_us < 0) {
+		/* one event (an uncontended tryLock()/lock() without a wait): the common case */
+		ADD(&shm->pool.ev[evs[0]], 1);
+		ADD(k ? &k->row.ev[evs[0]] : &shm->other.ev[evs[0]], 1);
+		if (k) {
+			ADD(&k->weight, 1);
+		}
+		return;
+	}
 	stats_row *rows[2] = { &shm->pool, k ? &k->row : &shm->other };
 	for (int r = 0; r < 2; r++) {
 		for (int e = 0; e < nev; e++) {
@@ -448,12 +464,14 @@ static stats_server *server_of(const char *label)
 	return &shm->servers[STATS_SERVERS];
 }
 
-void rlock_stats_command(void **slot, const char *label, uint64_t us)
+void rlock_stats_command(void **slot, const char *label, uint64_t us, bool timed)
 {
 	if (shm) {
 		stats_server *s = *slot ? *slot : (*slot = server_of(label));
 		ADD(&s->commands, 1);
-		hist_add(&s->rtt, us);
+		if (timed) {
+			hist_add(&s->rtt, us);
+		}
 	}
 }
 
@@ -501,18 +519,10 @@ static stats_proc *proc_slot(void)
 	return mine;
 }
 
-void rlock_stats_holds(int delta)
+void rlock_stats_gauge(bool waiters, int delta)
 {
-	if (shm) {
-		ADD(&proc_slot()->holds, delta);
-	}
-}
-
-void rlock_stats_waiters(int delta)
-{
-	if (shm) {
-		ADD(&proc_slot()->waiters, delta);
-	}
+	stats_proc *p = proc_slot();
+	ADD(waiters ? &p->waiters : &p->holds, delta);
 }
 
 /* ---- reading ---- */
@@ -700,6 +710,7 @@ static void gauges(int64_t *holds, int64_t *waiters)
 		if (pid == 0 && i < STATS_PROCS) {
 			continue;
 		}
+#ifndef PHP_WIN32
 		if (i < STATS_PROCS && kill((pid_t) pid, 0) < 0 && errno == ESRCH) {
 			/* dead: what it held or waited for is no more */
 			STORE(&p->holds, 0);
@@ -707,6 +718,7 @@ static void gauges(int64_t *holds, int64_t *waiters)
 			CAS(&p->pid, &pid, 0);
 			continue;
 		}
+#endif
 		*holds += LOAD(&p->holds);
 		*waiters += LOAD(&p->waiters);
 	}
@@ -1017,7 +1029,7 @@ zend_string *rlock_stats_metrics(void)
 	}
 	server_counter(&m, "rlock_server_reconnects_total", "Connections to a server opened again.", slabels, s,
 		XtOffsetOf(stats_server, reconnects));
-	family(&m, "rlock_server_rtt_seconds", "histogram", "Round-trip time of commands to a server.");
+	family(&m, "rlock_server_rtt_seconds", "histogram", "Round-trip time of commands to a server (one command in four timed).");
 	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
 		if (slabels[i]) {
 			hist_samples(&m, "rlock_server_rtt_seconds", ZSTR_VAL(slabels[i]), &s[i].rtt);

@@ -38,7 +38,7 @@ typedef enum {
 	RLOCK_STAT_ERR_CONNECTION = 0,  /* unreachable, refused, closed, I/O error */
 	RLOCK_STAT_ERR_TIMEOUT,         /* connect or read timed out */
 	RLOCK_STAT_ERR_AUTH,            /* credentials refused or wanted */
-	RLOCK_STAT_ERR_REPLY,           /* an error reply (OOM, WRONGTYPE, NOSCRIPT, ...) */
+	RLOCK_STAT_ERR_REPLY,           /* an error reply (OOM, WRONGTYPE, ...; NOSCRIPT is none) */
 	RLOCK_STAT_NERRORS
 } rlock_stat_error;
 
@@ -52,12 +52,16 @@ void rlock_stats_ini(zend_string *value, bool warn);
 /* Module life cycle: the mapping made in MINIT (of php.ini's size), unmapped at MSHUTDOWN. */
 void rlock_stats_minit(void);
 void rlock_stats_mshutdown(void);
-/* Whether statistics are kept (rlock.stats_keys > 0 and the mapping made). */
-bool rlock_stats_enabled(void);
+/* Whether statistics are kept (rlock.stats_keys > 0 and the mapping made): set once in MINIT. */
+extern bool rlock_stats_on;
+static inline bool rlock_stats_enabled(void)
+{
+	return rlock_stats_on;
+}
 
 /* ---- recording ---- */
 
-/* n events ev of a's lock on key (and the pool's). key is the key as the registry knows it
+/* One event ev of a's lock on key (and the pool's). key is the key as the registry knows it
  * (its hash is cached in the string); its display text is made only when a slot is claimed
  * for it (a semaphore by its name, a lock over several keys by them all). */
 void rlock_stats_count(const rlock_algo *a, zend_string *key, rlock_stat_event ev);
@@ -86,17 +90,28 @@ uint64_t rlock_stats_hash(const rlock_algo *a, zend_string *key);
 uint64_t rlock_stats_watch_hash(const rlock_algo *a, zend_string *key);
 void rlock_stats_count_hash(uint64_t h, rlock_stat_event ev);
 
-/* One command (or pipeline) to server label answered after us microseconds. *slot caches
- * the server's place in the table (a connection keeps it: NULL at first). */
-void rlock_stats_command(void **slot, const char *label, uint64_t us);
+/* One command (or pipeline) to server label answered; when timed, after us microseconds.
+ * *slot caches the server's place in the table (a connection keeps it: NULL at first). */
+void rlock_stats_command(void **slot, const char *label, uint64_t us, bool timed);
 /* A command to label failed (err: its kind), or label's connection was opened again. */
 void rlock_stats_server_error(const char *label, rlock_stat_error kind);
 void rlock_stats_reconnect(const char *label);  /* this process' counter too */
 
 /* Gauges of this process, summed over the live processes of the pool: holds kept by the
  * registry, callers blocked in a wait. delta +1 or -1. */
-void rlock_stats_holds(int delta);
-void rlock_stats_waiters(int delta);
+void rlock_stats_gauge(bool waiters, int delta);
+static inline void rlock_stats_holds(int delta)
+{
+	if (rlock_stats_on) {
+		rlock_stats_gauge(false, delta);
+	}
+}
+static inline void rlock_stats_waiters(int delta)
+{
+	if (rlock_stats_on) {
+		rlock_stats_gauge(true, delta);
+	}
+}
 
 /* Microseconds on the monotonic clock. */
 static inline uint64_t rlock_stats_now_us(void)

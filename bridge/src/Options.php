@@ -33,12 +33,18 @@ final class Options
         'RLock::multi' => ['servers', 'fencing', 'sync_replicas'],
         'RSemaphore' => ['servers', 'fencing'],
         'RReadWriteLock' => ['servers'],
+        'RRateLimiter' => ['servers', 'fencing'],
+    ];
+
+    /** The options of a class' own, beside the connection options: class => [name => type]. */
+    public const OWN = [
+        'RRateLimiter' => ['burst' => 'int'],
     ];
 
     /** The options $of (a key of REFUSED) takes: name => type. */
     public static function of(string $of): array
     {
-        return array_diff_key(self::TYPES, array_flip(self::REFUSED[$of]));
+        return array_diff_key(self::TYPES, array_flip(self::REFUSED[$of])) + (self::OWN[$of] ?? []);
     }
 
     /**
@@ -51,7 +57,7 @@ final class Options
         $types = self::of($of);
         $where = "$fn(): Argument #$arg (\$options)";
         foreach ($options as $name => $value) {
-            if (!isset(self::TYPES[$name])) {
+            if (!isset(self::TYPES[$name]) && !isset($types[$name])) {
                 throw new \ValueError("$where unknown option \"$name\"");
             }
             if (!isset($types[$name])) {

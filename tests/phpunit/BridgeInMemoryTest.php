@@ -15,6 +15,7 @@ declare(strict_types=1);
 use PHPUnit\Framework\TestCase;
 use RLock\Bridge\Testing\InMemoryBackend;
 use RLock\Bridge\Testing\InMemoryLock;
+use RLock\Bridge\Testing\InMemoryRateLimiter;
 use RLock\Bridge\Testing\InMemoryReadWriteLock;
 use RLock\Bridge\Testing\InMemorySemaphore;
 
@@ -33,6 +34,42 @@ final class BridgeInMemoryTest extends TestCase
         $this->assertInstanceOf(RLock\ReadWriteLockInterface::class, $rw);
         $this->assertInstanceOf(RLock\LockInterface::class, $rw->readLock());
         $this->assertSame($rw->readLock(), $rw->readLock());
+    }
+
+    public function testTheRateLimiterDoubleCountsAsRRateLimiterDoes(): void
+    {
+        $a = new InMemoryRateLimiter('api', 3, 300, ['burst' => 2]);
+        $b = new InMemoryRateLimiter('api', 3, 300, ['burst' => 2]);
+        $this->assertInstanceOf(RLock\RateLimiterInterface::class, $a);
+        $this->assertSame(2, $a->remaining());
+        $this->assertTrue($a->tryAcquire(2));
+        $this->assertFalse($b->tryAcquire());
+        $this->assertSame(100, $b->retryAfter());
+        $this->assertSame(0, $b->remaining());
+        // acquire() waits by moving the clock on to when the permit is due
+        $t = InMemoryBackend::shared()->now();
+        $this->assertTrue($b->acquire(1, 100));
+        $this->assertSame(100, InMemoryBackend::shared()->now() - $t);
+        $this->assertFalse($b->acquire(1, 50), 'not due within the wait');
+        $this->assertSame(100, $b->retryAfter());
+        InMemoryBackend::shared()->advance(300);
+        $this->assertSame(2, $a->remaining());
+        // all or none
+        $global = new InMemoryRateLimiter('all', 2, 60000);
+        $buyer = new InMemoryRateLimiter('buyer:1', 1, 60000);
+        $this->assertTrue(InMemoryRateLimiter::all([$buyer, $global]));
+        $this->assertFalse(InMemoryRateLimiter::all([$buyer, $global]));
+        $this->assertSame(1, $global->remaining(), 'a refusal took nothing');
+        $a->reset();
+        $this->assertSame(2, $b->remaining());
+        try {
+            $a->tryAcquire(3);
+            $this->fail('more than the burst');
+        } catch (ValueError $e) {
+            $this->assertStringContainsString('must be between 1 and 2', $e->getMessage());
+        }
+        $this->expectException(ValueError::class);
+        new InMemoryRateLimiter('x', 1, 1000, ['servers' => ['redis://a', 'redis://b', 'redis://c']]);
     }
 
     public function testObjectsOfOneKeyExcludeEachOtherAsTwoOwners(): void

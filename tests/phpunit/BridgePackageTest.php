@@ -103,6 +103,7 @@ final class BridgePackageTest extends TestCase
             'RLock::multi' => fn (array $o) => RLock::multi(['{t}a', '{t}b'], $o),
             'RSemaphore' => fn (array $o) => new RSemaphore('s', 2, $o),
             'RReadWriteLock' => fn (array $o) => new RReadWriteLock('k', $o),
+            'RRateLimiter' => fn (array $o) => new RRateLimiter('r', 10, 1000, $o),
         ];
         foreach ($make as $of => $new) {
             foreach (Options::TYPES as $name => $type) {

@@ -408,6 +408,38 @@ final class ClusterTest extends TestCase
         $this->assertSame(2, $holder->available());
     }
 
+    public function testRateLimiterOnEveryMasterAndAllOverOneHashTag(): void
+    {
+        $o = $this->options();
+        // a limit on each master: its one key there, taken and refused through the Cluster
+        foreach (array_keys(self::masters()) as $port) {
+            $name = $this->keyOn($port, 'rate');
+            $l = new RRateLimiter($name, 2, 60000, $o);
+            $this->assertTrue($l->tryAcquire(2), $name);
+            $this->assertFalse($l->tryAcquire(), $name);
+            $this->assertGreaterThan(0, $l->retryAfter());
+            $this->assertSame(0, $l->remaining());
+            $key = '}{' . $this->prefix . $name . '}:rate';
+            $this->assertSame(1, self::$nodes[$port]->command('EXISTS', $key), "$key on its master");
+            $l->reset();
+            $this->assertSame(2, $l->remaining());
+        }
+        // all(): per buyer and in all, one hash tag, one slot, one script
+        $all = new RRateLimiter('{sale}all', 3, 60000, $o);
+        $buyer = fn (int $id) => new RRateLimiter("{sale}buyer:$id", 1, 60000, $o);
+        $this->assertTrue(RRateLimiter::all([$buyer(1), $all]));
+        $this->assertFalse(RRateLimiter::all([$buyer(1), $all]));
+        $this->assertSame(2, $all->remaining(), 'a refusal took nothing');
+        $this->assertTrue(RRateLimiter::all([$buyer(2), $all], 1));
+        // not one slot: refused before anything is sent
+        try {
+            RRateLimiter::all([new RRateLimiter('a', 1, 1000, $o), new RRateLimiter('b', 1, 1000, $o)]);
+            $this->fail('all() across slots');
+        } catch (ValueError $e) {
+            $this->assertStringContainsString('do not share one Cluster slot', $e->getMessage());
+        }
+    }
+
     public function testMultiLockOverKeysSharingAHashTag(): void
     {
         $slot = self::slot('acct');

@@ -134,6 +134,22 @@ final class SentinelTest extends TestCase
         }
     }
 
+    public function testRateLimiterThroughTheSentinels(): void
+    {
+        $l = new RRateLimiter('api', 2, 60000, $this->options());
+        $this->assertTrue($l->tryAcquire(2));
+        $this->assertFalse($l->tryAcquire());
+        $this->assertSame(0, $l->remaining());
+        $key = '}{' . $this->prefix . 'api}:rate';
+        $pttl = self::$master->command('PTTL', $key);
+        $this->assertGreaterThan(0, $pttl, 'the limit is on the master the Sentinels name');
+        $this->assertLessThanOrEqual(60000, $pttl);
+        $other = new RRateLimiter('api', 2, 60000, $this->options());
+        $this->assertTrue(RRateLimiter::all([$other]) === false && $other->retryAfter() > 0);
+        $l->reset();
+        $this->assertSame(0, self::$master->command('EXISTS', $key));
+    }
+
     public function testSyncReplicasReturnsOnceTheReplicaHasTheLock(): void
     {
         $l = new RLock('s', $this->options(['sync_replicas' => 1]));

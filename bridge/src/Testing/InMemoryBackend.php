@@ -5,7 +5,8 @@ declare(strict_types=1);
 namespace RLock\Bridge\Testing;
 
 /**
- * What the in-memory test doubles share: who holds each lock and semaphore, and a clock.
+ * What the in-memory test doubles share: who holds each lock and semaphore, each rate
+ * limit's theoretical arrival time, and a clock.
  * One process' memory standing in for Redis: objects of one key exclude each other as
  * rlock's do within a process (reentrant within one execution context: the main flow, a
  * Fiber; a Fiber that ended holds nothing), leases end by the clock, and a wait never sleeps:
@@ -27,6 +28,8 @@ final class InMemoryBackend
     private array $holders = [];
     /** @var array<string, int> the last fencing token of each slot */
     private array $fences = [];
+    /** @var array<string, float> each rate limit's theoretical arrival time (our ms) */
+    private array $tats = [];
     /** @var \WeakMap<object, true> the doubles with an onLost() callback */
     private \WeakMap $watched;
 
@@ -131,6 +134,18 @@ final class InMemoryBackend
     public function fence(string $slot, bool $next): int
     {
         return $next ? $this->fences[$slot] = ($this->fences[$slot] ?? 0) + 1 : $this->fences[$slot] ?? 0;
+    }
+
+    /** @internal rate limit $slot's theoretical arrival time (our ms; null: none), set first when $tat is given */
+    public function tat(string $slot, ?float $tat = null, bool $set = false): ?float
+    {
+        if ($set) {
+            $this->tats[$slot] = $tat;
+            if ($tat === null) {
+                unset($this->tats[$slot]);
+            }
+        }
+        return $this->tats[$slot] ?? null;
     }
 
     /** @internal the execution context now: the running Fiber, null for the main flow */
