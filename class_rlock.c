@@ -26,6 +26,7 @@
 #include "src/multi.h"
 #include "src/rwlock.h"
 #include "src/watchdog.h"
+#include "src/lost.h"
 #include "rlock_class.h"
 
 #include <hiredis/hiredis.h>
@@ -43,6 +44,7 @@ typedef struct {
 	 * (count), the fencing token and when the lease ends (Redlock: its validity), whether
 	 * the last hold was found no longer ours before its release */
 	rlock_owners own;
+	rlock_on_lost on_lost;  /* onLost()'s callback */
 	zend_object std;
 } rlock_object;
 
@@ -77,6 +79,8 @@ static void rlock_free(zend_object *obj)
 	rlock_object *l = rlock_from_obj(obj);
 	rlock_own *p;
 
+	/* no callback for a lock being freed, even one its release below finds lost */
+	rlock_lost_forget(&l->on_lost);
 	/* every context's holds through it; a context that ended gave its own back already */
 	for (uint32_t i = 0; (p = rlock_owners_at(&l->own, i)); i++) {
 		if (l->opts && RLOCK_G(request_active) && rlock_own_holds(p)) {
@@ -138,6 +142,7 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 	}
 	me->fence = hold.fence;
 	me->valid_until = hold.valid_until;
+	rlock_lost_track(&l->on_lost, me);
 	return 1;
 }
 
@@ -158,8 +163,7 @@ static int rlock_release_one(rlock_object *l, rlock_own *me, bool throw)
 		/* not ours: neither are the holds nested in this one */
 		rlock_own_drop(me);
 		me->lost = true;
-		RLOCK_G(counters).lost++;
-		rlock_stats_lost(l->algo, l->key);
+		RLOCK_G(counters).lost++;  /* the statistics: the registry counts it */
 	}
 	return rc;
 }
@@ -302,11 +306,13 @@ PHP_METHOD(RLock, extend)
 		RETURN_THROWS();
 	}
 	if (rc == 0) {
-		rlock_registry_forget(l->algo, l->opts, l->key, me->token);
+		if (!rlock_registry_forget(l->algo, l->opts, l->key, me->token)) {
+			/* found by this extend, not by the watchdog (counted as it found it) */
+			rlock_stats_lost(l->algo, l->key);
+		}
 		rlock_own_drop(me);
 		me->lost = true;
 		RLOCK_G(counters).lost++;
-		rlock_stats_lost(l->algo, l->key);
 	}
 	RETURN_BOOL(rc);
 }
@@ -367,6 +373,7 @@ PHP_METHOD(RLock, restore)
 		me->lost = false;
 		me->fence = 0;
 		me->valid_until = hold.valid_until;
+		rlock_lost_track(&l->on_lost, me);
 	}
 	RETURN_BOOL(rc);
 }
@@ -543,6 +550,28 @@ PHP_METHOD(RLock, lost)
 	rlock_found_lost(l);
 	rlock_own *me = rlock_owners_get(&l->own, false);
 	RETURN_BOOL(me && me->lost);
+}
+
+/* l's callback from now on: fn, a callable, or none (NULL). false thrown. */
+static bool rlock_on_lost_set(rlock_object *l, zval *fn)
+{
+	return rlock_lost_listen(&l->on_lost, &l->std, &l->own, l->algo, l->opts, l->key, fn);
+}
+
+PHP_METHOD(RLock, onLost)
+{
+	zend_fcall_info fci = empty_fcall_info;
+	zend_fcall_info_cache fcc = empty_fcall_info_cache;
+	rlock_object *l;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_FUNC_OR_NULL(fci, fcc)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(l = rlock_this(ZEND_THIS)) || !rlock_on_lost_set(l, ZEND_FCI_INITIALIZED(fci) ? &fci.function_name : NULL)) {
+		RETURN_THROWS();
+	}
+	RETURN_OBJ_COPY(&l->std);
 }
 
 /* The hold of token on the lock key names, released: 1, 0 no lock key may name holds it,
@@ -730,6 +759,18 @@ static HashTable *rlock_debug_info(zend_object *obj, int *is_temp)
 	return rlock_debug_array(&info, l->opts);
 }
 
+/* The cycle collector sees the callback: a Closure that holds the lock ($this of a service
+ * that keeps the lock) is freed with it. */
+static HashTable *rlock_get_gc(zend_object *obj, zval **table, int *n)
+{
+	return rlock_lost_get_gc(&rlock_from_obj(obj)->on_lost, obj, table, n);
+}
+
+void rlock_class_rlock_on_lost(zval *lock, zval *fn)
+{
+	rlock_on_lost_set(Z_RLOCK_P(lock), fn);
+}
+
 bool rlock_class_rlock_held(zval *lock)
 {
 	return !Z_ISUNDEF_P(lock) && rlock_held(Z_RLOCK_P(lock)) != NULL;
@@ -744,6 +785,7 @@ void rlock_class_rlock_minit(zend_class_entry *ce)
 	rlock_object_handlers.free_obj = rlock_free;
 	rlock_object_handlers.clone_obj = NULL;
 	rlock_object_handlers.get_debug_info = rlock_debug_info;
+	rlock_object_handlers.get_gc = rlock_get_gc;
 }
 
 void rlock_class_rlock_new(zval *out, rlock_opts *o, zend_string *full, const rlock_algo *a)

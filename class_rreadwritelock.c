@@ -8,6 +8,7 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "src/rwlock.h"
+#include "src/lost.h"
 #include "rlock_class.h"
 
 static zend_object_handlers rrwlock_object_handlers;
@@ -16,6 +17,7 @@ typedef struct {
 	rlock_opts *opts;
 	zend_string *key;  /* the lock's key, prefix included: its sides' too (their Redis keys are its companions) */
 	zval read, write;  /* the sides, made at their first call: every call hands out the same RLock */
+	zval on_lost;      /* onLost()'s callback (a Closure), each side's too: UNDEF none */
 	zend_object std;
 } rrwlock_object;
 
@@ -34,6 +36,7 @@ static zend_object *rrwlock_create(zend_class_entry *ce)
 	rw->std.handlers = &rrwlock_object_handlers;
 	ZVAL_UNDEF(&rw->read);
 	ZVAL_UNDEF(&rw->write);
+	ZVAL_UNDEF(&rw->on_lost);
 	return &rw->std;
 }
 
@@ -42,6 +45,7 @@ static void rrwlock_free(zend_object *obj)
 	rrwlock_object *rw = rrwlock_from_obj(obj);
 	zval_ptr_dtor(&rw->read);
 	zval_ptr_dtor(&rw->write);
+	zval_ptr_dtor(&rw->on_lost);
 	if (rw->key) {
 		zend_string_release(rw->key);
 	}
@@ -96,6 +100,9 @@ static void rrwlock_side(zval *this_ptr, bool write, zval *return_value)
 	}
 	if (Z_ISUNDEF_P(side)) {
 		rlock_class_rlock_new(side, rw->opts, rw->key, write ? &rlock_rwlock_write_algo : &rlock_rwlock_read_algo);
+		if (!Z_ISUNDEF(rw->on_lost)) {
+			rlock_class_rlock_on_lost(side, &rw->on_lost);
+		}
 	}
 	RETURN_COPY(side);
 }
@@ -110,6 +117,37 @@ PHP_METHOD(RReadWriteLock, writeLock)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
 	rrwlock_side(ZEND_THIS, true, return_value);
+}
+
+PHP_METHOD(RReadWriteLock, onLost)
+{
+	zend_fcall_info fci = empty_fcall_info;
+	zend_fcall_info_cache fcc = empty_fcall_info_cache;
+	rrwlock_object *rw = Z_RRWLOCK_P(ZEND_THIS);
+	zval fn;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_FUNC_OR_NULL(fci, fcc)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!rw->opts) {
+		zend_throw_error(NULL, "RReadWriteLock object is not initialized");
+		RETURN_THROWS();
+	}
+	ZVAL_UNDEF(&fn);
+	if (ZEND_FCI_INITIALIZED(fci) && !rlock_lost_closure(&fci.function_name, &fn)) {
+		RETURN_THROWS();
+	}
+	zval_ptr_dtor(&rw->on_lost);
+	ZVAL_COPY_VALUE(&rw->on_lost, &fn);
+	/* the sides made already; the others as they are made */
+	for (int i = 0; i < 2; i++) {
+		zval *side = i ? &rw->write : &rw->read;
+		if (!Z_ISUNDEF_P(side)) {
+			rlock_class_rlock_on_lost(side, Z_ISUNDEF(fn) ? NULL : &fn);
+		}
+	}
+	RETURN_OBJ_COPY(&rw->std);
 }
 
 /* var_dump() and print_r(): the key, which side this object's RLocks hold, the lease they
@@ -130,6 +168,18 @@ static HashTable *rrwlock_debug_info(zend_object *obj, int *is_temp)
 	return rlock_debug_array(&info, rw->opts);
 }
 
+/* The cycle collector sees the sides and the callback (a Closure may hold this object). */
+static HashTable *rrwlock_get_gc(zend_object *obj, zval **table, int *n)
+{
+	rrwlock_object *rw = rrwlock_from_obj(obj);
+	zend_get_gc_buffer *buf = zend_get_gc_buffer_create();
+	zend_get_gc_buffer_add_zval(buf, &rw->read);
+	zend_get_gc_buffer_add_zval(buf, &rw->write);
+	zend_get_gc_buffer_add_zval(buf, &rw->on_lost);
+	zend_get_gc_buffer_use(buf, table, n);
+	return obj->properties;
+}
+
 void rlock_class_rreadwritelock_minit(zend_class_entry *ce)
 {
 	ce->create_object = rrwlock_create;
@@ -138,4 +188,5 @@ void rlock_class_rreadwritelock_minit(zend_class_entry *ce)
 	rrwlock_object_handlers.free_obj = rrwlock_free;
 	rrwlock_object_handlers.clone_obj = NULL;
 	rrwlock_object_handlers.get_debug_info = rrwlock_debug_info;
+	rrwlock_object_handlers.get_gc = rrwlock_get_gc;
 }

@@ -14,6 +14,7 @@
 #include "src/semaphore.h"
 #include "src/scripts.h"
 #include "src/registry.h"
+#include "src/lost.h"
 #include "src/stats.h"
 #include "rlock_class.h"
 
@@ -28,6 +29,7 @@ typedef struct {
 	 * its first acquire, kept for its life), the permits (count), when their lease ends,
 	 * whether they were found no longer ours before their release */
 	rlock_owners own;
+	rlock_on_lost on_lost;  /* onLost()'s callback */
 	zend_object std;
 } rsemaphore_object;
 
@@ -81,10 +83,14 @@ static int rsemaphore_give_back(rsemaphore_object *s, rlock_own *me, rlock_err *
 		return rlock_registry_release(&rlock_semaphore_algo, s->opts, s->key, me->token, err);
 	}
 	zend_long left;
-	rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, me->token);
+	bool told = rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, me->token);
 	int rc = rlock_semaphore_release(s->opts, s->key, me->token, s->limit, 0, me->unanswered.ticket, &left, err);
 	if (rc >= 0) {
 		rsemaphore_answered(me);
+	}
+	if (rc == 0 && me->count > 0 && !told) {
+		/* a loss this release found (the registry's release counts its own) */
+		rlock_stats_lost(&rlock_semaphore_algo, s->key);
 	}
 	return rc;
 }
@@ -94,6 +100,8 @@ static void rsemaphore_free(zend_object *obj)
 	rsemaphore_object *s = rsemaphore_from_obj(obj);
 	rlock_own *p;
 
+	/* no callback for a semaphore being freed, even one its release below finds lost */
+	rlock_lost_forget(&s->on_lost);
 	/* every context's permits through it; a context that ended gave its own back already */
 	for (uint32_t i = 0; (p = rlock_owners_at(&s->own, i)); i++) {
 		bool owes = rlock_own_holds(p)
@@ -225,17 +233,20 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 	}
 	me->count = total;
 	me->valid_until = hold.valid_until;
+	rlock_lost_track(&s->on_lost, me);
 	return 1;
 }
 
 /* Our permits (me, the running context's) found no longer ours. */
 static void rsemaphore_lost(rsemaphore_object *s, rlock_own *me)
 {
-	rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, me->token);
+	if (!rlock_registry_forget(&rlock_semaphore_algo, s->opts, s->key, me->token)) {
+		/* found by the caller, not by the watchdog (counted as it found it) */
+		rlock_stats_lost(&rlock_semaphore_algo, s->key);
+	}
 	me->count = 0;
 	me->lost = true;
 	RLOCK_G(counters).lost++;
-	rlock_stats_lost(&rlock_semaphore_algo, s->key);
 }
 
 /* Give back every permit we hold, and those an acquire whose reply never came may have
@@ -250,15 +261,16 @@ static int rsemaphore_release(rsemaphore_object *s, bool throw)
 		return 0;
 	}
 	zend_long held = me->count;
-	me->count = 0;
+	/* counted until given back: a loss the watchdog found first is told (lost.h) */
 	int rc = rsemaphore_give_back(s, me, &err);
+	me->count = 0;
 	if (rc < 0 && throw) {
 		rlock_throw(s->opts, &err);
 	}
 	if (rc == 0 && held > 0) {
+		/* counted in the statistics by the give-back */
 		me->lost = true;
 		RLOCK_G(counters).lost++;
-		rlock_stats_lost(&rlock_semaphore_algo, s->key);
 	}
 	return rc;
 }
@@ -492,6 +504,23 @@ PHP_METHOD(RSemaphore, available)
 	RETURN_LONG(free);
 }
 
+PHP_METHOD(RSemaphore, onLost)
+{
+	zend_fcall_info fci = empty_fcall_info;
+	zend_fcall_info_cache fcc = empty_fcall_info_cache;
+	rsemaphore_object *s;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_FUNC_OR_NULL(fci, fcc)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (!(s = rsemaphore_this(ZEND_THIS)) || !rlock_lost_listen(&s->on_lost, &s->std, &s->own, &rlock_semaphore_algo,
+			s->opts, s->key, ZEND_FCI_INITIALIZED(fci) ? &fci.function_name : NULL)) {
+		RETURN_THROWS();
+	}
+	RETURN_OBJ_COPY(&s->std);
+}
+
 /* synchronized()'s release: only the n it took go back; permits the object held before (or
  * $fn took) stay. $fn may have released them itself: no loss, unless its release() or
  * extend() found them no longer ours. */
@@ -563,6 +592,12 @@ static HashTable *rsemaphore_debug_info(zend_object *obj, int *is_temp)
 	return rlock_debug_array(&info, s->opts);
 }
 
+/* The cycle collector sees the callback (rlock_lost_get_gc()). */
+static HashTable *rsemaphore_get_gc(zend_object *obj, zval **table, int *n)
+{
+	return rlock_lost_get_gc(&rsemaphore_from_obj(obj)->on_lost, obj, table, n);
+}
+
 void rlock_class_rsemaphore_minit(zend_class_entry *ce)
 {
 	rsemaphore_ce = ce;
@@ -572,4 +607,5 @@ void rlock_class_rsemaphore_minit(zend_class_entry *ce)
 	rsemaphore_object_handlers.free_obj = rsemaphore_free;
 	rsemaphore_object_handlers.clone_obj = NULL;
 	rsemaphore_object_handlers.get_debug_info = rsemaphore_debug_info;
+	rsemaphore_object_handlers.get_gc = rsemaphore_get_gc;
 }

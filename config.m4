@@ -59,7 +59,7 @@ if test "$PHP_RLOCK" != "no"; then
 
   PHP_SUBST(RLOCK_SHARED_LIBADD)
   PHP_NEW_EXTENSION(rlock,
-    rlock.c class_rlock.c class_rreadwritelock.c class_rsemaphore.c class_rratelimiter.c src/options.c src/conn.c src/scripts.c src/route.c src/lock.c src/redlock.c src/multi.c src/rwlock.c src/semaphore.c src/ratelimit.c src/registry.c src/context.c src/errors.c src/watchdog.c src/swoole.c src/stats.c,
+    rlock.c class_rlock.c class_rreadwritelock.c class_rsemaphore.c class_rratelimiter.c src/options.c src/conn.c src/scripts.c src/route.c src/lock.c src/redlock.c src/multi.c src/rwlock.c src/semaphore.c src/ratelimit.c src/registry.c src/context.c src/errors.c src/watchdog.c src/swoole.c src/stats.c src/lost.c,
     $ext_shared,, -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
   PHP_ADD_BUILD_DIR($ext_builddir/src)
 fi

@@ -68,6 +68,14 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	HashTable held;
 	uint32_t held_over_keys;
 	bool request_active;
+	uint64_t held_serial;  /* the last serial given to a hold: never reused in the process */
+	/* lost locks told the moment they are lost (src/lost.c): set by the watchdog's thread (an
+	 * atomic) when it finds one of this thread's locks lost; the objects with an onLost
+	 * callback, by handle; how many callbacks are due; the callbacks running */
+	int lost_pending;
+	HashTable lost_listeners;
+	uint32_t lost_due;
+	bool lost_dispatching;
 	/* execution contexts (src/context.c): the main flow's id, each Fiber's by its
 	 * zend_fiber_context, the ids alive, the last id given (per process) */
 	zend_ulong ctx_main;

@@ -24,6 +24,7 @@
 #include "src/multi.h"
 #include "src/semaphore.h"
 #include "src/watchdog.h"
+#include "src/lost.h"
 #include "src/rwlock.h"
 #include "src/ratelimit.h"
 #include "src/stats.h"
@@ -277,6 +278,7 @@ static PHP_GINIT_FUNCTION(rlock)
 	zend_hash_init(&rlock_globals->lost_tokens, 4, NULL, persistent_string_dtor, 1);
 	rlock_context_ginit(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive, &rlock_globals->ctx_coros,
 		&rlock_globals->co_slots);
+	rlock_lost_ginit(&rlock_globals->lost_listeners);
 }
 
 static PHP_GSHUTDOWN_FUNCTION(rlock)
@@ -287,6 +289,7 @@ static PHP_GSHUTDOWN_FUNCTION(rlock)
 	zend_hash_destroy(&rlock_globals->lost_tokens);
 	rlock_context_gshutdown(&rlock_globals->ctx_fibers, &rlock_globals->ctx_alive, &rlock_globals->ctx_coros,
 		&rlock_globals->co_slots);
+	rlock_lost_gshutdown(&rlock_globals->lost_listeners);
 }
 
 /* In a forked child: a new pid (and so none of the parent's unused random bytes). No module
@@ -326,6 +329,7 @@ PHP_MINIT_FUNCTION(rlock)
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();
 	rlock_context_minit();
+	rlock_lost_minit();
 	return SUCCESS;
 }
 
@@ -348,6 +352,7 @@ PHP_RINIT_FUNCTION(rlock)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
 	rlock_registry_rinit();
+	rlock_lost_rinit();
 	return SUCCESS;
 }
 
@@ -358,6 +363,7 @@ PHP_RINIT_FUNCTION(rlock)
  * our connections are still there. */
 static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(rlock)
 {
+	rlock_lost_post_deactivate();
 	rlock_registry_post_deactivate();
 	rlock_conn_post_deactivate();
 	rlock_opts_forget();

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: f1185134e4c4321be6824fc7af77e7e57e0f6136 */
+ * Stub hash: 6fc6b2bd032d6c7e53442b3f9a1757f61cc7dab0 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_rlock_status, 0, 0, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, keys, _IS_BOOL, 0, "true")
@@ -52,6 +52,10 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_RLock_LockInterface_lost arginfo_class_RLock_LockInterface_tryLock
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_onLost, 0, 1, IS_STATIC, 0)
+	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 1)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_SemaphoreInterface_acquire, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, permits, IS_LONG, 0, "1")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
@@ -77,6 +81,8 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_SemaphoreInterface_s
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, waitMs, IS_LONG, 1, "null")
 ZEND_END_ARG_INFO()
 
+#define arginfo_class_RLock_SemaphoreInterface_onLost arginfo_class_RLock_LockInterface_onLost
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_RateLimiterInterface_tryAcquire, 0, 0, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, n, IS_LONG, 0, "1")
 ZEND_END_ARG_INFO()
@@ -96,6 +102,8 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_RLock_ReadWriteLockInterfac
 ZEND_END_ARG_INFO()
 
 #define arginfo_class_RLock_ReadWriteLockInterface_writeLock arginfo_class_RLock_ReadWriteLockInterface_readLock
+
+#define arginfo_class_RLock_ReadWriteLockInterface_onLost arginfo_class_RLock_LockInterface_onLost
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -129,6 +137,8 @@ ZEND_END_ARG_INFO()
 #define arginfo_class_RLock_key arginfo_rlock_metrics
 
 #define arginfo_class_RLock_lost arginfo_class_RLock_LockInterface_tryLock
+
+#define arginfo_class_RLock_onLost arginfo_class_RLock_LockInterface_onLost
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_release, 0, 2, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
@@ -165,12 +175,16 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_RSemaphore_synchronized arginfo_class_RLock_SemaphoreInterface_synchronized
 
+#define arginfo_class_RSemaphore_onLost arginfo_class_RLock_LockInterface_onLost
+
 #define arginfo_class_RReadWriteLock___construct arginfo_class_RLock___construct
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_RReadWriteLock_readLock, 0, 0, RLock, 0)
 ZEND_END_ARG_INFO()
 
 #define arginfo_class_RReadWriteLock_writeLock arginfo_class_RReadWriteLock_readLock
+
+#define arginfo_class_RReadWriteLock_onLost arginfo_class_RLock_LockInterface_onLost
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RRateLimiter___construct, 0, 0, 3)
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
@@ -216,6 +230,7 @@ ZEND_METHOD(RLock, token);
 ZEND_METHOD(RLock, fencingToken);
 ZEND_METHOD(RLock, key);
 ZEND_METHOD(RLock, lost);
+ZEND_METHOD(RLock, onLost);
 ZEND_METHOD(RLock, release);
 ZEND_METHOD(RLock, releaseAll);
 ZEND_METHOD(RLock, multi);
@@ -228,9 +243,11 @@ ZEND_METHOD(RSemaphore, held);
 ZEND_METHOD(RSemaphore, isAcquired);
 ZEND_METHOD(RSemaphore, available);
 ZEND_METHOD(RSemaphore, synchronized);
+ZEND_METHOD(RSemaphore, onLost);
 ZEND_METHOD(RReadWriteLock, __construct);
 ZEND_METHOD(RReadWriteLock, readLock);
 ZEND_METHOD(RReadWriteLock, writeLock);
+ZEND_METHOD(RReadWriteLock, onLost);
 ZEND_METHOD(RRateLimiter, __construct);
 ZEND_METHOD(RRateLimiter, tryAcquire);
 ZEND_METHOD(RRateLimiter, acquire);
@@ -264,6 +281,7 @@ static const zend_function_entry class_RLock_LockInterface_methods[] = {
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, fencingToken, arginfo_class_RLock_LockInterface_fencingToken, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, key, arginfo_class_RLock_LockInterface_key, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, lost, arginfo_class_RLock_LockInterface_lost, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_LockInterface, onLost, arginfo_class_RLock_LockInterface_onLost, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_FE_END
 };
 
@@ -277,6 +295,7 @@ static const zend_function_entry class_RLock_SemaphoreInterface_methods[] = {
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, isAcquired, arginfo_class_RLock_SemaphoreInterface_isAcquired, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, available, arginfo_class_RLock_SemaphoreInterface_available, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, synchronized, arginfo_class_RLock_SemaphoreInterface_synchronized, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_SemaphoreInterface, onLost, arginfo_class_RLock_SemaphoreInterface_onLost, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_FE_END
 };
 
@@ -294,6 +313,7 @@ static const zend_function_entry class_RLock_RateLimiterInterface_methods[] = {
 static const zend_function_entry class_RLock_ReadWriteLockInterface_methods[] = {
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_ReadWriteLockInterface, readLock, arginfo_class_RLock_ReadWriteLockInterface_readLock, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_ReadWriteLockInterface, writeLock, arginfo_class_RLock_ReadWriteLockInterface_writeLock, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_ABSTRACT_ME_WITH_FLAGS(RLock_ReadWriteLockInterface, onLost, arginfo_class_RLock_ReadWriteLockInterface_onLost, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_FE_END
 };
 
@@ -314,6 +334,7 @@ static const zend_function_entry class_RLock_methods[] = {
 	ZEND_ME(RLock, fencingToken, arginfo_class_RLock_fencingToken, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, key, arginfo_class_RLock_key, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, lost, arginfo_class_RLock_lost, ZEND_ACC_PUBLIC)
+	ZEND_ME(RLock, onLost, arginfo_class_RLock_onLost, ZEND_ACC_PUBLIC)
 	ZEND_ME(RLock, release, arginfo_class_RLock_release, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(RLock, releaseAll, arginfo_class_RLock_releaseAll, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(RLock, multi, arginfo_class_RLock_multi, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
@@ -331,6 +352,7 @@ static const zend_function_entry class_RSemaphore_methods[] = {
 	ZEND_ME(RSemaphore, isAcquired, arginfo_class_RSemaphore_isAcquired, ZEND_ACC_PUBLIC)
 	ZEND_ME(RSemaphore, available, arginfo_class_RSemaphore_available, ZEND_ACC_PUBLIC)
 	ZEND_ME(RSemaphore, synchronized, arginfo_class_RSemaphore_synchronized, ZEND_ACC_PUBLIC)
+	ZEND_ME(RSemaphore, onLost, arginfo_class_RSemaphore_onLost, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 
@@ -339,6 +361,7 @@ static const zend_function_entry class_RReadWriteLock_methods[] = {
 	ZEND_ME(RReadWriteLock, __construct, arginfo_class_RReadWriteLock___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(RReadWriteLock, readLock, arginfo_class_RReadWriteLock_readLock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RReadWriteLock, writeLock, arginfo_class_RReadWriteLock_writeLock, ZEND_ACC_PUBLIC)
+	ZEND_ME(RReadWriteLock, onLost, arginfo_class_RReadWriteLock_onLost, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

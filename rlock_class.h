@@ -20,6 +20,9 @@ void rlock_class_rratelimiter_minit(zend_class_entry *ce);
  * a read-write lock, a lock over several keys). o and full are shared, not taken. */
 void rlock_class_rlock_new(zval *out, rlock_opts *o, zend_string *full, const rlock_algo *a);
 
+/* lock's (an RLock's) onLost() callback from now on: fn, a Closure, or none (NULL). */
+void rlock_class_rlock_on_lost(zval *lock, zval *fn);
+
 /* var_dump()'s array of an object: info, holding what the class shows of it, with the lease
  * its holds ask and its options (passwords masked) added last. */
 HashTable *rlock_debug_array(zval *info, const rlock_opts *o);

@@ -59,6 +59,9 @@ namespace RLock {
 
             /** Whether the lock was found no longer ours while we held it. */
             public function lost(): bool;
+
+            /** Call $fn($this) as soon as a hold of ours is found lost (null: no callback). */
+            public function onLost(?callable $fn): static;
         }
 
         /**
@@ -93,6 +96,9 @@ namespace RLock {
              * return what $fn returned; throws RLockLostException when the permits expired first.
              */
             public function synchronized(callable $fn, int $permits = 1, ?int $waitMs = null): mixed;
+
+            /** Call $fn($this) as soon as permits of ours are found lost (null: no callback). */
+            public function onLost(?callable $fn): static;
         }
 
         /**
@@ -125,6 +131,9 @@ namespace RLock {
 
             /** The exclusive side. */
             public function writeLock(): LockInterface;
+
+            /** Call $fn($side) as soon as a hold of either side is found lost (null: no callback). */
+            public function onLost(?callable $fn): static;
         }
     }
 }

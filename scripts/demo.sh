@@ -100,6 +100,7 @@ stack_info() {
 		rlock seckill demo
 		  php $(php -r 'echo PHP_VERSION;'), $(nginx -v 2>&1 | sed 's/.*: //'), redis $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/'), $(nproc) cores
 		  nginx      $STACK_URL
+		  status     $STACK_URL/status/   (the pool's locks, live: open it while the sale runs)
 		  php-fpm    $STACK_WORKERS workers (pm = static, pm.max_requests = $STACK_MAX_REQUESTS, request_terminate_timeout = ${STACK_TERMINATE}s), rlock loaded
 		  redis      locks on $STACK_LOCK_REDIS, shop data on $STACK_SHOP_REDIS
 		  stack dir  $STACK_DIR (removed on exit)

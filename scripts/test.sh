@@ -54,7 +54,7 @@ case "$mode" in --ubsan|--sanitizers) need+=(libubsan1) ;; esac
 [ "$mode" = --zts ] && need+=(libtsan2)
 # NetworkTest: namespaces and veths (ip), partitions and loss (nft), the delay (tc netem, or
 # iptables' NFQUEUE to tests/phpunit/netdelay.c where the kernel has no sch_netem)
-if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx "php$v-fpm" iproute2 nftables iptables); fi
+if [ "$mode" = all ] || [ "$mode" = --phpunit ]; then need+=(nginx "php$v-fpm" iproute2 nftables iptables chromium); fi
 rlock_install "${need[@]}"
 # (--valgrind, the sanitizers and --zts build in a copy of the tree: tree_copy)
 case "$mode" in --release|--valgrind|--asan|--ubsan|--sanitizers|--zts) ;; *) rlock_build ;; esac

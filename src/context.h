@@ -86,6 +86,7 @@ typedef struct {
 	pid_t pid;              /* a forked child holds nothing of its parent's */
 	bool lost;              /* found no longer ours before its release */
 	rlock_sem_lost unanswered;  /* a semaphore's acquire whose reply never came */
+	uint64_t serial;        /* its registry hold's, while its object has an onLost callback (lost.h) */
 } rlock_own;
 
 /* What an object holds, each context its own part: the first in place (an object is mostly

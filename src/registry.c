@@ -10,6 +10,7 @@
 #include "conn.h"
 #include "scripts.h"
 #include "watchdog.h"
+#include "lost.h"
 #include "stats.h"
 
 #include <unistd.h>
@@ -26,6 +27,8 @@ typedef struct rlock_held_s {
 	 * in (a lock over several keys: each); NULL without it */
 	rlock_watchdog_entry **wd;
 	uint32_t nwd;
+	uint64_t serial;  /* this hold's, in this process: what an object's part names it by (lost.h) */
+	bool told;        /* found lost by the watchdog, and told (lost.h): never twice */
 	struct rlock_held_s *next;  /* another context's hold of the same */
 } rlock_held;
 
@@ -71,19 +74,6 @@ static rlock_watchdog_entry **watch(const rlock_algo *a, const rlock_opts *o, ze
 	return wd;
 }
 
-/* Stop renewing h's lease. */
-static void held_unwatch(rlock_held *h)
-{
-	for (uint32_t i = 0; i < h->nwd; i++) {
-		rlock_watchdog_unwatch(h->wd[i]);
-	}
-	if (h->wd) {
-		efree(h->wd);
-		h->wd = NULL;
-	}
-	h->nwd = 0;
-}
-
 /* Whether the watchdog found h no longer ours (one of its keys, for a lock over several). */
 static bool held_lost(const rlock_held *h)
 {
@@ -104,6 +94,39 @@ static zend_long held_valid_until(const rlock_held *h)
 		renewed = MIN(renewed, rlock_watchdog_valid_until(h->wd[i]));
 	}
 	return MAX(h->hold.valid_until, renewed);
+}
+
+/* The watchdog found h lost: told, once per hold (lost.c calls the onLost callbacks of the
+ * objects holding it, at the next opcode), and counted in the statistics there, once. Not a
+ * hold of a forked parent's. */
+static void held_tell(rlock_held *h)
+{
+	if (h->told || h->pid != rlock_getpid()) {
+		return;
+	}
+	h->told = true;
+	rlock_stats_lost(h->algo, h->key);
+	rlock_lost_found(h->serial);
+}
+
+/* Stop renewing h's lease. A loss the watchdog found (its last word, under its mutex) is told
+ * now if it was not yet (an unlock() that found it lost before the next opcode, a Fiber's
+ * end): whether the watchdog found h lost, told and counted, so the caller counts it not. */
+static bool held_unwatch(rlock_held *h)
+{
+	bool lost = false;
+	for (uint32_t i = 0; i < h->nwd; i++) {
+		lost = rlock_watchdog_unwatch(h->wd[i]) || lost;
+	}
+	if (h->wd) {
+		efree(h->wd);
+		h->wd = NULL;
+	}
+	h->nwd = 0;
+	if (lost) {
+		held_tell(h);
+	}
+	return h->told;
 }
 
 static void held_free(rlock_held *h)
@@ -224,6 +247,8 @@ static void keep(zval *zv, const rlock_algo *a, rlock_opts *o, zend_string *key,
 	rlock_stats_holds(1);
 	h->wd = wd;
 	h->nwd = nwd;
+	h->serial = ++RLOCK_G(held_serial);
+	h->told = false;
 	h->next = NULL;
 	if (a->renewed) {
 		RLOCK_G(held_over_keys)++;
@@ -398,21 +423,29 @@ int rlock_registry_release(const rlock_algo *a, const rlock_opts *o, zend_string
 	zval *zv = chain(id);
 	rlock_held *h = find_token(zv, token);
 	rlock_hold hold = { .token = token };
+	bool told = false;
 
 	zend_string_release(id);
 	if (h) {
 		if (held_lost(h)) {
-			/* every hold of it is gone with it */
+			/* every hold of it is gone with it (told and counted as the watchdog found it) */
 			settle_lost(zv, h);
 			return 0;
 		}
 		if (--h->count > 0) {
 			return 1;
 		}
-		/* stop renewing before the release, so no renewal races it */
+		/* stop renewing before the release, so no renewal races it (one that found it lost
+		 * meanwhile was told and counted) */
+		told = held_unwatch(h);
 		drop(zv, h);
 	}
-	return a->release(o, key, &hold, err);
+	int rc = a->release(o, key, &hold, err);
+	if (rc == 0 && !told) {
+		/* a loss this release found */
+		rlock_stats_lost(a, key);
+	}
+	return rc;
 }
 
 void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_string *key, const rlock_hold *hold, zend_long ttl)
@@ -428,15 +461,18 @@ void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_stri
 	zend_string_release(id);
 }
 
-void rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
+bool rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
 {
 	zend_string *id = hold_id(a, o, key, token);
 	zval *zv = chain(id);
 	rlock_held *h = find_token(zv, token);
+	bool told = false;
 	if (h) {
+		told = held_unwatch(h);
 		drop(zv, h);
 	}
 	zend_string_release(id);
+	return told;
 }
 
 bool rlock_registry_lost(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
@@ -453,6 +489,30 @@ zend_string *rlock_registry_token(const rlock_algo *a, const rlock_opts *o, zend
 	rlock_held *h = RLOCK_G(request_active) ? find_ctx(chain(id), rlock_context()) : NULL;
 	zend_string_release(id);
 	return h && !held_lost(h) ? h->hold.token : NULL;
+}
+
+uint64_t rlock_registry_serial(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)
+{
+	zend_string *id = hold_id(a, o, key, token);
+	rlock_held *h = find_token(chain(id), token);
+	zend_string_release(id);
+	return h ? h->serial : 0;
+}
+
+void rlock_registry_tell_lost(void)
+{
+	zval *zv;
+
+	if (!RLOCK_G(request_active)) {
+		return;
+	}
+	ZEND_HASH_FOREACH_VAL(&RLOCK_G(held), zv) {
+		for (rlock_held *h = Z_PTR_P(zv); h; h = h->next) {
+			if (held_lost(h)) {
+				held_tell(h);
+			}
+		}
+	} ZEND_HASH_FOREACH_END();
 }
 
 void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token)

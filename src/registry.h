@@ -27,21 +27,32 @@ int rlock_registry_acquire(const rlock_algo *a, rlock_opts *o, zend_string *key,
  * with err set when the watchdog could not start (the caller gives the hold back). */
 int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, const rlock_hold *hold, rlock_err *err);
 
-/* Give back one hold of token; the last one releases the key in Redis. 1, 0 not ours, -1. */
+/* Give back one hold of token; the last one releases the key in Redis. 1, 0 not ours, -1. A
+ * loss is counted in the statistics (here, or as the watchdog found it): not by the caller. */
 int rlock_registry_release(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err);
 
 /* Our lease on key was extended to h->valid_until (ttl ms): the watchdog renews to ttl from
  * then on. */
 void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_string *key, const rlock_hold *h, zend_long ttl);
 
-/* Forget token's holds without asking Redis (it was lost, or released elsewhere). */
-void rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);
+/* Forget token's holds without asking Redis (it was lost, or released elsewhere). Whether the
+ * watchdog had found it lost: counted in the statistics then (a caller that found the loss
+ * itself counts it only when not). */
+bool rlock_registry_forget(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);
 
 /* Whether the watchdog found token's lock on key no longer ours. No round trip. */
 bool rlock_registry_lost(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);
 
 /* The token the running context holds key with (a's kind), or NULL; borrowed. No round trip. */
 zend_string *rlock_registry_token(const rlock_algo *a, const rlock_opts *o, zend_string *key);
+
+/* The serial of token's hold of key (a's kind): what names that hold in this process, never
+ * another's; 0 when none. No round trip. */
+uint64_t rlock_registry_serial(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);
+
+/* Tell lost.c (rlock_lost_found()) of every hold the watchdog found lost and not told of yet:
+ * each hold once, told now or as it is let go, whichever comes first. */
+void rlock_registry_tell_lost(void);
 
 /* Stop renewing token's lock without releasing it (an object let go with auto_release off). */
 void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);

@@ -38,6 +38,7 @@
  * opened in the thread, never the request's pooled ones. */
 
 #include "php.h"
+#include "php_rlock.h"
 #include "watchdog.h"
 #include "scripts.h"
 #include "stats.h"
@@ -76,6 +77,11 @@ struct rlock_watchdog_entry {
 	int64_t valid_until;  /* monotonic ms the lease ends, as the last renewal left it */
 	uint64_t stats_key;   /* its lock in the statistics (src/stats.h), 0: none */
 	int lost;         /* written by the thread, read by the request side: atomic */
+	/* the request thread that watches it (lost.h): its flag of locks found lost, and its
+	 * EG(vm_interrupt), both set when a renewal finds this one lost (under the mutex: an
+	 * entry unwatched is never told of, so both outlive every use) */
+	int *lost_pending;
+	void *vm_interrupt;
 	bool linked;      /* the thread renews it */
 	bool held;        /* the request side has not given it back */
 	bool in_flight;   /* in the batch the thread is sending: freed by the thread */
@@ -150,6 +156,20 @@ static bool is_lost(const rlock_watchdog_entry *e)
 static void mark_lost(rlock_watchdog_entry *e)
 {
 	__atomic_store_n(&e->lost, 1, __ATOMIC_RELEASE);
+}
+
+/* e was found no longer ours: its request thread interrupted at its next opcode, as for a
+ * signal with pcntl_async_signals (its zend_interrupt_function runs the onLost callbacks,
+ * lost.c). After every lock of the batch is marked: the callbacks of locks lost together run
+ * together. Mutex held. */
+static void tell_lost(rlock_watchdog_entry *e)
+{
+	__atomic_store_n(e->lost_pending, 1, __ATOMIC_RELEASE);
+#if PHP_VERSION_ID >= 80200
+	zend_atomic_bool_store((zend_atomic_bool *) e->vm_interrupt, true);
+#else
+	*(volatile zend_bool *) e->vm_interrupt = 1;
+#endif
 }
 
 static char *copy_bytes(const char *p, size_t len)
@@ -553,6 +573,7 @@ static void wd_apply(int64_t sent, int trips)
 			if (!e->held) {
 				entry_free(e);
 			}
+			wd.results[i] = -1;  /* nobody to tell */
 			continue;
 		}
 		int64_t ttl_sent = strtoll(wd.ttls[i], NULL, 10);
@@ -578,6 +599,11 @@ static void wd_apply(int64_t sent, int trips)
 					rlock_stats_count_hash(e->stats_key, RLOCK_STAT_RENEWAL_FAILURES);
 				}
 				break;
+		}
+	}
+	for (size_t i = 0; i < wd.batch_len; i++) {
+		if (wd.results[i] == 0) {
+			tell_lost(wd.batch[i]);
 		}
 	}
 	if (failed) {
@@ -951,6 +977,8 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	e->ttl = ttl;
 	e->stats_key = stats_key;
 	e->held = true;
+	e->lost_pending = &RLOCK_G(lost_pending);
+	e->vm_interrupt = (void *) &EG(vm_interrupt);
 
 	pthread_mutex_lock(&wd.mutex);
 	if (!(s = server_for(o))) {
@@ -972,9 +1000,10 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	return e;
 }
 
-void rlock_watchdog_unwatch(rlock_watchdog_entry *e)
+bool rlock_watchdog_unwatch(rlock_watchdog_entry *e)
 {
 	pthread_mutex_lock(&wd.mutex);
+	bool lost = is_lost(e);
 	if (e->linked) {
 		entry_unlink(e);
 	}
@@ -983,6 +1012,7 @@ void rlock_watchdog_unwatch(rlock_watchdog_entry *e)
 		entry_free(e);
 	}
 	pthread_mutex_unlock(&wd.mutex);
+	return lost;
 }
 
 bool rlock_watchdog_lost(const rlock_watchdog_entry *e)
@@ -1043,9 +1073,10 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	return NULL;
 }
 
-void rlock_watchdog_unwatch(rlock_watchdog_entry *e)
+bool rlock_watchdog_unwatch(rlock_watchdog_entry *e)
 {
 	(void) e;
+	return false;
 }
 
 bool rlock_watchdog_lost(const rlock_watchdog_entry *e)

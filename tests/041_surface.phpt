@@ -49,6 +49,7 @@ token(): ?string
 fencingToken(): ?int
 key(): string
 lost(): bool
+onLost(?callable $fn): static
 static release(string $key, string $token, array $options = array (
 )): bool
 static releaseAll(): int

@@ -37,5 +37,6 @@ held(): int
 isAcquired(): bool
 available(): int
 synchronized(callable $fn, int $permits = 1, ?int $waitMs = NULL): mixed
+onLost(?callable $fn): static
 Exception: Serialization of 'RSemaphore' is not allowed
 Error: Trying to clone an uncloneable object of class RSemaphore

@@ -32,6 +32,7 @@ __construct(string $key, array $options = array (
 ))
 readLock(): RLock
 writeLock(): RLock
+onLost(?callable $fn): static
 bool(true)
 bool(true)
 bool(true)

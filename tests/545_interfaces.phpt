@@ -37,6 +37,7 @@ $fake = new class implements RLock\LockInterface {
     public function fencingToken(): ?int { return null; }
     public function key(): string { return 'fake'; }
     public function lost(): bool { return false; }
+    public function onLost(?callable $fn): static { return $this; }
 };
 $charge = fn (RLock\LockInterface $l): string => $l->synchronized(fn () => 'charged');
 var_dump($charge($fake));
@@ -57,6 +58,7 @@ RLock\LockInterface: interface true, of rlock true
   fencingToken(): ?int
   key(): string
   lost(): bool
+  onLost(?callable $fn): static
 RLock\SemaphoreInterface: interface true, of rlock true
   acquire(int $permits = 1, ?int $waitMs = NULL): bool
   tryAcquire(int $permits = 1): bool
@@ -66,9 +68,11 @@ RLock\SemaphoreInterface: interface true, of rlock true
   isAcquired(): bool
   available(): int
   synchronized(callable $fn, int $permits = 1, ?int $waitMs = NULL): mixed
+  onLost(?callable $fn): static
 RLock\ReadWriteLockInterface: interface true, of rlock true
   readLock(): RLock\LockInterface
   writeLock(): RLock\LockInterface
+  onLost(?callable $fn): static
 bool(true)
 bool(true)
 bool(true)

@@ -59,6 +59,9 @@ namespace RLock {
 
         /** Whether the lock was found no longer ours while we held it. */
         public function lost(): bool;
+
+        /** Call $fn($this) as soon as a hold of ours is found lost (null: no callback). */
+        public function onLost(?callable $fn): static;
     }
 
     /**
@@ -93,6 +96,9 @@ namespace RLock {
          * return what $fn returned; throws RLockLostException when the permits expired first.
          */
         public function synchronized(callable $fn, int $permits = 1, ?int $waitMs = null): mixed;
+
+        /** Call $fn($this) as soon as permits of ours are found lost (null: no callback). */
+        public function onLost(?callable $fn): static;
     }
 
     /**
@@ -125,6 +131,9 @@ namespace RLock {
 
         /** The exclusive side. */
         public function writeLock(): LockInterface;
+
+        /** Call $fn($side) as soon as a hold of either side is found lost (null: no callback). */
+        public function onLost(?callable $fn): static;
     }
 }
 
@@ -218,6 +227,16 @@ namespace {
         public function lost(): bool {}
 
         /**
+         * Call $fn($this) in this thread as soon as the watchdog (option "watchdog") finds a
+         * hold of this object's gone, at the next opcode of whatever runs then (a loop that
+         * calls nothing, another Fiber), as pcntl_async_signals() runs a signal's handler:
+         * an exception $fn throws surfaces there. Once per hold lost; not for a release, nor
+         * for a loss an unlock() or extend() finds before the watchdog does (they return
+         * false). Replaces the callback set before; null removes it. Returns $this.
+         */
+        public function onLost(?callable $fn): static {}
+
+        /**
          * Release a lock by key and owner token, from any process and any execution context (a
          * job handed the lock). $key is what key() returned (prefix included), or the key the
          * constructor took (prefix added): only the lock that holds $token is released. A mutex,
@@ -292,6 +311,13 @@ namespace {
          * what $fn returned; throws RLockLostException when the permits expired before the release.
          */
         public function synchronized(callable $fn, int $permits = 1, ?int $waitMs = null): mixed {}
+
+        /**
+         * Call $fn($this) as soon as the watchdog (option "watchdog") finds permits of this
+         * object's gone, at the next opcode of whatever runs then, as RLock::onLost() does.
+         * Replaces the callback set before; null removes it. Returns $this.
+         */
+        public function onLost(?callable $fn): static {}
     }
 
     /**
@@ -313,6 +339,12 @@ namespace {
 
         /** The exclusive side: an RLock that one holds, while no reader does. */
         public function writeLock(): RLock {}
+
+        /**
+         * Set $fn as the onLost() callback of both sides (RLock::onLost()): $fn($side) runs as
+         * soon as the watchdog finds a hold of either side gone. null removes it. Returns $this.
+         */
+        public function onLost(?callable $fn): static {}
     }
 
     /**

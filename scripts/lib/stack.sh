@@ -164,6 +164,13 @@ stack_start() {
 		        listen 127.0.0.1:$STACK_NGINX_PORT backlog=1024;
 		        root $public;
 		        location = /fpm-status { fastcgi_pass unix:$STACK_FPM_SOCK; include $STACK_DIR/fastcgi.conf; }
+		        # the status page (examples/status/): the pool's lock statistics, live
+		        location = /status/ { rewrite ^ /status/index.php last; }
+		        location ~ ^/status/[a-z_]+\.php\$ {
+		            root $STACK_REPO/examples;
+		            fastcgi_pass unix:$STACK_FPM_SOCK;
+		            include $STACK_DIR/fastcgi.conf;
+		        }
 		        location ~ ^/[a-z_]+\.php\$ {
 		            fastcgi_pass unix:$STACK_FPM_SOCK;
 		            fastcgi_read_timeout 60s;

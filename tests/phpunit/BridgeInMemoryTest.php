@@ -282,6 +282,52 @@ final class BridgeInMemoryTest extends TestCase
         }
     }
 
+    public function testOnLostIsToldOnceWhenTheHoldIsFoundGone(): void
+    {
+        $backend = InMemoryBackend::shared();
+        $told = [];
+        $note = function (object $lock) use (&$told): void {
+            $told[] = $lock;
+        };
+        $a = new InMemoryLock('k', ['ttl' => 1000, 'reentrant' => false]);
+        $this->assertSame($a, $a->onLost($note));
+        $this->assertTrue($a->tryLock());
+        $backend->advance(500);
+        $this->assertSame([], $told, 'still held');
+        $backend->advance(600);
+        $this->assertSame([$a], $told, 'told as the clock passed its lease');
+        $this->assertTrue($a->lost());
+        $this->assertFalse($a->unlock());
+        $backend->advance(5000);
+        $this->assertSame([$a], $told, 'once per hold');
+
+        // forced out by another object; released normally: not told
+        $this->assertTrue($a->tryLock());
+        $this->assertTrue((new InMemoryLock('k'))->forceUnlock());
+        $this->assertSame([$a, $a], $told);
+        $this->assertTrue($a->tryLock());
+        $this->assertTrue($a->unlock());
+        $backend->advance(5000);
+        $this->assertSame([$a, $a], $told, 'a release is no loss');
+        $a->onLost(null);
+        $this->assertTrue($a->tryLock());
+        $backend->advance(5000);
+        $this->assertSame([$a, $a], $told, 'no callback any more');
+
+        $s = (new InMemorySemaphore('s', 2, ['ttl' => 1000]))->onLost($note);
+        $this->assertTrue($s->tryAcquire(2));
+        $backend->advance(2000);
+        $this->assertSame($s, $told[2]);
+        $this->assertSame(0, $s->held());
+
+        $rw = new InMemoryReadWriteLock('rw', ['ttl' => 1000]);
+        $this->assertSame($rw, $rw->onLost($note));
+        $this->assertTrue($rw->readLock()->tryLock());
+        $backend->advance(2000);
+        $this->assertSame($rw->readLock(), $told[3], 'the side is given');
+        $this->assertCount(4, $told);
+    }
+
     public function testOptionsAreCheckedAsTheExtensionChecksThem(): void
     {
         $this->assertSame('app:k', (new InMemoryLock('k', ['prefix' => 'app:', 'ttl' => '5000', 'server' => 'redis://x']))->key());

@@ -10,7 +10,10 @@ namespace RLock\Bridge\Testing;
  * One process' memory standing in for Redis: objects of one key exclude each other as
  * rlock's do within a process (reentrant within one execution context: the main flow, a
  * Fiber; a Fiber that ended holds nothing), leases end by the clock, and a wait never sleeps:
- * the clock moves on by what it waited. advance() lets time pass in a test.
+ * the clock moves on by what it waited. advance() lets time pass in a test. A double with an
+ * onLost() callback is told when its hold is found gone, as the watchdog would tell it: when
+ * the clock moves past its lease (advance(), a wait) or another object forces it out
+ * (forceUnlock()), once per hold.
  *
  *     protected function setUp(): void { InMemoryBackend::reset(); }   // each test starts empty
  */
@@ -27,6 +30,13 @@ final class InMemoryBackend
     private array $fences = [];
     /** @var array<string, float> each rate limit's theoretical arrival time (our ms) */
     private array $tats = [];
+    /** @var \WeakMap<object, true> the doubles with an onLost() callback */
+    private \WeakMap $watched;
+
+    public function __construct()
+    {
+        $this->watched = new \WeakMap();
+    }
 
     /** The backend of every double not given one of its own. */
     public static function shared(): self
@@ -53,6 +63,7 @@ final class InMemoryBackend
             throw new \ValueError('InMemoryBackend::advance(): Argument #1 ($ms) must be greater than or equal to 0');
         }
         $this->skewMs += $ms;
+        $this->tellLost();
     }
 
     /**
@@ -90,10 +101,33 @@ final class InMemoryBackend
         $live = $this->holders($slot);
         if ($token === null) {
             unset($this->holders[$slot]);
+            $this->tellLost();
             return $live !== [];
         }
         unset($this->holders[$slot][$token]);
         return isset($live[$token]);
+    }
+
+    /** @internal $double (InMemoryLock, InMemorySemaphore) is told of its losses from now on, or no more */
+    public function watch(object $double, bool $on): void
+    {
+        if ($on) {
+            $this->watched[$double] = true;
+        } else {
+            unset($this->watched[$double]);
+        }
+    }
+
+    /** Each double whose hold is gone checks it (and calls its callback): a callback may watch others. */
+    private function tellLost(): void
+    {
+        $doubles = [];
+        foreach ($this->watched as $double => $_) {
+            $doubles[] = $double;
+        }
+        foreach ($doubles as $double) {
+            $double->tellLost();
+        }
     }
 
     /** @internal the next fencing token of $slot ($next), or the last one (0: none yet) */

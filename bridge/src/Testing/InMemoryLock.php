@@ -15,7 +15,7 @@ use RLock\LockInterface;
  * unless they are reentrant in one execution context (the main flow, a Fiber: nested holds
  * counted, released at the outermost unlock()); a lease ends by the clock (ttl(), lost on
  * unlock() or extend() once another took it); fencing tokens increase; forceUnlock() and
- * restore() as RLock's. Options are checked as RLock's are (server and the like are taken and
+ * restore() as RLock's; onLost() as the backend tells it (InMemoryBackend). Options are checked as RLock's are (server and the like are taken and
  * ignored). A wait never sleeps: lock($waitMs) takes the key when its holder's lease ends
  * within the wait, and either way moves the backend's clock on by what it waited.
  *
@@ -44,6 +44,8 @@ class InMemoryLock implements LockInterface
     private int $holds = 0;
     private ?int $fence = null;
     private bool $lost = false;
+    /** @var ?callable onLost()'s */
+    private $onLost = null;
 
     /** @param array<string, mixed> $options RLock's options: ttl, wait, prefix, reentrant and fencing count */
     public function __construct(string $key, array $options = [], ?InMemoryBackend $backend = null)
@@ -194,6 +196,23 @@ class InMemoryLock implements LockInterface
     public function lost(): bool
     {
         return $this->lost;
+    }
+
+    public function onLost(?callable $fn): static
+    {
+        $this->onLost = $fn;
+        $this->backend->watch($this, $fn !== null);
+        return $this;
+    }
+
+    /** @internal the backend's: our hold found gone (the clock past its lease, forced out) is lost, $fn told once */
+    public function tellLost(): void
+    {
+        if ($this->holds === 0 || $this->onLost === null || isset($this->backend->holders($this->slot)[$this->token])) {
+            return;
+        }
+        $this->foundLost();
+        ($this->onLost)($this);
     }
 
     /** One attempt: re-enter our context's hold, or take the key when nothing blocks it. */

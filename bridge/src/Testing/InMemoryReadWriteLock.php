@@ -38,4 +38,12 @@ class InMemoryReadWriteLock implements ReadWriteLockInterface
     {
         return $this->write;
     }
+
+    /** $fn($side) when a hold of either side is found gone. */
+    public function onLost(?callable $fn): static
+    {
+        $this->read->onLost($fn);
+        $this->write->onLost($fn);
+        return $this;
+    }
 }

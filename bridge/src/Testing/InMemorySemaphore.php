@@ -13,7 +13,8 @@ use RLock\SemaphoreInterface;
  * holder's with a lease by the clock; an object that acquires again adds to its permits;
  * release() gives back all of them, synchronized() only the ones it took. A wait never
  * sleeps: acquire($n, $waitMs) gets the permits when enough leases end within the wait, and
- * either way moves the backend's clock on by what it waited.
+ * either way moves the backend's clock on by what it waited. onLost() as the backend tells it
+ * (InMemoryBackend).
  */
 class InMemorySemaphore implements SemaphoreInterface
 {
@@ -25,6 +26,8 @@ class InMemorySemaphore implements SemaphoreInterface
     private int $wait;
     private ?string $token = null;
     private bool $lost = false;
+    /** @var ?callable onLost()'s */
+    private $onLost = null;
 
     /** @param array<string, mixed> $options RSemaphore's options: ttl, wait and prefix count */
     public function __construct(string $name, int $permits, array $options = [], ?InMemoryBackend $backend = null)
@@ -123,6 +126,23 @@ class InMemorySemaphore implements SemaphoreInterface
         };
         return InMemoryBackend::run($this, $fn, $giveBack,
             sprintf('The permits of the semaphore "%s" expired before they were released', $this->key));
+    }
+
+    public function onLost(?callable $fn): static
+    {
+        $this->onLost = $fn;
+        $this->backend->watch($this, $fn !== null);
+        return $this;
+    }
+
+    /** @internal the backend's: our permits found gone (the clock past their lease) are lost, $fn told once */
+    public function tellLost(): void
+    {
+        if ($this->token === null || $this->onLost === null || $this->mine() !== null) {
+            return;
+        }
+        $this->foundLost();
+        ($this->onLost)($this);
     }
 
     /** Our live hold, or null. */
