@@ -90,7 +90,7 @@ run_phpt() {
 		# run-tests runs valgrind with --trace-children=yes: the redis-servers and tools a
 		# test starts would run under it too (slow, and not ours to check)
 		valgrind) args="$args -m"
-			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill,*/faketime"
+			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill,*/faketime,*/promtool"
 			# in a tree of its own: .ci/run runs this beside scripts/test.sh in the repo
 			dir=$(tree_copy valgrind)
 			(cd "$dir" && rlock_build) >&2 ;;
