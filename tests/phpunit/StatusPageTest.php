@@ -106,7 +106,7 @@ final class StatusPageTest extends TestCase
 	public function testScreenshotDuringASale(): void
 	{
 		$png = getenv('RLOCK_SCREENSHOT') ?: null;
-		$tmp = tempnam(sys_get_temp_dir(), 'rlock-status') . '.png';
+		$tmp = sys_get_temp_dir() . '/rlock-status-' . getmypid() . '.png';
 		// the sale in the background; the page polls through it (a real reply per second of
 		// virtual time), so its chart draws the sale's rates
 		$repo = dirname(__DIR__, 2);
