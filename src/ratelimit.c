@@ -154,9 +154,10 @@ static zend_string *limit_arg(const rlock_rate *r, zend_long n)
  * and the permits asked. */
 #define WAIT_MAX_US ((long long) RLOCK_MS_MAX * 3000 + 3000)
 
-/* Whether r is what the take script answers for count limits: {0 or 1, count waits from 0
- * to WAIT_MAX_US}. */
-static bool take_reply(const redisReply *r, int count)
+/* Whether r is what the take script answers for count limits asked to admit within
+ * reserve_us: {0 or 1, count waits from 0 to WAIT_MAX_US}, each wait at most reserve_us when
+ * taken (the script takes only then: a longer one would be a sleep nobody asked for). */
+static bool take_reply(const redisReply *r, int count, zend_long reserve_us)
 {
 	if (r->type != REDIS_REPLY_ARRAY || r->elements != (size_t) count + 1) {
 		return false;
@@ -164,6 +165,9 @@ static bool take_reply(const redisReply *r, int count)
 	for (size_t i = 0; i < r->elements; i++) {
 		if (r->element[i]->type != REDIS_REPLY_INTEGER || r->element[i]->integer < 0
 				|| r->element[i]->integer > (i == 0 ? 1 : WAIT_MAX_US)) {
+			return false;
+		}
+		if (i > 0 && r->element[0]->integer == 1 && r->element[i]->integer > reserve_us) {
 			return false;
 		}
 	}
@@ -190,7 +194,7 @@ int rlock_rate_take(const rlock_opts *o, zend_string *const *keys, const rlock_r
 	if (!r) {
 		return -1;
 	}
-	if (!take_reply(r, count)) {
+	if (!take_reply(r, count, reserve_us)) {
 		rlock_err_set(err, RLOCK_ERR_REPLY, rlock_route_answered(o)->label, "unexpected reply to the rate limit script");
 		freeReplyObject(r);
 		return -1;
