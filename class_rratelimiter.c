@@ -333,6 +333,9 @@ PHP_METHOD(RRateLimiter, all)
 		RETURN_THROWS();
 	}
 	for (int i = 0; i < count; i++) {
+		/* kept alive across the round trip: a Swoole coroutine yields in it, and another may
+		 * drop the array's last reference to one (an element that is a reference) */
+		GC_ADDREF(&l[i]->std);
 		keys[i] = l[i]->key;
 		rates[i] = &l[i]->rate;
 	}
@@ -340,12 +343,15 @@ PHP_METHOD(RRateLimiter, all)
 	int rc = rlock_rate_take(l[0]->opts, keys, rates, count, n, 0, waits, &err);
 	if (rc < 0) {
 		rlock_throw(l[0]->opts, &err);
-		RETURN_THROWS();
+	} else {
+		for (int i = 0; i < count; i++) {
+			l[i]->retry_after = rc ? 0 : retry_ms(waits[i].wait_us);
+		}
+		RETVAL_BOOL(rc);
 	}
 	for (int i = 0; i < count; i++) {
-		l[i]->retry_after = rc ? 0 : retry_ms(waits[i].wait_us);
+		OBJ_RELEASE(&l[i]->std);
 	}
-	RETURN_BOOL(rc);
 }
 
 /* var_dump() and print_r(): the limit's name (prefix included), its rate, its burst and the

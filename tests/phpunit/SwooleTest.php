@@ -27,10 +27,14 @@ final class SwooleTest extends OneServerTestCase
         parent::setUp();
     }
 
-    /** Start `php -r $code` with Swoole and rlock loaded; child $i, the index returned. */
-    private function swoole(string $code, array $args = []): int
+    /** Start `php -r $code` with Swoole and rlock loaded; child $i, the index returned. With
+     * $memcheck, under valgrind when it is installed: a memory error exits 9 (finish() fails). */
+    private function swoole(string $code, array $args = [], bool $memcheck = false): int
     {
-        $cmd = array_merge([PHP_BINARY, '-d', 'extension=' . self::swooleSo()], array_slice(Processes::php(), 1),
+        $valgrind = $memcheck && is_executable('/usr/bin/valgrind')
+            ? ['env', 'USE_ZEND_ALLOC=0', '/usr/bin/valgrind', '-q', '--error-exitcode=9'] : [];
+        $cmd = array_merge($valgrind, [PHP_BINARY, '-d', 'pcre.jit=' . ($valgrind ? 0 : 1), '-d', 'extension=' . self::swooleSo()],
+            array_slice(Processes::php(), 1),
             ['-r', $code, '--', $this->redis->dsn()], array_map('strval', $args));
         $this->children[] = Processes::startCommand($cmd);
         return array_key_last($this->children);
@@ -51,6 +55,29 @@ final class SwooleTest extends OneServerTestCase
         $this->assertSame(0, $code, "child $i: $out $err");
         return array_map(fn ($l) => json_decode($l, true), array_filter(explode("\n", $out)));
     }
+
+    /** Child code: raw($dsn, ...$argv), one command on a connection of its own (a hooked
+     * socket: it yields), its reply's first line or bulk; awaitPaused($dsn, $n): yields until
+     * $n clients wait on an EVAL/EVALSHA that CLIENT PAUSE WRITE holds back. */
+    private const RAW = '
+        function raw(string $dsn, string ...$a): string {
+            $s = stream_socket_client("tcp://" . parse_url($dsn, PHP_URL_HOST) . ":" . parse_url($dsn, PHP_URL_PORT));
+            $out = "*" . count($a) . "\r\n";
+            foreach ($a as $x) { $out .= "\$" . strlen($x) . "\r\n$x\r\n"; }
+            fwrite($s, $out);
+            $line = rtrim(fgets($s), "\r\n");
+            if ($line[0] === "$" && ($n = (int) substr($line, 1)) >= 0) {
+                for ($line = ""; strlen($line) < $n + 2; $line .= fread($s, $n + 2 - strlen($line)));
+                $line = substr($line, 0, $n);
+            }
+            fclose($s);
+            return $line;
+        }
+        function awaitPaused(string $dsn, int $n): void {
+            while (preg_match_all("/ flags=[a-zA-Z]*b[a-zA-Z]* .* cmd=eval/", raw($dsn, "CLIENT", "LIST")) < $n) {
+                Co::sleep(0.001);
+            }
+        }';
 
     private function blocked(): int
     {
@@ -484,6 +511,30 @@ final class SwooleTest extends OneServerTestCase
         $this->redis->stop();
         $this->assertSame(['error' => 'RLockConnectionException', 'ticked' => true, 'ticking' => true],
             $this->report($i, 25));
+    }
+
+    /** RRateLimiter::all() over an array holding a reference: another coroutine drops the
+     * last reference to a limiter while all() waits on Redis; all() kept it alive (valgrind:
+     * nothing read or written in a freed limiter). */
+    public function testAllKeepsLimitersAcrossTheWait(): void
+    {
+        $i = $this->swoole(self::HOOKS . self::RAW . '
+            [, $dsn] = $argv;
+            Co\run(function () use ($dsn) {
+                $a = new RRateLimiter("a", 10, 1000, ["server" => $dsn]);
+                $b = new RRateLimiter("b", 10, 1000, ["server" => $dsn]);
+                $arr = [&$a, $b];
+                raw($dsn, "CLIENT", "PAUSE", "60000", "WRITE");
+                go(function () use ($dsn, &$a) {
+                    awaitPaused($dsn, 1);
+                    $a = null;
+                    raw($dsn, "CLIENT", "UNPAUSE");
+                });
+                $r = ["all" => RRateLimiter::all($arr), "a" => $a, "bRemaining" => $b->remaining()];
+                echo json_encode($r), "\n";
+            });', [], true);
+        [$r] = $this->finish($i, 120);
+        $this->assertSame(['all' => true, 'a' => null, 'bRemaining' => 9], $r);
     }
 
     /** Without the hooks nothing changes: a hold is the process' (the main flow's). */
