@@ -325,13 +325,30 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 	if (h && o->reentrant) {
 		/* one round trip: the hold is still ours in Redis (nobody deleted it, no restart
 		 * lost it), and its lease starts again, as Redisson's reentrant lock does */
-		int rc = a->extend(o, key, &h->hold, o->ttl, err);
-		/* (found again after each round trip: a Swoole coroutine yields in it, and the
-		 * others may change the table meanwhile; h is this context's, nobody else's) */
-		if (rlock_context_yields()) {
-			zv = chain(id);
+		/* on a copy, h found again after: a Swoole coroutine yields in the round trip, and
+		 * another may change the table meanwhile, free h even (RLock::release() by its token) */
+		uint64_t serial = h->serial;
+		rlock_hold hold = h->hold;
+		hold.token = zend_string_copy(hold.token);
+		int rc = a->extend(o, key, &hold, o->ttl, err);
+		zv = chain(id);
+		h = find_ctx(zv, ctx);
+		if (h && h->serial == serial) {
+			h->hold.fence = hold.fence;
+			h->hold.valid_until = hold.valid_until;
+		} else {
+			/* released meanwhile: not ours to re-enter; what Redis extended goes back, and
+			 * it is acquired as if not held */
+			h = NULL;
+			if (rc == 1) {
+				rlock_err ignored = {0};
+				a->release(o, key, &hold, &ignored);
+				zv = chain(id);
+			}
+			rc = rc < 0 ? -1 : 0;
 		}
-		if (rc == 1 && o->watchdog && !h->wd && !(h->wd = watch(a, o, key, h->hold.token, &h->nwd, err))) {
+		zend_string_release(hold.token);
+		if (h && rc == 1 && o->watchdog && !h->wd && !(h->wd = watch(a, o, key, h->hold.token, &h->nwd, err))) {
 			rc = -1;
 		}
 		if (rc != 0) {
@@ -343,7 +360,9 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 			zend_string_release(id);
 			return rc;
 		}
-		zv = drop(zv, h);
+		if (h) {
+			zv = drop(zv, h);
+		}
 	}
 	if ((a->renewed || RLOCK_G(held_over_keys) > 0) && RLOCK_G(request_active)
 			&& self_deadlock(a, o, key, id, ctx, err)) {

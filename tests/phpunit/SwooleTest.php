@@ -513,6 +513,40 @@ final class SwooleTest extends OneServerTestCase
             $this->report($i, 25));
     }
 
+    /** A coroutine re-enters its lock (the extend round trip yields) while another releases
+     * that hold by its token (RLock::release()): the re-entering coroutine finds it gone, gives
+     * back what Redis extended and acquires afresh; nothing written into the freed hold
+     * (valgrind). */
+    public function testReenterWhileReleasedByToken(): void
+    {
+        $i = $this->swoole(self::HOOKS . self::RAW . '
+            [, $dsn] = $argv;
+            Co\run(function () use ($dsn) {
+                $l = new RLock("k", ["server" => $dsn, "ttl" => 60000, "wait" => 20000]);
+                $l->lock();
+                $old = $l->token();
+                raw($dsn, "CLIENT", "PAUSE", "60000", "WRITE");
+                go(function () use ($dsn, $old) {   // A\'s extend waits: its hold released by token
+                    awaitPaused($dsn, 1);
+                    RLock::release("k", $old, ["server" => $dsn]);
+                });
+                go(function () use ($dsn) {         // both wait: Redis answers them
+                    awaitPaused($dsn, 2);
+                    raw($dsn, "CLIENT", "UNPAUSE");
+                });
+                $r = ["again" => $l->lock()];
+                $r["fresh"] = $l->token() !== $old;
+                $r["inRedis"] = raw($dsn, "GET", "rlock:k") === $l->token();
+                $r["unlock"] = $l->unlock();
+                $r["exists"] = raw($dsn, "EXISTS", "rlock:k");
+                $r["unlockAgain"] = $l->unlock();
+                echo json_encode($r), "\n";
+            });', [], true);
+        [$r] = $this->finish($i, 120);
+        $this->assertSame(['again' => true, 'fresh' => true, 'inRedis' => true, 'unlock' => true, 'exists' => ':0',
+            'unlockAgain' => false], $r);
+    }
+
     /** RRateLimiter::all() over an array holding a reference: another coroutine drops the
      * last reference to a limiter while all() waits on Redis; all() kept it alive (valgrind:
      * nothing read or written in a freed limiter). */
