@@ -14,6 +14,7 @@
 #include "context.h"
 #include "registry.h"
 #include "zend_observer.h"
+#include "zend_exceptions.h"
 
 /* A Fiber's key in RLOCK_G(ctx_fibers): its context's address. */
 #define FIBER_KEY(c) ((zend_ulong) (uintptr_t) (c))
@@ -57,8 +58,8 @@ static co_state *co_find(long cid)
 	return zend_hash_index_find_ptr(&RLOCK_G(ctx_coros), (zend_ulong) cid);
 }
 
-/* The running coroutine cid's state, made when it has none. Its end is asked for each time
- * until Swoole takes it (it does not while an exception is thrown). */
+/* The running coroutine cid's state, made when it has none, its end asked for of Swoole
+ * (each time until Swoole takes it). */
 static co_state *co_get(long cid)
 {
 	co_state *st = co_find(cid);
@@ -69,7 +70,16 @@ static co_state *co_get(long cid)
 		zend_hash_index_add_new_ptr(&RLOCK_G(ctx_coros), (zend_ulong) cid, st);
 	}
 	if (!st->deferred) {
+		/* set aside while an exception is thrown (Swoole calls nothing then), or a coroutine
+		 * whose first rlock call comes in the unwinding (an RLock freed) would never end */
+		zend_object *thrown = EG(exception);
+		EG(exception) = NULL;
 		st->deferred = rlock_swoole_defer();
+		if (thrown && EG(exception)) {
+			zend_exception_set_previous(EG(exception), thrown);
+		} else if (thrown) {
+			EG(exception) = thrown;
+		}
 	}
 	return st;
 }

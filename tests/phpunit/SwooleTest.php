@@ -571,6 +571,45 @@ final class SwooleTest extends OneServerTestCase
         $this->assertSame(['all' => true, 'a' => null, 'bRemaining' => 9], $r);
     }
 
+    /** Coroutines whose first rlock call is an RLock freed while an exception unwinds them:
+     * each one's end still frees its state and its connection slot (the next takes it again),
+     * so their connections do not pile up. */
+    public function testFirstCallInUnwindingEnds(): void
+    {
+        $i = $this->swoole(self::HOOKS . self::RAW . '
+            [, $dsn] = $argv;
+            Co\run(function () use ($dsn) {
+                for ($n = 0; $n < 5; $n++) {
+                    $l = new RLock("k$n", ["server" => $dsn]);
+                    $l->lock();
+                    $ch = new Swoole\Coroutine\Channel(1);
+                    $ch->push($l);
+                    unset($l);
+                    $done = new Swoole\Coroutine\Channel(1);
+                    go(function () use ($ch, $done) {
+                        try {
+                            (function () use ($ch) {
+                                $l = $ch->pop();  // the last reference: freed as this unwinds
+                                throw new RuntimeException("x");
+                            })();
+                        } catch (RuntimeException $e) {
+                        }
+                        $done->push(true);
+                    });
+                    $done->pop();
+                    Co::sleep(0.01);  // (its end, after the push)
+                    $clients[$n] = substr_count(raw($dsn, "CLIENT", "LIST"), "id=");
+                }
+                $left = 0;
+                for ($n = 0; $n < 5; $n++) {
+                    $left += raw($dsn, "EXISTS", "rlock:k$n") === ":1";
+                }
+                echo json_encode(["left" => $left, "more clients" => $clients[4] - $clients[0]]), "\n";
+            });');
+        [$r] = $this->finish($i);
+        $this->assertSame(['left' => 0, 'more clients' => 0], $r, 'the first one\'s connection serves the next');
+    }
+
     /** Without the hooks nothing changes: a hold is the process' (the main flow's). */
     public function testWithoutHooksHoldsStayTheProcess(): void
     {
