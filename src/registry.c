@@ -411,12 +411,15 @@ int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, con
 		/* a lock restored: it replaces what this context held of it before */
 		h = find_ctx(zv, ctx);
 	}
+	bool counted = false;
 	if (h) {
+		/* a hold the watchdog found lost: its loss told and counted now */
+		counted = held_unwatch(h);
 		zv = drop(zv, h);
 	}
 	keep(zv, a, o, key, id, hold, ctx, wd, nwd);
 	zend_string_release(id);
-	return 0;
+	return counted ? 1 : 0;
 }
 
 int rlock_registry_release(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)
