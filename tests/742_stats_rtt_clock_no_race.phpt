@@ -6,7 +6,9 @@ rlock
 <?php
 require __DIR__ . '/skipif.inc';
 if (!is_executable('/usr/bin/valgrind')) die('skip valgrind not installed');
-if (preg_match('/asan|ubsan/', (string) getenv('LD_PRELOAD'))) die('skip a sanitizer build does not run under valgrind');
+if (getenv('USE_ZEND_ALLOC') === '0' || preg_match('/asan|ubsan/', (string) getenv('LD_PRELOAD'))) {
+    die('skip helgrind runs in the plain lane (not under valgrind nor a sanitizer)');
+}
 if (PHP_ZTS) die('skip NTS: in ZTS each thread has its own');
 ?>
 --FILE--
