@@ -198,7 +198,8 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 	int rc = rlock_semaphore_acquire(s->opts, s->key, s->limit, n, wait, &hold, &total, &me->unanswered, &err);
 	rlock_stats_end(&mark, &rlock_semaphore_algo, s->key, wait, rc);
 	me->token = hold.token;
-	if (rc == 1 && rlock_registry_add(&rlock_semaphore_algo, s->opts, s->key, &hold, &err) < 0) {
+	int added = 0;  /* 1: the registry counted a loss the watchdog found */
+	if (rc == 1 && (added = rlock_registry_add(&rlock_semaphore_algo, s->opts, s->key, &hold, &err)) < 0) {
 		/* not renewed, not kept: give them back at once (ours from before too) */
 		rlock_err ignored = {0};
 		rlock_semaphore_algo.release(s->opts, s->key, &hold, &ignored);
@@ -229,7 +230,9 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 	if (me->count + n > total) {
 		/* some we held had ended their lease (purged by Redis): Redis' count is the truth */
 		RLOCK_G(counters).lost++;
-		rlock_stats_lost(&rlock_semaphore_algo, s->key);
+		if (added == 0) {
+			rlock_stats_lost(&rlock_semaphore_algo, s->key);
+		}
 	}
 	me->count = total;
 	me->valid_until = hold.valid_until;

@@ -82,11 +82,16 @@ static ZEND_INI_DISP(display_servers)
 	}
 }
 
-/* rlock.stats_keys: read at startup only (the shared memory is mapped in MINIT). */
+/* rlock.stats_keys: read at startup only (the shared memory is mapped in MINIT). What comes
+ * after MINIT read it is not refused and has no effect: a pool's php_admin_value (each worker's
+ * activate and deactivate stages) or a ZTS thread's copy of the settings, in a request's thread,
+ * must not write the process' setting another thread reads. */
 static ZEND_INI_MH(OnUpdateStatsKeys)
 {
 	(void) entry; (void) mh_arg1; (void) mh_arg2; (void) mh_arg3;
-	rlock_stats_ini(new_value, stage == ZEND_INI_STAGE_STARTUP && !ini_read);
+	if (stage == ZEND_INI_STAGE_STARTUP && !ini_read) {
+		rlock_stats_ini(new_value, true);
+	}
 	return SUCCESS;
 }
 

@@ -183,6 +183,7 @@ run_zts() {
 		holds 3 1
 		watchdog 4 1
 		fork -f 3 1
+		stats 8 3
 	LIST
 	echo "zts: $((SECONDS - start)) s"
 }

@@ -73,9 +73,6 @@ zend_long rlock_conn_left(void)
 
 /* own_ms, or less when the call's deadline comes first; at least 1 (a socket timeout of 0
  * would mean none). */
-/* The monotonic clock's last reading by rlock_now_ms() (the statistics' round trips). */
-ZEND_TLS struct timespec last_clock;
-
 static zend_long bound(zend_long own_ms)
 {
 	return MAX(MIN(own_ms, rlock_conn_left()), 1);
@@ -885,8 +882,9 @@ static rlock_conn *conn_open(const rlock_opts *o, const rlock_server *s, rlock_e
 /* ---- statistics (src/stats.h) ---- */
 
 /* Statistics: the round trip of one command in RTT_SAMPLE is timed (every command counted),
- * from the clock's last reading (the deadline of the exchange, computed just before the
- * write) to the reply: the cost of the statistics per command stays a few instructions. */
+ * from a clock reading as it is written to the reply: the cost of the statistics stays a
+ * few instructions per command and a clock reading per RTT_SAMPLE. No reading is cached
+ * for it: the watchdog's thread reads the clock too (in NTS a ZEND_TLS is one variable). */
 #define RTT_SAMPLE 4
 #define SENT_UNTIMED 1  /* c->sent_us: a command counted, not timed (a time is never 1 us) */
 ZEND_TLS uint32_t rtt_tick;
@@ -896,7 +894,7 @@ static void conn_sent(rlock_conn *c)
 {
 	c->busy = true;
 	c->sent_us = !rlock_stats_enabled() ? 0 : ++rtt_tick % RTT_SAMPLE
-		? SENT_UNTIMED : (uint64_t) last_clock.tv_sec * 1000000 + (uint64_t) last_clock.tv_nsec / 1000;
+		? SENT_UNTIMED : rlock_stats_now_us();
 }
 
 /* c's command answered: counted, and its round trip when timed. */
@@ -1232,7 +1230,6 @@ zend_long rlock_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	last_clock = ts;
 	return (zend_long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 

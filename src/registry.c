@@ -57,8 +57,10 @@ static rlock_watchdog_entry **watch(const rlock_algo *a, const rlock_opts *o, ze
 	zend_string *keys[RLOCK_ALGO_MAX_KEYS];
 	uint32_t n = token_keys(a, key, keys);
 	rlock_watchdog_entry **wd = n ? ecalloc(n, sizeof(*wd)) : NULL;
+	/* one renewal of the lock renews its n keys: the statistics count it on the first only */
+	uint64_t stats_key = n ? rlock_stats_watch_hash(a, key) : 0;
 	for (uint32_t i = 0; i < n && wd; i++) {
-		if (!(wd[i] = rlock_watchdog_watch(o, keys[i], token, o->ttl, rlock_stats_watch_hash(a, key), err))) {
+		if (!(wd[i] = rlock_watchdog_watch(o, keys[i], token, o->ttl, i == 0 ? stats_key : 0, err))) {
 			while (i-- > 0) {
 				rlock_watchdog_unwatch(wd[i]);
 			}
@@ -428,12 +430,15 @@ int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, con
 		/* a lock restored: it replaces what this context held of it before */
 		h = find_ctx(zv, ctx);
 	}
+	bool counted = false;
 	if (h) {
+		/* a hold the watchdog found lost: its loss told and counted now */
+		counted = held_unwatch(h);
 		zv = drop(zv, h);
 	}
 	keep(zv, a, o, key, id, hold, ctx, wd, nwd);
 	zend_string_release(id);
-	return 0;
+	return counted ? 1 : 0;
 }
 
 int rlock_registry_release(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token, rlock_err *err)

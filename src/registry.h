@@ -23,8 +23,10 @@ int rlock_registry_acquire(const rlock_algo *a, rlock_opts *o, zend_string *key,
 
 /* Keep hold, taken outside the registry (by a shared algorithm, a->shared: a semaphore's
  * permits; or restored: RLock::restore()): released at request end (auto_release), renewed
- * with the watchdog option; a hold of the same token already kept stays one hold. 0, or -1
- * with err set when the watchdog could not start (the caller gives the hold back). */
+ * with the watchdog option; a hold of the same token already kept stays one hold. 0; 1 when
+ * it replaced a hold the watchdog had found lost, that loss counted in the statistics (the
+ * caller counts it not again); -1 with err set when the watchdog could not start (the caller
+ * gives the hold back). */
 int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, const rlock_hold *hold, rlock_err *err);
 
 /* Give back one hold of token; the last one releases the key in Redis. 1, 0 not ours, -1. A

@@ -40,6 +40,10 @@
 # include <sys/mman.h>
 # include <signal.h>
 # include <unistd.h>
+# include <sched.h>
+# define YIELD() sched_yield()
+#else
+# define YIELD() SwitchToThread()
 #endif
 
 #define STATS_MAGIC UINT64_C(0x726c6f636b737431)  /* "rlockst1" */
@@ -125,9 +129,12 @@ static stats_key *keys;
 static zend_long keys_setting;
 static char setting_refused[320];
 
-/* this process' gauge slot, and the pid it was taken for (a forked child takes its own) */
+/* this process' gauge slot, and the pid it was taken for (a forked child takes its own): set
+ * once per process by the one thread that claims it (claimer: the pid it claims for), which
+ * the others (ZTS) wait for, never claiming the slot again (it would zero a live slot) */
 static stats_proc *mine;
 static pid_t mine_pid;
+static int64_t claimer;
 
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
@@ -490,11 +497,19 @@ void rlock_stats_reconnect(const char *label)
 	}
 }
 
-/* This process' gauge slot: taken at its first use (in a forked child: again). */
+/* This process' gauge slot: taken at its first use (in a forked child: again), by one thread. */
 static stats_proc *proc_slot(void)
 {
 	pid_t pid = rlock_getpid();
-	if (mine && mine_pid == pid) {
+	if (__atomic_load_n(&mine_pid, __ATOMIC_ACQUIRE) == pid) {
+		return mine;
+	}
+	int64_t seen = LOAD(&claimer);
+	if (seen == pid || !CAS(&claimer, &seen, (int64_t) pid)) {
+		/* another thread of this process claims it */
+		while (__atomic_load_n(&mine_pid, __ATOMIC_ACQUIRE) != pid) {
+			YIELD();
+		}
 		return mine;
 	}
 	stats_proc *free_slot = NULL;
@@ -514,9 +529,10 @@ static stats_proc *proc_slot(void)
 			free_slot = &shm->procs[i];
 		}
 	}
-	mine = free_slot ? free_slot : &shm->procs[STATS_PROCS];
-	mine_pid = pid;
-	return mine;
+	stats_proc *slot = free_slot ? free_slot : &shm->procs[STATS_PROCS];
+	mine = slot;
+	__atomic_store_n(&mine_pid, pid, __ATOMIC_RELEASE);
+	return slot;
 }
 
 void rlock_stats_gauge(bool waiters, int delta)
