@@ -339,6 +339,33 @@ final class SwooleTest extends OneServerTestCase
         $this->assertSame(0, $this->client->exists('rlock:returned', 'rlock:cancelled', 'rlock:thrown'));
     }
 
+    /** A coroutine's holds end after all its defers: one registered before lock() still
+     * finds the lock held (not released, and renewed: unlock() true), either auto_release. */
+    public function testCoroutineEndAfterEarlierDefers(): void
+    {
+        $got = [];
+        foreach ([true, false] as $autoRelease) {
+            $i = $this->swoole(self::HOOKS . '
+                [, $dsn, $ar] = $argv;
+                Co\run(function () use ($dsn, $ar) {
+                    go(function () use ($dsn, $ar) {
+                        $l = new RLock("k", ["server" => $dsn, "ttl" => 60000, "auto_release" => (bool) $ar]);
+                        defer(function () use ($l, $dsn) {
+                            $taken = (new RLock("k", ["server" => $dsn, "wait" => 0, "reentrant" => false]))->lock();
+                            echo json_encode(["acquired" => $l->isAcquired(), "taken" => $taken,
+                                "unlocked" => $l->unlock()]), "\n";
+                        });
+                        $l->lock();
+                    });
+                });', [(int) $autoRelease]);
+            [$r] = $this->finish($i);
+            $got[json_encode($autoRelease)] = $r + ['left' => $this->client->exists('rlock:k')];
+            $this->client->del('rlock:k');
+        }
+        $held = ['acquired' => true, 'taken' => false, 'unlocked' => true, 'left' => 0];
+        $this->assertSame(['true' => $held, 'false' => $held], $got, 'by auto_release');
+    }
+
     /** /ping on the worker answers while 100 coroutines of it wait for a held lock. */
     public function testWorkerServesWhileCoroutinesWait(): void
     {
