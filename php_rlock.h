@@ -92,6 +92,9 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	uint32_t random_used;
 	pid_t random_pid;
 	rlock_counters counters;
+	/* the acquire under way's statistics (src/stats.h), NULL outside one; kept across a
+	 * wait that yields the coroutine, as call_deadline */
+	struct rlock_stats_mark *stats_call;
 ZEND_END_MODULE_GLOBALS(rlock)
 
 ZEND_EXTERN_MODULE_GLOBALS(rlock)

@@ -343,7 +343,6 @@ PHP_MSHUTDOWN_FUNCTION(rlock)
 	(void) type;
 	(void) module_number;
 	rlock_watchdog_mshutdown();
-	rlock_swoole_mshutdown();
 	rlock_stats_mshutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
@@ -423,8 +422,16 @@ PHP_MINFO_FUNCTION(rlock)
 	DISPLAY_INI_ENTRIES();
 }
 
+/* Swoole's MINIT before rlock's when both are loaded (rlock_swoole_minit adds a hook) */
+static const zend_module_dep rlock_deps[] = {
+	ZEND_MOD_OPTIONAL("swoole")
+	ZEND_MOD_END
+};
+
 zend_module_entry rlock_module_entry = {
-	STANDARD_MODULE_HEADER,
+	STANDARD_MODULE_HEADER_EX,
+	NULL,
+	rlock_deps,
 	"rlock",
 	ext_functions,
 	PHP_MINIT(rlock),

@@ -64,6 +64,7 @@ void rlock_conn_leave(void)
 void rlock_conn_reset(void)
 {
 	RLOCK_G(call_depth) = 0;
+	RLOCK_G(stats_call) = NULL;  /* (a bailout skipped its end) */
 }
 
 zend_long rlock_conn_left(void)
@@ -102,6 +103,7 @@ bool rlock_conn_not_ready(const redisReply *r)
 typedef struct {
 	zend_long deadline;
 	int depth;
+	rlock_stats_mark *stats;
 } call_state;
 
 /* Whether the running coroutine's waits yield (swoole.h): then *saved is the call's. */
@@ -112,8 +114,10 @@ static zend_always_inline bool yielding(call_state *saved)
 	}
 	saved->deadline = RLOCK_G(call_deadline);
 	saved->depth = RLOCK_G(call_depth);
+	saved->stats = RLOCK_G(stats_call);
 	RLOCK_G(call_deadline) = 0;
 	RLOCK_G(call_depth) = 0;
+	RLOCK_G(stats_call) = NULL;
 	return true;
 }
 
@@ -121,6 +125,7 @@ static void resumed(const call_state *saved)
 {
 	RLOCK_G(call_deadline) = saved->deadline;
 	RLOCK_G(call_depth) = saved->depth;
+	RLOCK_G(stats_call) = saved->stats;
 }
 
 /* poll() through EINTR: what it returns. Inside a coroutine it yields while it waits. */

@@ -7,7 +7,7 @@
  * engine reuses the memory of a dead Fiber's context for the next, its id is not reused.
  *
  * A Swoole coroutine (with the hooks on, swoole.h) is one too, by its cid: its id is made at
- * its first call that asks, which has Swoole run coroutine_end() as it ends. */
+ * its first call that asks, and ends in coroutine_end(), after all the coroutine's defers. */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -46,10 +46,9 @@ bool rlock_context_fiber_alive(rlock_ctx ctx)
 	return zend_hash_index_exists(&RLOCK_G(ctx_alive), ctx);
 }
 
-/* A Swoole coroutine's: its id, whether its end is awaited, its connection slot (0: none). */
+/* A Swoole coroutine's: its id, its connection slot (0: none). */
 typedef struct {
 	rlock_ctx ctx;
-	bool deferred;
 	uint32_t slot;
 } co_state;
 
@@ -58,8 +57,7 @@ static co_state *co_find(long cid)
 	return zend_hash_index_find_ptr(&RLOCK_G(ctx_coros), (zend_ulong) cid);
 }
 
-/* The running coroutine cid's state, made when it has none, its end asked for of Swoole
- * (each time until Swoole takes it). */
+/* The running coroutine cid's state, made when it has none. */
 static co_state *co_get(long cid)
 {
 	co_state *st = co_find(cid);
@@ -68,18 +66,6 @@ static co_state *co_get(long cid)
 		st->ctx = new_id();
 		zend_hash_index_add_empty_element(&RLOCK_G(ctx_alive), st->ctx);
 		zend_hash_index_add_new_ptr(&RLOCK_G(ctx_coros), (zend_ulong) cid, st);
-	}
-	if (!st->deferred) {
-		/* set aside while an exception is thrown (Swoole calls nothing then), or a coroutine
-		 * whose first rlock call comes in the unwinding (an RLock freed) would never end */
-		zend_object *thrown = EG(exception);
-		EG(exception) = NULL;
-		st->deferred = rlock_swoole_defer();
-		if (thrown && EG(exception)) {
-			zend_exception_set_previous(EG(exception), thrown);
-		} else if (thrown) {
-			EG(exception) = thrown;
-		}
 	}
 	return st;
 }
@@ -107,11 +93,11 @@ uint32_t rlock_context_coroutine_slot(void)
 	return st->slot;
 }
 
-/* Swoole\Coroutine::defer()'s callback: the running coroutine ends. What it held ends as at
- * a request's end (the releases yield, on its own connections), then its slot is free. */
-static ZEND_NAMED_FUNCTION(coroutine_end)
+/* The running coroutine ends (every coroutine's, its defers run: swoole.h). What it held
+ * ends as at a request's end (the releases yield, on its own connections), then its slot is
+ * free. */
+static void coroutine_end(void)
 {
-	(void) execute_data;
 	long cid = rlock_swoole->get_id();
 	co_state *st = co_find(cid);
 	if (st) {
@@ -122,7 +108,6 @@ static ZEND_NAMED_FUNCTION(coroutine_end)
 			zend_hash_index_del(&RLOCK_G(ctx_coros), (zend_ulong) cid);
 		}
 	}
-	RETVAL_NULL();
 }
 
 rlock_ctx rlock_context_renew(void)

@@ -287,10 +287,10 @@ int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rl
 		if (!waited && (rc == 0 || (rc == 1 && res->block != 0))) {
 			/* not taken at once: queued, or handed a grant */
 			waited = true;
-			RLOCK_G(counters).contended++;
+			rlock_stats_waited();
 		}
 		if (rc == 1 && res->block != 0) {
-			RLOCK_G(counters).handovers++;
+			rlock_stats_handed();
 		}
 		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
 			/* the server went away while we waited (a restart): wait for it too; an error

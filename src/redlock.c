@@ -285,7 +285,7 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 			break;
 		}
 		if (!waiting) {
-			RLOCK_G(counters).contended++;
+			rlock_stats_waited();
 			rlock_stats_waiters(1);
 			waiting = true;
 		}

@@ -408,21 +408,40 @@ uint64_t rlock_stats_watch_hash(const rlock_algo *a, zend_string *key)
 
 void rlock_stats_begin(rlock_stats_mark *m, zend_long wait_ms)
 {
-	m->t0 = shm && wait_ms > 0 ? rlock_stats_now_us() : 0;
-	m->contended = RLOCK_G(counters).contended;
-	m->handovers = RLOCK_G(counters).handovers;
+	*m = (rlock_stats_mark) {
+		.t0 = shm && wait_ms > 0 ? rlock_stats_now_us() : 0,
+		.outer = RLOCK_G(stats_call),
+	};
+	RLOCK_G(stats_call) = m;
+}
+
+void rlock_stats_waited(void)
+{
+	RLOCK_G(counters).contended++;
+	if (RLOCK_G(stats_call)) {
+		RLOCK_G(stats_call)->waited = true;
+	}
+}
+
+void rlock_stats_handed(void)
+{
+	RLOCK_G(counters).handovers++;
+	if (RLOCK_G(stats_call)) {
+		RLOCK_G(stats_call)->handed = true;
+	}
 }
 
 void rlock_stats_end(const rlock_stats_mark *m, const rlock_algo *a, zend_string *key, zend_long wait_ms, int rc)
 {
 	rlock_stat_event evs[4];
 	int n = 0;
-	bool waited = RLOCK_G(counters).contended != m->contended;
+	bool waited = m->waited;
 
+	RLOCK_G(stats_call) = m->outer;
 	if (rc == 1) {
 		RLOCK_G(counters).acquired++;
 		evs[n++] = RLOCK_STAT_ACQUIRES;
-		if (RLOCK_G(counters).handovers != m->handovers) {
+		if (m->handed) {
 			evs[n++] = RLOCK_STAT_HANDOVERS;
 		}
 	} else if (rc == 0 && wait_ms > 0) {

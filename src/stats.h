@@ -74,13 +74,19 @@ void rlock_stats_lost(const rlock_algo *a, zend_string *key);
  * contended try, a wait; and for a call with a wait (wait_ms > 0) its time into the key's
  * wait histogram, 0 when it took the lock at once. This process' counters (phpinfo() with
  * statistics off) too. */
-typedef struct {
+typedef struct rlock_stats_mark {
 	uint64_t t0;
-	zend_ulong contended;
-	zend_ulong handovers;
+	bool waited;  /* (rlock_stats_waited) */
+	bool handed;  /* (rlock_stats_handed) */
+	struct rlock_stats_mark *outer;  /* the call's under way before begin */
 } rlock_stats_mark;
 void rlock_stats_begin(rlock_stats_mark *m, zend_long wait_ms);
 void rlock_stats_end(const rlock_stats_mark *m, const rlock_algo *a, zend_string *key, zend_long wait_ms, int rc);
+
+/* The acquire under way (RLOCK_G(stats_call), none: only this process' counters) waited,
+ * or was handed the lock by a release. */
+void rlock_stats_waited(void);
+void rlock_stats_handed(void);
 
 /* The watchdog's thread: events of the lock whose stats hash is h (rlock_stats_hash()). A
  * key the table does not track counts under "other" (the watchdog never claims a slot). */

@@ -1,5 +1,5 @@
 /* Swoole's coroutines, through the C functions its extension exports (looked up with
- * dlsym: no link-time dependency), and Swoole\Coroutine::defer() for a coroutine's end. */
+ * dlsym: no link-time dependency), and its hook at a coroutine's end. */
 
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE  /* RTLD_DEFAULT */
@@ -7,8 +7,6 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "swoole.h"
-#include "zend_closures.h"
-#include "zend_extensions.h"
 
 const rlock_swoole_api *rlock_swoole = NULL;
 
@@ -26,35 +24,39 @@ static rlock_swoole_api api;
  * php_stream_generic_socket_factory's address: a build may register a local copy of it. */
 static void *php_tcp;
 
-/* The function the closure given to defer() runs: one per handler (one today). */
-static zend_internal_function end_fn;
+/* swoole_api.h's SW_GLOBAL_HOOK_ON_CORO_STOP: Swoole calls its hooks of that type as a
+ * coroutine's context is destroyed (PHPCoroutine::destroy_context), after every defer() of
+ * the coroutine ran (or was dropped: one threw), before its Context object is released,
+ * the coroutine still the running one. */
+#define SW_HOOK_ON_CORO_STOP 4
 
-void rlock_swoole_minit(zif_handler on_end)
+static void (*end_fn)(void);
+
+static void coroutine_stop(void *php_context)
 {
+	(void) php_context;
+	end_fn();
+}
+
+void rlock_swoole_minit(void (*on_end)(void))
+{
+	void (*add_hook)(int type, void (*fn)(void *), int push_back);
+
 	/* PHP loads extensions RTLD_GLOBAL: Swoole's symbols are the process' once loaded */
 	api.get_id = (long (*)(void)) dlsym(RTLD_DEFAULT, "swoole_coroutine_get_id");
 	api.poll = (int (*)(struct pollfd *, nfds_t, int)) dlsym(RTLD_DEFAULT, "swoole_coroutine_poll");
 	api.usleep = (void (*)(int)) dlsym(RTLD_DEFAULT, "swoole_coroutine_usleep");
 	api.getaddrinfo = (int (*)(const char *, const char *, const struct addrinfo *, struct addrinfo **))
 		dlsym(RTLD_DEFAULT, "swoole_coroutine_getaddrinfo");
-	rlock_swoole = api.get_id && api.poll && api.usleep ? &api : NULL;
+	add_hook = (void (*)(int, void (*)(void *), int)) dlsym(RTLD_DEFAULT, "swoole_add_hook");
+	rlock_swoole = api.get_id && api.poll && api.usleep && add_hook ? &api : NULL;
 	if (rlock_swoole) {
 		php_tcp = zend_hash_str_find_ptr(php_stream_xport_get_hash(), "tcp", sizeof("tcp") - 1);
-		end_fn.type = ZEND_INTERNAL_FUNCTION;
-		end_fn.fn_flags = ZEND_ACC_PUBLIC;
-		end_fn.function_name = zend_string_init_interned(ZEND_STRL("rlock\\coroutine_end"), 1);
-		end_fn.handler = on_end;
+		/* once for the process (Swoole's MINIT ran before: rlock.c's module dependency;
+		 * Swoole frees its hooks at its MSHUTDOWN) */
+		end_fn = on_end;
+		add_hook(SW_HOOK_ON_CORO_STOP, coroutine_stop, 1);
 	}
-}
-
-void rlock_swoole_mshutdown(void)
-{
-#if PHP_VERSION_ID >= 80200
-	if (ZEND_MAP_PTR(end_fn.run_time_cache)) {
-		pefree(ZEND_MAP_PTR(end_fn.run_time_cache), 1);
-		ZEND_MAP_PTR_INIT(end_fn.run_time_cache, NULL);
-	}
-#endif
 }
 
 /* Whether Swoole's hooks are on: its "tcp" transport in place of PHP's. */
@@ -126,44 +128,10 @@ const char *rlock_swoole_resolve(const char *host, char *buf, size_t size)
 	freeaddrinfo(res);
 	return out;
 }
-
-bool rlock_swoole_defer(void)
-{
-	zend_class_entry *ce = zend_hash_str_find_ptr(EG(class_table), ZEND_STRL("swoole\\coroutine"));
-	zend_function *defer = ce ? zend_hash_str_find_ptr(&ce->function_table, ZEND_STRL("defer")) : NULL;
-	zval closure, rv;
-
-	if (!defer) {
-		return false;
-	}
-#if PHP_VERSION_ID >= 80200
-	size_t cache = zend_internal_run_time_cache_reserved_size();
-	if (!__atomic_load_n(&ZEND_MAP_PTR(end_fn.run_time_cache), __ATOMIC_ACQUIRE) && cache > 0) {
-		/* what the engine gives a registered function (an observer keeps its state there),
-		 * sized once every extension has asked for its part; set once for the process
-		 * (Swoole's threads may get here at once: the first one's is kept) */
-		void *mine = pecalloc(1, cache, 1), *none = NULL;
-		if (!__atomic_compare_exchange_n(&ZEND_MAP_PTR(end_fn.run_time_cache), &none, mine, false,
-				__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			pefree(mine, 1);
-		}
-	}
-#endif
-	zend_create_closure(&closure, (zend_function *) &end_fn, NULL, NULL, NULL);
-	ZVAL_UNDEF(&rv);
-	zend_call_known_function(defer, NULL, ce, &rv, 1, &closure, NULL);
-	zval_ptr_dtor(&rv);
-	zval_ptr_dtor(&closure);
-	return !EG(exception);
-}
 #else
-void rlock_swoole_minit(zif_handler on_end)
+void rlock_swoole_minit(void (*on_end)(void))
 {
 	(void) on_end;
-}
-
-void rlock_swoole_mshutdown(void)
-{
 }
 
 long rlock_swoole_coroutine(void)
@@ -186,10 +154,5 @@ const char *rlock_swoole_resolve(const char *host, char *buf, size_t size)
 {
 	(void) host; (void) buf; (void) size;
 	return NULL;
-}
-
-bool rlock_swoole_defer(void)
-{
-	return false;
 }
 #endif

@@ -24,9 +24,10 @@ typedef struct {
 /* Swoole's functions, or NULL without Swoole (set at MINIT: every extension is loaded). */
 extern const rlock_swoole_api *rlock_swoole;
 
-/* MINIT: on_end, what rlock_swoole_defer() has run at a coroutine's end. */
-void rlock_swoole_minit(zif_handler on_end);
-void rlock_swoole_mshutdown(void);
+/* MINIT: on_end runs as every coroutine ends (returned, thrown, cancelled), after all of
+ * the coroutine's Swoole\Coroutine::defer() callbacks, the coroutine still the running one
+ * (Swoole's ON_CORO_STOP hook). */
+void rlock_swoole_minit(void (*on_end)(void));
 
 /* The running coroutine's id (> 0) when rlock runs inside one with the hooks on, else 0. */
 long rlock_swoole_coroutine(void);
@@ -39,10 +40,5 @@ void rlock_swoole_sleep_us(zend_long us);
  * or NULL when it could not be resolved that way (hiredis then resolves it, and says why it
  * cannot). */
 const char *rlock_swoole_resolve(const char *host, char *buf, size_t size);
-
-/* Have on_end (rlock_swoole_minit) run in the running coroutine as it ends (returned,
- * thrown, cancelled): through Swoole\Coroutine::defer() and an internal closure. false
- * when that failed. */
-bool rlock_swoole_defer(void);
 
 #endif

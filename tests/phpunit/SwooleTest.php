@@ -27,15 +27,17 @@ final class SwooleTest extends OneServerTestCase
         parent::setUp();
     }
 
-    /** Start `php -r $code` with Swoole and rlock loaded; child $i, the index returned. With
-     * $memcheck, under valgrind when it is installed: a memory error exits 9 (finish() fails). */
-    private function swoole(string $code, array $args = [], bool $memcheck = false): int
+    /** Start `php -r $code` with Swoole and rlock loaded (and the -d settings $ini); child $i,
+     * the index returned. With $memcheck, under valgrind when it is installed: a memory error
+     * exits 9 (finish() fails). */
+    private function swoole(string $code, array $args = [], bool $memcheck = false, array $ini = []): int
     {
         $valgrind = $memcheck && is_executable('/usr/bin/valgrind')
             ? ['env', 'USE_ZEND_ALLOC=0', '/usr/bin/valgrind', '-q', '--error-exitcode=9'] : [];
         $cmd = array_merge($valgrind, [PHP_BINARY, '-d', 'pcre.jit=' . ($valgrind ? 0 : 1), '-d', 'extension=' . self::swooleSo()],
             array_slice(Processes::php(), 1),
-            ['-r', $code, '--', $this->redis->dsn()], array_map('strval', $args));
+            ...array_map(fn ($k, $v) => ['-d', "$k=$v"], array_keys($ini), $ini));
+        $cmd = array_merge($cmd, ['-r', $code, '--', $this->redis->dsn()], array_map('strval', $args));
         $this->children[] = Processes::startCommand($cmd);
         return array_key_last($this->children);
     }
@@ -364,6 +366,76 @@ final class SwooleTest extends OneServerTestCase
         Processes::finish($proc, $pipes);
         unset($this->children[$i]);
         $this->assertSame(0, $this->client->exists('rlock:returned', 'rlock:cancelled', 'rlock:thrown'));
+    }
+
+    /** A coroutine's holds end after all its defers: one registered before lock() still
+     * finds the lock held (not released, and renewed: unlock() true), either auto_release. */
+    public function testCoroutineEndAfterEarlierDefers(): void
+    {
+        $got = [];
+        foreach ([true, false] as $autoRelease) {
+            $i = $this->swoole(self::HOOKS . '
+                [, $dsn, $ar] = $argv;
+                Co\run(function () use ($dsn, $ar) {
+                    go(function () use ($dsn, $ar) {
+                        $l = new RLock("k", ["server" => $dsn, "ttl" => 60000, "auto_release" => (bool) $ar]);
+                        defer(function () use ($l, $dsn) {
+                            $taken = (new RLock("k", ["server" => $dsn, "wait" => 0, "reentrant" => false]))->lock();
+                            echo json_encode(["acquired" => $l->isAcquired(), "taken" => $taken,
+                                "unlocked" => $l->unlock()]), "\n";
+                        });
+                        $l->lock();
+                    });
+                });', [(int) $autoRelease]);
+            [$r] = $this->finish($i);
+            $got[json_encode($autoRelease)] = $r + ['left' => $this->client->exists('rlock:k')];
+            $this->client->del('rlock:k');
+        }
+        $held = ['acquired' => true, 'taken' => false, 'unlocked' => true, 'left' => 0];
+        $this->assertSame(['true' => $held, 'false' => $held], $got, 'by auto_release');
+    }
+
+    /** The statistics count a wait and a hand-over for the acquire that waited: not for
+     * another coroutine's whose acquire was under way meanwhile (X's, on a paused server,
+     * while W waited and was handed the lock). */
+    public function testStatisticsWaitsPerCoroutine(): void
+    {
+        $slow = new RedisServer();
+        $held = new RLock('busy', ['server' => $this->redis->dsn()]);
+        try {
+            $slow->pause();
+            $this->assertTrue($held->lock());
+            $i = $this->swoole(self::HOOKS . '
+                [, $dsn, $slowDsn] = $argv;
+                Co\run(function () use ($dsn, $slowDsn) {
+                    go(function () use ($slowDsn) {
+                        $x = new RLock("free", ["server" => $slowDsn, "wait" => 30000,
+                            "connect_timeout" => 30000, "read_timeout" => 30000]);
+                        $x->lock();
+                        $x->unlock();
+                    });
+                    go(function () use ($dsn) {
+                        $w = new RLock("busy", ["server" => $dsn, "wait" => 30000]);
+                        echo json_encode(["w" => $w->lock() && $w->unlock()]), "\n";
+                    });
+                });
+                $keys = rlock_status()["keys"];
+                $row = fn ($k) => array_intersect_key($keys[$k],
+                    ["acquires" => 0, "contended" => 0, "waits" => 0, "handovers" => 0]);
+                echo json_encode(["free" => $row("rlock:free"), "busy" => $row("rlock:busy")]), "\n";',
+                [$slow->dsn()], ini: ['rlock.stats_keys' => 64]);
+            $this->await(fn () => $this->blocked() >= 1, 'W waits for busy');
+            $this->assertTrue($held->unlock());
+            $this->assertSame(['w' => true], $this->report($i));
+            $slow->resume();
+            [$r] = $this->finish($i);
+        } finally {
+            $slow->resume();
+        }
+        $this->assertSame([
+            'free' => ['acquires' => 1, 'contended' => 0, 'waits' => 0, 'handovers' => 0],
+            'busy' => ['acquires' => 1, 'contended' => 1, 'waits' => 1, 'handovers' => 1],
+        ], $r);
     }
 
     /** /ping on the worker answers while 100 coroutines of it wait for a held lock. */
