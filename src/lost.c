@@ -171,31 +171,39 @@ static void dispatch(rlock_ctx cur)
 	}
 }
 
-/* zend_interrupt_function: ours, then the one before ours. Not within a callback of ours in
- * the same context (its loop looks again after each), nor while exit() unwinds. */
+/* zend_interrupt_function: ours, then the one before ours. Nothing while exit() unwinds.
+ * Within a callback of ours in the same context, the losses are only told (a coroutine's
+ * callback that yields lets the others run, their callbacks due): its loop looks again
+ * after each. */
 static void lost_interrupt(zend_execute_data *execute_data)
 {
 	rlock_ctx cur;
 	bool *busy;
 
 	if (RLOCK_G(request_active) && (RLOCK_G(lost_due) > 0 || PENDING_PEEK())
-			&& !(EG(exception) && zend_is_unwind_exit(EG(exception)))
-			&& (!(busy = rlock_context_running(&cur)) || !*busy)) {
-		if (busy) {
-			*busy = true;
-		}
-		if (cur & RLOCK_CTX_COROUTINE) {
-			/* the coroutine's own callback: it may yield, as the coroutine's code may */
+			&& !(EG(exception) && zend_is_unwind_exit(EG(exception)))) {
+		busy = rlock_context_running(&cur);
+		if (busy && *busy) {
+			if (take_pending()) {
+				rlock_registry_tell_lost();
+			}
+		} else if (cur & RLOCK_CTX_COROUTINE) {
+			/* the coroutine's own callbacks: they may yield, as its code may */
+			if (busy) {
+				*busy = true;
+			}
 			dispatch(cur);
+			/* (its flag found again: its state may have been made meanwhile) */
+			if ((busy = rlock_context_running(&cur))) {
+				*busy = false;
+			}
 		} else {
 			/* as pcntl does for a signal's handler: the callback runs in whatever context
 			 * runs, and may not leave it */
+			*busy = true;
 			zend_fiber_switch_block();
 			dispatch(cur);
 			zend_fiber_switch_unblock();
-		}
-		/* (a coroutine's flag found again: its state may have been made meanwhile) */
-		if ((busy = rlock_context_running(&cur))) {
 			*busy = false;
 		}
 	}
