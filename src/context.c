@@ -46,9 +46,11 @@ bool rlock_context_fiber_alive(rlock_ctx ctx)
 	return zend_hash_index_exists(&RLOCK_G(ctx_alive), ctx);
 }
 
-/* A Swoole coroutine's: its id, its connection slot (0: none). */
+/* A Swoole coroutine's: its id, whether its onLost callbacks run, its connection slot
+ * (0: none). */
 typedef struct {
 	rlock_ctx ctx;
+	bool lost_dispatching;  /* its onLost callbacks run (lost.c) */
 	uint32_t slot;
 } co_state;
 
@@ -63,7 +65,7 @@ static co_state *co_get(long cid)
 	co_state *st = co_find(cid);
 	if (!st) {
 		st = pecalloc(1, sizeof(*st), 1);
-		st->ctx = new_id();
+		st->ctx = new_id() | RLOCK_CTX_COROUTINE;
 		zend_hash_index_add_empty_element(&RLOCK_G(ctx_alive), st->ctx);
 		zend_hash_index_add_new_ptr(&RLOCK_G(ctx_coros), (zend_ulong) cid, st);
 	}
@@ -73,6 +75,18 @@ static co_state *co_get(long cid)
 rlock_ctx rlock_context_coroutine(long cid)
 {
 	return co_get(cid)->ctx;
+}
+
+bool *rlock_context_running(rlock_ctx *ctx)
+{
+	long cid = rlock_swoole ? rlock_swoole_coroutine() : 0;
+	if (cid > 0) {
+		co_state *st = co_find(cid);
+		*ctx = st ? st->ctx : RLOCK_CTX_COROUTINE;
+		return st ? &st->lost_dispatching : NULL;
+	}
+	*ctx = RLOCK_G(ctx_main);  /* (the main flow and the Fibers: one for the callbacks) */
+	return &RLOCK_G(lost_dispatching);
 }
 
 uint32_t rlock_context_coroutine_slot(void)
@@ -118,7 +132,7 @@ rlock_ctx rlock_context_renew(void)
 	if (cid > 0) {
 		co_state *st = co_find(cid);
 		zend_hash_index_del(&RLOCK_G(ctx_alive), old);
-		st->ctx = new_id();
+		st->ctx = new_id() | RLOCK_CTX_COROUTINE;
 		zend_hash_index_add_empty_element(&RLOCK_G(ctx_alive), st->ctx);
 	} else if (c == EG(main_fiber_context)) {
 		RLOCK_G(ctx_main) = new_id();

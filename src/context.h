@@ -11,14 +11,22 @@
 #include "php_rlock.h"
 #include "swoole.h"
 
-/* A context's id: never given to another context of this process. */
+/* A context's id: never given to another context of this process. A Swoole coroutine's has
+ * its top bit set. */
 typedef zend_ulong rlock_ctx;
+#define RLOCK_CTX_COROUTINE ((rlock_ctx) 1 << (sizeof(rlock_ctx) * 8 - 1))
 
 /* The two below when a Fiber runs (the main flow's id is at hand). */
 rlock_ctx rlock_context_fiber(void);
 bool rlock_context_fiber_alive(rlock_ctx ctx);
 /* Swoole coroutine cid's (its first call that asks has its end release what it holds). */
 rlock_ctx rlock_context_coroutine(long cid);
+
+/* For the onLost callbacks (lost.c): the running coroutine's id into *ctx, made by no call
+ * (RLOCK_CTX_COROUTINE, no context's id, for one that never asked), else the main flow's (a
+ * Fiber's callbacks run in the main flow and any Fiber alike); and the flag telling its
+ * callbacks run (a coroutine's own, NULL for one that never asked; else one for the thread). */
+bool *rlock_context_running(rlock_ctx *ctx);
 
 /* The context running now. Only while a request runs (from RINIT to its objects' freeing). */
 static zend_always_inline rlock_ctx rlock_context(void)
@@ -87,6 +95,7 @@ typedef struct {
 	bool lost;              /* found no longer ours before its release */
 	rlock_sem_lost unanswered;  /* a semaphore's acquire whose reply never came */
 	uint64_t serial;        /* its registry hold's, while its object has an onLost callback (lost.h) */
+	uint32_t lost_due;      /* its holds found lost whose callback has not run yet (lost.c) */
 } rlock_own;
 
 /* What an object holds, each context its own part: the first in place (an object is mostly

@@ -8,9 +8,11 @@
  * - at the next opcode, on the request's thread, the registry tells which holds were lost
  *   (registry.c: each hold once, as it is found, or as it is let go if that comes first: an
  *   unlock() that found it lost before the opcode was reached); each object holding one, as
- *   its parts name their holds by serial, has a callback due (counted in the object);
- * - the callbacks due run, one at a time: an object freed meanwhile took its own off the list
- *   (rlock_lost_forget() from its free_obj). */
+ *   its parts name their holds by serial, has a callback due (counted in the part, which
+ *   names its context);
+ * - the callbacks due run, one at a time, each in a context it may run in (a coroutine's in
+ *   that coroutine: the others wait for it to run): an object freed meanwhile took its own
+ *   off the list (rlock_lost_forget() from its free_obj). */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -20,8 +22,11 @@
 #include "zend_exceptions.h"
 #include "lost.h"
 #include "registry.h"
+#include "swoole.h"
+#include "zend_execute.h"
 
 static void (*prev_interrupt)(zend_execute_data *execute_data);
+static void (*prev_execute_internal)(zend_execute_data *execute_data, zval *return_value);
 
 /* Have the engine call zend_interrupt_function at this thread's next opcode. */
 static void interrupt_soon(void)
@@ -49,16 +54,40 @@ static bool take_pending(void)
 	return PENDING_TAKE() != 0;
 }
 
-/* The first object whose callback is due, or NULL. */
-static rlock_on_lost *next_due(void)
+/* Whether a callback due for a hold of context ctx runs in the context running (cur): a
+ * coroutine's in that coroutine only; the main flow's and a Fiber's in any of them. */
+static bool runs_here(rlock_ctx ctx, rlock_ctx cur)
 {
-	rlock_on_lost *l;
+	return ctx == cur || !((ctx | cur) & RLOCK_CTX_COROUTINE);
+}
+
+/* The first object with a callback due that runs here (cur), its part due into *part, or NULL.
+ * A part of a context ended (or of a parent process) has its callbacks dropped on the way;
+ * RLOCK_G(lost_due) is counted again: those left for other contexts, and this one's. */
+static rlock_on_lost *next_due(rlock_ctx cur, rlock_own **part)
+{
+	rlock_on_lost *l, *found = NULL;
+	rlock_own *p;
+	uint32_t due = 0;
+
 	ZEND_HASH_FOREACH_PTR(&RLOCK_G(lost_listeners), l) {
-		if (l->due > 0) {
-			return l;
+		for (uint32_t i = 0; (p = rlock_owners_at(l->own, i)); i++) {
+			if (p->lost_due == 0) {
+				continue;
+			}
+			if (p->pid != rlock_getpid() || !rlock_context_alive(p->ctx)) {
+				p->lost_due = 0;  /* no one to tell: counted lost in the statistics all the same */
+				continue;
+			}
+			due += p->lost_due;
+			if (!found && runs_here(p->ctx, cur)) {
+				found = l;
+				*part = p;
+			}
 		}
 	} ZEND_HASH_FOREACH_END();
-	return NULL;
+	RLOCK_G(lost_due) = due;
+	return found;
 }
 
 /* A callback's exception, kept aside: the engine calls no function with one in flight. The
@@ -83,9 +112,10 @@ static void set_aside(zend_object **thrown, zend_execute_data *ex)
  * aside too, and handed back to the engine where it stood, the callbacks' before it. exit()
  * in one ends it all. A callback may free objects, set or remove callbacks, take and lose
  * locks: the next one due is looked up after each. */
-static void dispatch(void)
+static void dispatch(rlock_ctx cur)
 {
 	rlock_on_lost *l;
+	rlock_own *p;
 	zval fn, arg, rv;
 	zend_object *thrown = NULL;
 	zend_execute_data *ex = EG(current_execute_data);  /* where the code runs */
@@ -97,10 +127,10 @@ static void dispatch(void)
 		if (take_pending()) {
 			rlock_registry_tell_lost();
 		}
-		if (RLOCK_G(lost_due) == 0 || !(l = next_due())) {
+		if (RLOCK_G(lost_due) == 0 || !(l = next_due(cur, &p))) {
 			break;
 		}
-		l->due--;
+		p->lost_due--;
 		RLOCK_G(lost_due)--;
 		ZVAL_COPY(&fn, &l->fn);
 		ZVAL_OBJ_COPY(&arg, l->obj);
@@ -141,22 +171,59 @@ static void dispatch(void)
 	}
 }
 
-/* zend_interrupt_function: ours, then the one before ours. Not within a callback of ours
- * (its loop looks again after each), nor while exit() unwinds. */
+/* zend_interrupt_function: ours, then the one before ours. Nothing while exit() unwinds.
+ * Within a callback of ours in the same context, the losses are only told (a coroutine's
+ * callback that yields lets the others run, their callbacks due): its loop looks again
+ * after each. */
 static void lost_interrupt(zend_execute_data *execute_data)
 {
-	if (RLOCK_G(request_active) && !RLOCK_G(lost_dispatching) && (RLOCK_G(lost_due) > 0 || PENDING_PEEK())
+	rlock_ctx cur;
+	bool *busy;
+
+	if (RLOCK_G(request_active) && (RLOCK_G(lost_due) > 0 || PENDING_PEEK())
 			&& !(EG(exception) && zend_is_unwind_exit(EG(exception)))) {
-		RLOCK_G(lost_dispatching) = true;
-		/* as pcntl does for a signal's handler: the callback runs in whatever context runs,
-		 * and may not leave it */
-		zend_fiber_switch_block();
-		dispatch();
-		zend_fiber_switch_unblock();
-		RLOCK_G(lost_dispatching) = false;
+		busy = rlock_context_running(&cur);
+		if (busy && *busy) {
+			if (take_pending()) {
+				rlock_registry_tell_lost();
+			}
+		} else if (cur & RLOCK_CTX_COROUTINE) {
+			/* the coroutine's own callbacks: they may yield, as its code may */
+			if (busy) {
+				*busy = true;
+			}
+			dispatch(cur);
+			/* (its flag found again: its state may have been made meanwhile) */
+			if ((busy = rlock_context_running(&cur))) {
+				*busy = false;
+			}
+		} else {
+			/* as pcntl does for a signal's handler: the callback runs in whatever context
+			 * runs, and may not leave it */
+			*busy = true;
+			zend_fiber_switch_block();
+			dispatch(cur);
+			zend_fiber_switch_unblock();
+			*busy = false;
+		}
 	}
 	if (prev_interrupt) {
 		prev_interrupt(execute_data);
+	}
+}
+
+/* zend_execute_internal with Swoole: a coroutine runs again where it yielded, in an internal
+ * function (Co::sleep(), a hooked read, an rlock wait): as that returns, callbacks due (a
+ * coroutine not running had its own left due) have the engine look, at its next opcode. */
+static void lost_execute_internal(zend_execute_data *execute_data, zval *return_value)
+{
+	if (prev_execute_internal) {
+		prev_execute_internal(execute_data, return_value);
+	} else {
+		execute_data->func->internal_function.handler(execute_data, return_value);
+	}
+	if (UNEXPECTED(RLOCK_G(lost_due) > 0)) {
+		interrupt_soon();
 	}
 }
 
@@ -164,6 +231,11 @@ void rlock_lost_minit(void)
 {
 	prev_interrupt = zend_interrupt_function;
 	zend_interrupt_function = lost_interrupt;
+	if (rlock_swoole) {
+		/* (only there: elsewhere every internal call goes on as it did) */
+		prev_execute_internal = zend_execute_internal;
+		zend_execute_internal = lost_execute_internal;
+	}
 }
 
 void rlock_lost_ginit(HashTable *listeners)
@@ -245,11 +317,15 @@ bool rlock_lost_listen(rlock_on_lost *l, zend_object *obj, rlock_owners *own, co
 
 void rlock_lost_forget(rlock_on_lost *l)
 {
+	rlock_own *p;
+
 	if (l->obj && zend_hash_index_find_ptr(&RLOCK_G(lost_listeners), l->obj->handle) == l) {
 		zend_hash_index_del(&RLOCK_G(lost_listeners), l->obj->handle);
-		RLOCK_G(lost_due) -= l->due;
+		/* (RLOCK_G(lost_due) is counted again at the next look) */
+		for (uint32_t i = 0; (p = rlock_owners_at(l->own, i)); i++) {
+			p->lost_due = 0;
+		}
 	}
-	l->due = 0;
 	l->obj = NULL;
 	zval_ptr_dtor(&l->fn);
 	ZVAL_UNDEF(&l->fn);
@@ -268,7 +344,7 @@ void rlock_lost_found(uint64_t serial)
 	ZEND_HASH_FOREACH_PTR(&RLOCK_G(lost_listeners), l) {
 		for (uint32_t i = 0; (p = rlock_owners_at(l->own, i)); i++) {
 			if (p->serial == serial && p->count > 0 && p->pid == rlock_getpid()) {
-				l->due++;
+				p->lost_due++;
 				RLOCK_G(lost_due)++;
 			}
 		}

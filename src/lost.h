@@ -8,7 +8,10 @@
  * opcode, on the request's thread, whatever runs (a loop that calls nothing, a Fiber), as it
  * does for a signal with pcntl_async_signals(). There this file asks the registry which holds
  * were lost (each told once, registry.c), and calls the callback of each object holding one:
- * $fn($object), where the code is running, so an exception it throws surfaces there. */
+ * $fn($object), where the code is running, so an exception it throws surfaces there. A Swoole
+ * coroutine's hold has it called in that coroutine, the next time it runs (not in another
+ * one: another request's); the main flow's and a Fiber's, in whichever of them runs. A hold
+ * whose context ended (or gave it up: releaseAll()) has no callback called. */
 
 #include "php.h"
 #include "context.h"
@@ -23,7 +26,6 @@ typedef struct {
 	const rlock_algo *algo;
 	rlock_opts *opts;
 	zend_string *key;
-	uint32_t due;         /* holds found lost whose callback has not run yet */
 } rlock_on_lost;
 
 /* MINIT: chain zend_interrupt_function (the one before is called after ours, as pcntl does). */

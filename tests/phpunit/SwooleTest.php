@@ -438,6 +438,160 @@ final class SwooleTest extends OneServerTestCase
         ], $r);
     }
 
+    /** A command to the server at $dsn on a connection of its own (yields, with the hooks on). */
+    private const CMD = 'function cmd(string $dsn, string ...$a): string {
+            $s = stream_socket_client("tcp://" . substr($dsn, strlen("redis://")));
+            $out = "*" . count($a) . "\r\n";
+            foreach ($a as $x) { $out .= "\$" . strlen($x) . "\r\n$x\r\n"; }
+            fwrite($s, $out);
+            return trim(fgets($s));
+        }';
+
+    /** onLost() in coroutines: the callback runs in the coroutine holding the lock, its
+     * exception thrown there, not in the unrelated coroutine busy when the loss is found
+     * (another request's, under a server). */
+    public function testOnLostRunsInTheHolderCoroutine(): void
+    {
+        $i = $this->swoole(self::HOOKS . self::CMD . '
+            [, $dsn] = $argv;
+            $r = [];
+            Co\run(function () use ($dsn, &$r) {
+                $ch = new Swoole\Coroutine\Channel(1);
+                $r["holder"] = go(function () use ($dsn, $ch, &$r) {
+                    $l = (new RLock("k", ["server" => $dsn, "ttl" => 600, "watchdog" => true]))
+                        ->onLost(fn (RLock $l) => throw new RuntimeException("lost " . $l->key() . " in " . Co::getCid()));
+                    try {
+                        $ch->push([$l->lock(), $l->key()]);
+                        // (its work, until the other coroutine is done: 30 s at most)
+                        for ($n = 0; $n < 3000 && !isset($r["b"]); $n++) {
+                            Co::sleep(0.01);
+                        }
+                        $r["a"] = "not stopped";
+                    } catch (RuntimeException $e) {
+                        $r["a"] = $e->getMessage();
+                    }
+                });
+                $r["busy"] = go(function () use ($dsn, $ch, &$r) {
+                    try {
+                        [$r["locked"], $key] = $ch->pop();
+                        cmd($dsn, "DEL", "rlock:k");
+                        // busy, never yielding, until the loss is found (counted as it is)
+                        while ((rlock_status()["keys"][$key]["lost"] ?? 0) < 1) {
+                            for ($j = 0; $j < 1000; $j++) {
+                            }
+                        }
+                        $r["b"] = "not interrupted";
+                    } catch (RuntimeException $e) {
+                        $r["b"] = $e->getMessage();
+                    }
+                });
+            });
+            echo json_encode($r), "\n";');
+        $r = $this->finish($i)[0];
+        $this->assertSame(['holder' => $r['holder'], 'busy' => $r['busy'], 'locked' => true,
+            'b' => 'not interrupted', 'a' => 'lost rlock:k in ' . $r['holder']], $r);
+    }
+
+    /** A coroutine that ended holding a lock its end found lost has no callback run: not in
+     * another coroutine; the loss is counted all the same. */
+    public function testOnLostNotAfterTheCoroutineEnded(): void
+    {
+        $other = new RedisServer();
+        try {
+            $i = $this->swoole(self::HOOKS . self::CMD . '
+                [, $dsn, $other] = $argv;
+                $calls = $keep = [];
+                Co\run(function () use ($dsn, $other, &$calls, &$keep) {
+                    $wg = new Swoole\Coroutine\WaitGroup();
+                    $wg->add();
+                    $ch = new Swoole\Coroutine\Channel(1);
+                    $ended = go(function () use ($dsn, $other, &$calls, &$keep, $wg, $ch) {
+                        defer(fn () => $wg->done());  // (before rlock\'s: runs after it)
+                        // the objects outlive the coroutine: its end lets go of the holds
+                        $keep[] = $b = new RLock("b", ["server" => $other, "read_timeout" => 60000]);
+                        $keep[] = $a = (new RLock("a", ["server" => $dsn, "ttl" => 600, "watchdog" => true]))
+                            ->onLost(function () use (&$calls) { $calls[] = Co::getCid(); });
+                        $b->lock();
+                        $a->lock();
+                        // its end releases b first, waiting until the server takes writes again
+                        cmd($other, "CLIENT", "PAUSE", "60000", "WRITE");
+                        cmd($dsn, "DEL", "rlock:a");
+                        $ch->push($a->key());
+                    });
+                    $key = $ch->pop();
+                    // the coroutine ends meanwhile, waiting in the release of b
+                    while ((rlock_status()["keys"][$key]["lost"] ?? 0) < 1) {
+                        Co::sleep(0.005);
+                    }
+                    cmd($other, "CLIENT", "UNPAUSE");
+                    $wg->wait();
+                    for ($n = 0; $n < 10; $n++) {  // (others run on)
+                        Co::sleep(0.001);
+                    }
+                    echo json_encode(["calls" => $calls, "lost" => rlock_status()["keys"][$key]["lost"],
+                        "exists" => cmd($other, "EXISTS", "rlock:b")]), "\n";
+                });', [$other->dsn()]);
+            $this->assertSame(['calls' => [], 'lost' => 1, 'exists' => ':0'], $this->finish($i)[0]);
+        } finally {
+            $other->stop();
+        }
+    }
+
+    /** A callback that yields (a Redis call, a sleep) holds up no other coroutine's callback,
+     * and lets the other coroutines switch Fibers meanwhile. */
+    public function testOnLostCallbackYieldsOthersRun(): void
+    {
+        $i = $this->swoole(self::HOOKS . self::CMD . '
+            [, $dsn] = $argv;
+            $r = ["a" => null, "b" => null];
+            Co\run(function () use ($dsn, &$r) {
+                $wg = new Swoole\Coroutine\WaitGroup();
+                $holder = function (string $name, Closure $fn) use ($dsn, &$r, $wg) {
+                    $wg->add();
+                    go(function () use ($name, $fn, $dsn, &$r, $wg) {
+                        $l = (new RLock($name, ["server" => $dsn, "ttl" => 600, "watchdog" => true]))->onLost($fn);
+                        $r["locked $name"] = $l->lock();
+                        for ($n = 0; $n < 3000 && $r[$name] === null; $n++) {
+                            Co::sleep(0.01);
+                        }
+                        $wg->done();
+                    });
+                };
+                // a: its callback waits (yielding) until b\'s ran, 10 s at most
+                $holder("a", function () use (&$r) {
+                    $r["a"] = "running";
+                    for ($n = 0; $n < 1000 && $r["b"] === null; $n++) {
+                        Co::sleep(0.01);
+                    }
+                    $r["a"] = $r["b"] === null ? "b did not run meanwhile" : "b ran meanwhile";
+                });
+                $holder("b", function () use (&$r) {
+                    $r["b"] = "ran";
+                });
+                while (!isset($r["locked a"], $r["locked b"])) {
+                    Co::sleep(0.001);
+                }
+                cmd($dsn, "DEL", "rlock:a");
+                while ($r["a"] === null) {
+                    Co::sleep(0.001);
+                }
+                try {
+                    $f = new Fiber(fn () => Fiber::suspend("switched"));
+                    $r["fiber"] = $f->start();
+                    $f->resume();
+                } catch (FiberError $e) {
+                    $r["fiber"] = $e->getMessage();
+                }
+                cmd($dsn, "DEL", "rlock:b");
+                $wg->wait();
+            });
+            echo json_encode($r), "\n";');
+        $r = $this->finish($i)[0];
+        ksort($r);
+        $this->assertSame(['a' => 'b ran meanwhile', 'b' => 'ran', 'fiber' => 'switched',
+            'locked a' => true, 'locked b' => true], $r);
+    }
+
     /** /ping on the worker answers while 100 coroutines of it wait for a held lock. */
     public function testWorkerServesWhileCoroutinesWait(): void
     {
