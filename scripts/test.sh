@@ -84,7 +84,7 @@ status=0
 # The phpt suite: as built (no argument), under valgrind, or against a sanitizer build
 # (address, undefined).
 run_phpt() {
-	local args="-q --show-diff --no-color --show-slow 5000" dir=. php=() ini=()
+	local args="-q --show-diff --no-color --show-slow 5000" dir=. php=() ini=() sanitized=
 	case "${1:-}" in
 		"") ;;
 		# run-tests runs valgrind with --trace-children=yes: the redis-servers and tools a
@@ -96,13 +96,13 @@ run_phpt() {
 			(cd "$dir" && rlock_build) >&2 ;;
 		# the ZTS php with no php.ini: the machine's extensions are not built for it
 		zts) dir=$(tree_build zts "$zts/bin/"); php=(PHP_EXECUTABLE="$zts/bin/php") ini=(PHPRC="$work/zts.ini" PHP_INI_SCAN_DIR=) ;;
-		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") ;;
+		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") sanitized=$1 ;;
 	esac
 	(cd "$dir" && env "${ini[@]}" NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args tests") \
 		| tee "$work/phpt.log" || status=1
 	# tests ran, none skipped (but for the TLS tests a build cannot run), none passed only on
 	# a retry: deps.sh
-	rlock_phpt_verdict "$work/phpt.log" || status=1
+	rlock_phpt_verdict "$work/phpt.log" "$sanitized" || status=1
 }
 # A build with sanitizers, a comma list of address (AddressSanitizer and LeakSanitizer) and
 # undefined (UndefinedBehaviorSanitizer, every report fatal), in a copy of the tree (the repo's

@@ -46,9 +46,12 @@ var_dump($reader->readLock()->unlock());
 $child = json_decode(fgets($mine), true);
 var_dump(($relay['cut'])());
 echo "the writer got it: ", json_encode($child['got']), "\n";
-// the grant it lost lives a second at most (before: the releaser's ttl, 60 s)
+// the grant it lost lives a second at most (before: the releaser's ttl, 60 s); the bound is
+// generous (a loaded machine: reconnecting and waiting out that second can take seconds) but
+// half that lease at most, valgrind or not
 $ms = ($child['at'] - $t0) * 1000;
-echo "within 3 s: ", json_encode($ms < 3000 * $slow), $ms < 3000 * $slow ? '' : " ($ms ms)", "\n";
+$bound = min(10000 * $slow, 30000);
+echo "well within the releaser's lease: ", json_encode($ms < $bound), $ms < $bound ? '' : " ($ms ms)", "\n";
 echo "with its own ttl: ", json_encode($child['ttl'] > 50000), "\n";
 fwrite($mine, "done\n");
 pcntl_waitpid($pid, $status);
@@ -59,6 +62,6 @@ bool(true)
 bool(true)
 bool(true)
 the writer got it: true
-within 3 s: true
+well within the releaser's lease: true
 with its own ttl: true
 a reader after it: true

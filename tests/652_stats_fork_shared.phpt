@@ -6,6 +6,7 @@ rlock
 <?php require __DIR__ . '/skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl_fork not available'); ?>
 --INI--
 rlock.stats_keys=64
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
@@ -29,7 +30,10 @@ if ($pid === 0) {
     $w->unlock();
     exit($got ? 0 : 1);
 }
-$await(fn () => rlock_status(false)['waiters'] === 1, 'the child waits');
+// counted a waiter before its first round: wait until it blocks in Redis (queued), or the
+// unlock could free the key before it queued, and it would take it with no hand-over
+$await(fn () => rlock_status(false)['waiters'] === 1
+    && preg_match('/^blocked_clients:[1-9]/m', rlock_test_cmd('INFO', 'clients')), 'the child waits');
 echo "the parent holds, the child waits: holds=", rlock_status(false)['holds'], " waiters=1\n";
 var_dump($l->unlock());
 pcntl_waitpid($pid, $status);
