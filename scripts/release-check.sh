@@ -42,7 +42,7 @@ trap cleanup EXIT
 git ls-files | awk '
 	/^(src\/)?[^\/]+\.[ch]$/ || /^(rlock\.stub\.php|config\.m4|config\.w32)$/ { print $0, "src"; next }
 	/^(README\.md|CHANGELOG\.md|LICENSE)$/ { print $0, "doc"; next }
-	/^tests\/(tls\/)?[^\/]+\.(phpt|inc)$/ { print $0, "test" }
+	/^tests\/(tls\/)?[^\/]+\.(phpt|inc|supp)$/ { print $0, "test" }
 ' | sort > "$work/wanted"
 # "path role" for every file package.xml lists (nested <dir>s joined)
 php -r '
