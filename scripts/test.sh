@@ -48,7 +48,8 @@ need+=(prometheus)
 	need+=(php-pear phpunit "php$v-redis" php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-redis composer
 		php-symfony-rate-limiter php-symfony-http-kernel php-symfony-messenger php-illuminate-events php-illuminate-queue)
 [ "$mode" = "--valkey" ] && need+=(valkey-server)
-[ "$mode" = "--valgrind" ] && need+=(valgrind)
+# valgrind: the --valgrind run, and helgrind in phpt 742 (every phpt run, the tarball's too)
+need+=(valgrind)
 case "$mode" in --asan|--sanitizers) need+=(libasan8) ;; esac
 case "$mode" in --ubsan|--sanitizers) need+=(libubsan1) ;; esac
 [ "$mode" = --zts ] && need+=(libtsan2)
