@@ -90,13 +90,13 @@ run_phpt() {
 		"") ;;
 		# run-tests runs valgrind with --trace-children=yes: the redis-servers and tools a
 		# test starts would run under it too (slow, and not ours to check)
-		valgrind) args="$args -m"
+		valgrind) args="$args -m" sanitized=valgrind
 			export VALGRIND_OPTS="--trace-children-skip=*/redis-server,*/valkey-server,*/redis-cli,*/true,*/kill,*/faketime,*/promtool"
 			# in a tree of its own: .ci/run runs this beside scripts/test.sh in the repo
 			dir=$(tree_copy valgrind)
 			(cd "$dir" && rlock_build) >&2 ;;
 		# the ZTS php with no php.ini: the machine's extensions are not built for it
-		zts) dir=$(tree_build zts "$zts/bin/"); php=(PHP_EXECUTABLE="$zts/bin/php") ini=(PHPRC="$work/zts.ini" PHP_INI_SCAN_DIR=) ;;
+		zts) sanitized=zts dir=$(tree_build zts "$zts/bin/"); php=(PHP_EXECUTABLE="$zts/bin/php") ini=(PHPRC="$work/zts.ini" PHP_INI_SCAN_DIR=) ;;
 		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") sanitized=$1 ;;
 	esac
 	(cd "$dir" && env "${ini[@]}" NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args tests") \
