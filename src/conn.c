@@ -1231,11 +1231,16 @@ fail:
 	return -1;
 }
 
-zend_long rlock_now_ms(void)
+zend_long rlock_now_us(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (zend_long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (zend_long) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+zend_long rlock_now_ms(void)
+{
+	return rlock_now_us() / 1000;
 }
 
 void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms)

@@ -171,8 +171,10 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *servers, const rlock_cmd *const *cmds,
 	uint32_t enough, redisReply **replies, rlock_err *errs);
 
-/* The monotonic clock, in ms (touches no Zend state: the watchdog's thread uses it too). */
+/* The monotonic clock, in ms and in us (touch no Zend state: the watchdog's thread uses
+ * them too). */
 zend_long rlock_now_ms(void);
+zend_long rlock_now_us(void);
 /* Sleep about base_ms (jittered between half and all of it), never past max_ms. */
 void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms);
 /* Sleep us microseconds (a Swoole coroutine's sleep yields). */

@@ -210,12 +210,12 @@ int rlock_rate_take(const rlock_opts *o, zend_string *const *keys, const rlock_r
 int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *r, zend_long n, zend_long wait_ms,
 	bool fair, zend_long *retry_us, rlock_err *err)
 {
-	zend_long deadline = rlock_rate_now_us() + wait_ms * 1000;  /* wait_ms is at most RLOCK_MS_MAX */
+	zend_long deadline = rlock_now_us() + wait_ms * 1000;  /* wait_ms is at most RLOCK_MS_MAX */
 	rlock_rate_wait w;
 
 	rlock_conn_begin(o, wait_ms);
 	for (;;) {
-		zend_long left = MAX(deadline - rlock_rate_now_us(), 0);
+		zend_long left = MAX(deadline - rlock_now_us(), 0);
 		int rc = rlock_rate_take(o, &key, &r, 1, n, fair ? left : 0, &w, err);
 		if (rc < 0) {
 			return -1;
@@ -226,7 +226,7 @@ int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *
 			*retry_us = 0;
 			return 1;
 		}
-		if (fair || w.wait_us > deadline - rlock_rate_now_us()) {
+		if (fair || w.wait_us > deadline - rlock_now_us()) {
 			*retry_us = w.wait_us;
 			return 0;
 		}
@@ -285,19 +285,12 @@ int rlock_rate_reset(const rlock_opts *o, zend_string *key, rlock_err *err)
 	return 0;
 }
 
-zend_long rlock_rate_now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (zend_long) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 void rlock_rate_sleep(zend_long wait_us)
 {
 	/* to a deadline: a signal that cuts a sleep short is slept through; in a Swoole
 	 * coroutine the sleep yields (rlock_sleep_us) */
-	zend_long until = rlock_rate_now_us() + wait_us, left;
-	while ((left = until - rlock_rate_now_us()) > 0) {
+	zend_long until = rlock_now_us() + wait_us, left;
+	while ((left = until - rlock_now_us()) > 0) {
 		rlock_sleep_us(left);
 	}
 }

@@ -60,8 +60,6 @@ int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *
 
 /* Sleep wait_us from now, by the monotonic clock (a signal does not cut it short). */
 void rlock_rate_sleep(zend_long wait_us);
-/* The monotonic clock in us. */
-zend_long rlock_rate_now_us(void);
 
 void rlock_ratelimit_minit(void);
 

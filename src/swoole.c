@@ -7,6 +7,7 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "swoole.h"
+#include "conn.h"
 
 const rlock_swoole_api *rlock_swoole = NULL;
 
@@ -74,19 +75,12 @@ long rlock_swoole_coroutine(void)
 	return cid;
 }
 
-static zend_long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (zend_long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Swoole's poll() yields until an fd is ready or ms passed; it returns -1 for both a
  * timeout and a failure to watch an fd: what poll() would say is asked then, without
  * waiting, and the time left (a watch that failed) waited out the blocking way. */
 int rlock_swoole_poll(struct pollfd *fds, nfds_t n, zend_long ms)
 {
-	zend_long deadline = now_ms() + ms;
+	zend_long deadline = rlock_now_ms() + ms;
 	int rc = ms > 0 ? rlock_swoole->poll(fds, n, (int) MIN(ms, INT_MAX)) : -1;
 	if (rc >= 0) {
 		return rc;
@@ -95,7 +89,7 @@ int rlock_swoole_poll(struct pollfd *fds, nfds_t n, zend_long ms)
 		fds[i].revents = 0;
 	}
 	do {
-		rc = poll(fds, n, (int) MAX(MIN(deadline - now_ms(), INT_MAX), 0));
+		rc = poll(fds, n, (int) MAX(MIN(deadline - rlock_now_ms(), INT_MAX), 0));
 	} while (rc < 0 && errno == EINTR);
 	return rc;
 }
