@@ -1,4 +1,4 @@
-# Seven panels of the benchmark. Called by run.sh:
+# Seven panels of the benchmark, an eighth with the Swoole rows when they ran. Called by run.sh:
 #   gnuplot -e "out='bench/out'; libs='phpredis predis ...'" bench/chart.gp
 set terminal pngcairo size 2000,900 font "sans,10" noenhanced
 set output out.'/bench.png'
@@ -54,5 +54,18 @@ set yrange [0:*]
 
 set title "Lock-Redis CPU us per section, INFO cpu (lower is better)"
 plot for [i=1:N] file(word(libs,i)) using 1:8 title word(libs,i) lw width(word(libs,i)) lc rgb color(word(libs,i))
+
+# the flash sale on Swoole (BENCH_SWOOLE=1: bench/swoole.php's rows), when it ran
+if (system("test -s ".out."/swoole.dat && echo 1") eq "1") {
+	set title "Swoole flash sale, req/s (higher is better)"
+	unset logscale x
+	unset xlabel
+	set xrange [*:*]
+	set yrange [0:*]
+	set style data histograms
+	unset key
+	set xtics rotate by -30 font ",9"
+	plot out.'/swoole.dat' using 2:xticlabels(1) linecolor rgb "#d62728"
+}
 
 unset multiplot

@@ -16,6 +16,9 @@
 # BENCH_RATELIMIT=1: then the rate limits (bench/ratelimit_exact.php: 64 processes on one
 # limit of 100/s, with and without a clock skew; its BENCH_RL_* knobs, BENCH_QUICK: a short
 # run), its table appended to the report; BENCH_RATELIMIT=only: the rate limits alone.
+# BENCH_SWOOLE=1: then the flash sale on Swoole (bench/swoole.php, with the swoole.so that
+# scripts/lib/swoole.sh caches, built the first time: 10-20 minutes), its table appended to
+# the report and its rows a panel of the chart; BENCH_SWOOLE=only: that alone.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -96,6 +99,21 @@ ratelimit() {
 }
 if [ "${BENCH_RATELIMIT:-}" = only ]; then
 	ratelimit
+	exit
+fi
+# swoole: bench/swoole.php (its own redis-server; BENCH_QUICK: one round), its rows in
+# $OUT/swoole.dat for the chart
+swoole() {
+	local so
+	. "$REPO/scripts/lib/swoole.sh"
+	so=$(rlock_swoole_so)
+	say "Swoole: bench/swoole.php"
+	rm -f "$OUT/swoole.dat"
+	"${RLOCK_PHP[0]}" -d "extension=$so" "${RLOCK_PHP[@]:1}" "$BENCH/swoole.php" --out="$OUT" \
+		${BENCH_QUICK:+--runs=1} | tee "$OUT/swoole.md"
+}
+if [ "${BENCH_SWOOLE:-}" = only ]; then
+	swoole
 	exit
 fi
 
@@ -228,6 +246,10 @@ BENCH_LIBS=$(echo "$REPORT_LIBS rlock" | tr ' ' '\n' | awk '!seen[$0]++' | xargs
 	php "$BENCH/report.php" "$RESULTS" "$OUT"
 if [ "$RUNS" -gt 1 ]; then
 	php "$BENCH/medians.php" "$OUT"/results-*.jsonl | tee -a "$OUT/report.md"
+fi
+rm -f "$OUT/swoole.dat"
+if [ -n "${BENCH_SWOOLE:-}" ]; then
+	swoole >>"$OUT/report.md"
 fi
 gnuplot -e "out='$OUT'; libs='$BENCH_LIBS'" "$BENCH/chart.gp"
 if [ -n "${BENCH_RATELIMIT:-}" ]; then

@@ -4,26 +4,31 @@
  * and hooks on), 1 and 4 workers, N buyers for 100 items, under each lock:
  *   rlock   rlock's queue (a release hands over at once; waits yield the coroutine)
  *   baton   a token in a Redis list, BLPOP/RPUSH on hooked phpredis (the fastest hand-over
- *           a coroutine app writes by hand)
+ *           a coroutine app writes by hand; no owner check, no lease: not a lock)
+ *   floor   the least a lock that checks its owner and hands over costs on Redis 7, which
+ *           has no compare-and-set command: a script and a BLPOP to take it, a script to
+ *           give it (hooked phpredis; no lease for its queue, no fencing, no reentrancy)
  *   setnx   SET NX PX + 5 ms coroutine sleep between tries (the classic lock)
  *   poll    the same with 250 ms (friendsofhyperf/lock's wait)
  * req/s and p99 per row, medians over --runs; every round checks that nothing was oversold.
  *
  *   php -d extension=swoole.so -d extension=modules/rlock.so bench/swoole.php \
- *       [--buyers=3000] [--concurrency=300] [--runs=3] [--workers=1,4] [--locks=rlock,baton,setnx,poll]
+ *       [--buyers=3000] [--concurrency=300] [--runs=3] [--workers=1,4] [--locks=rlock,floor,baton,setnx,poll]
+ *       [--out=DIR]
  *
  * It starts a redis-server of its own on a free port, and the endpoint with the same php
- * and extensions as itself.
+ * and extensions as itself. --out: also DIR/swoole.dat, a row a line ("W worker(s) LOCK"
+ * req/s p99), for bench/chart.gp.
  */
 
 declare(strict_types=1);
 
-$opt = getopt('', ['buyers::', 'concurrency::', 'runs::', 'workers::', 'locks::']);
+$opt = getopt('', ['buyers::', 'concurrency::', 'runs::', 'workers::', 'locks::', 'out::']);
 $buyers = (int) ($opt['buyers'] ?? 3000);
 $conc = (int) ($opt['concurrency'] ?? 300);
 $runs = (int) ($opt['runs'] ?? 3);
 $workersList = array_map('intval', explode(',', $opt['workers'] ?? '1,4'));
-$locks = explode(',', $opt['locks'] ?? 'rlock,baton,setnx,poll');
+$locks = explode(',', $opt['locks'] ?? 'rlock,floor,baton,setnx,poll');
 
 function free_port(): int
 {
@@ -128,6 +133,10 @@ foreach ($workersList as $workers) {
 }
 exec("redis-cli -p $rport shutdown nosave 2>/dev/null");
 
+if (isset($opt['out'])) {
+    file_put_contents($opt['out'] . '/swoole.dat', implode('', array_map(fn ($r) => sprintf("\"%d worker%s: %s\" %.0f %.1f\n",
+        $r[0], $r[0] > 1 ? 's' : '', $r[1], $r[2], $r[3]), $rows)));
+}
 echo "| workers | lock | req/s | p99 ms | sold | 503 busy | req/s vs rlock | p99 vs rlock |\n";
 echo "|---|---|---|---|---|---|---|---|\n";
 foreach ($rows as [$w, $lock, $rps, $p99, $sold, $busy]) {

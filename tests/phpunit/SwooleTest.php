@@ -661,6 +661,72 @@ final class SwooleTest extends OneServerTestCase
         }
     }
 
+    public static function saleLocks(): array
+    {
+        return ['rlock' => ['rlock'], 'the floor bench/swoole.php measures rlock against' => ['floor']];
+    }
+
+    /**
+     * The flash-sale example (examples/swoole/flash_sale.php, 2 workers, coroutines and hooks
+     * on) sells its stock once: 300 buyers, 60 at a time, for 20 items give 20 orders to 20
+     * buyers, stock 0, every buyer answered 200. Under rlock, and under the floor row of
+     * bench/swoole.php (a measuring stick that did not exclude would make rlock look slow).
+     * @dataProvider saleLocks
+     */
+    public function testFlashSaleExampleSellsTheStockOnce(string $kind): void
+    {
+        $port = RedisServer::freePort();
+        $cmd = array_merge(['setsid', PHP_BINARY, '-d', 'extension=' . self::swooleSo()], array_slice(Processes::php(), 1),
+            [dirname(__DIR__, 2) . '/examples/swoole/flash_sale.php', "--port=$port", '--workers=2',
+                '--redis=' . $this->redis->dsn(), "--lock=$kind"]);
+        $server = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'],
+            2 => ['file', '/dev/null', 'w']], $pipes);
+        $this->assertIsResource($server);
+        $pid = proc_get_status($server)['pid'];
+        try {
+            $get = function (string $path) use ($port): ?array {
+                $s = @stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 1);
+                if (!$s) {
+                    return null;
+                }
+                stream_set_timeout($s, 10);
+                fwrite($s, "GET $path HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                $answer = stream_get_contents($s);
+                fclose($s);
+                return json_decode(substr($answer, strpos($answer, "\r\n\r\n") + 4), true);
+            };
+            $this->await(fn () => $get('/reset?stock=20') === ['status' => 'ok'], 'the example serves', 20);
+            $i = $this->swoole(self::HOOKS . '
+                [, , $port] = $argv;
+                $codes = [];
+                Co\run(function () use ($port, &$codes) {
+                    $next = 0;
+                    for ($c = 0; $c < 60; $c++) {
+                        go(function () use ($port, &$next, &$codes) {
+                            while (($n = $next++) < 300) {
+                                $cli = new Swoole\Coroutine\Http\Client("127.0.0.1", (int) $port);
+                                $cli->set(["timeout" => 20]);
+                                $cli->get("/buy?user=u$n");
+                                $codes[] = [$cli->statusCode, json_decode((string) $cli->body, true)["status"] ?? null];
+                                $cli->close();
+                            }
+                        });
+                    }
+                });
+                echo json_encode($codes), "\n";', [$port]);
+            [$codes] = $this->finish($i, 60);
+            $this->assertCount(300, $codes);
+            $this->assertSame([200], array_values(array_unique(array_column($codes, 0))), 'every buyer answered 200');
+            $statuses = array_count_values(array_column($codes, 1));
+            $this->assertSame(20, $statuses['ok'] ?? 0, json_encode($statuses));
+            $this->assertSame(280, $statuses['sold_out'] ?? 0, json_encode($statuses));
+            $this->assertSame(['stock' => 0, 'orders' => 20, 'buyers' => 20], $get('/stats'));
+        } finally {
+            posix_kill(-$pid, SIGKILL);
+            proc_close($server);
+        }
+    }
+
     /** The watchdog renews the lease of every coroutine's hold; a SIGKILLed worker's locks
      * come back within a lease. */
     public function testWatchdogRenewsCoroutinesAndKilledWorkerLetsGo(): void
