@@ -398,6 +398,16 @@ PHP_METHOD(RSemaphore, tryAcquire)
 	RETURN_BOOL(rc);
 }
 
+/* rlock_refuse_elsewhere() naming the semaphore as the caller did (its key, not the Redis
+ * key of its holders). */
+static bool rsemaphore_refuse_elsewhere(rsemaphore_object *s, const char *verb)
+{
+	zend_string *name = rlock_semaphore_name(s->key);
+	bool refused = rlock_refuse_elsewhere(&s->own, verb, "the semaphore", name);
+	zend_string_release(name);
+	return refused;
+}
+
 PHP_METHOD(RSemaphore, release)
 {
 	rsemaphore_object *s;
@@ -406,7 +416,7 @@ PHP_METHOD(RSemaphore, release)
 	if (!(s = rsemaphore_this(ZEND_THIS))) {
 		RETURN_THROWS();
 	}
-	if (!rsemaphore_owes(s) && rlock_refuse_elsewhere(&s->own, "release", "the semaphore", s->key)) {
+	if (!rsemaphore_owes(s) && rsemaphore_refuse_elsewhere(s, "release")) {
 		RETURN_THROWS();
 	}
 	int rc = rsemaphore_release(s, true);
@@ -433,7 +443,7 @@ PHP_METHOD(RSemaphore, extend)
 	}
 	rlock_own *me = rsemaphore_held(s);
 	if (!me) {
-		if (rlock_refuse_elsewhere(&s->own, "extend", "the semaphore", s->key)) {
+		if (rsemaphore_refuse_elsewhere(s, "extend")) {
 			RETURN_THROWS();
 		}
 		RETURN_FALSE;

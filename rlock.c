@@ -186,7 +186,8 @@ bool rlock_refuse_elsewhere(rlock_owners *w, const char *verb, const char *what,
 		return false;
 	}
 	zend_throw_exception_ex(rlock_ce_exception, 0, "Cannot %s %s \"%s\" from this execution context: another one "
-		"(the main flow or another Fiber) holds it through this object, and a hold belongs to the context that took it",
+		"(the main flow, another Fiber or another Swoole coroutine) holds it through this object, and a hold belongs to the "
+		"context that took it",
 		verb, what, ZSTR_VAL(name));
 	return true;
 }

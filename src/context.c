@@ -6,7 +6,7 @@
  * Fiber returned or threw, or was destroyed while suspended), then never given again: the
  * engine reuses the memory of a dead Fiber's context for the next, its id is not reused.
  *
- * A Swoole coroutine (with the hooks on, swoole.h) is one too, by its cid: its id is made at
+ * A Swoole coroutine (hooks on or off, swoole.h) is one too, by its cid: its id is made at
  * its first call that asks, and ends in coroutine_end(), after all the coroutine's defers. */
 
 #include "php.h"

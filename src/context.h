@@ -2,7 +2,7 @@
 #define RLOCK_CONTEXT_H
 
 /* The execution context a hold belongs to: the request's main flow, a Fiber, or a Swoole
- * coroutine (with Swoole's hooks on: swoole.h; a thread, once a runtime layer adds it). This
+ * coroutine (swoole.h; a thread, once a runtime layer adds it). This
  * file is the one place that knows what a context is: a runtime replaces rlock_context() and
  * calls rlock_registry_end() (registry.h) where one of its contexts ends, as the Fiber
  * observer and the coroutine's end here do. */

@@ -21,10 +21,6 @@ const rlock_swoole_api *rlock_swoole = NULL;
 
 static rlock_swoole_api api;
 
-/* PHP's own "tcp" transport, as at MINIT (before any hook: Swoole hooks at run time). Not
- * php_stream_generic_socket_factory's address: a build may register a local copy of it. */
-static void *php_tcp;
-
 /* swoole_api.h's SW_GLOBAL_HOOK_ON_CORO_STOP: Swoole calls its hooks of that type as a
  * coroutine's context is destroyed (PHPCoroutine::destroy_context), after every defer() of
  * the coroutine ran (or was dropped: one threw), before its Context object is released,
@@ -52,7 +48,6 @@ void rlock_swoole_minit(void (*on_end)(void))
 	add_hook = (void (*)(int, void (*)(void *), int)) dlsym(RTLD_DEFAULT, "swoole_add_hook");
 	rlock_swoole = api.get_id && api.poll && api.usleep && add_hook ? &api : NULL;
 	if (rlock_swoole) {
-		php_tcp = zend_hash_str_find_ptr(php_stream_xport_get_hash(), "tcp", sizeof("tcp") - 1);
 		/* once for the process (Swoole's MINIT ran before: rlock.c's module dependency;
 		 * Swoole frees its hooks at its MSHUTDOWN) */
 		end_fn = on_end;
@@ -60,16 +55,13 @@ void rlock_swoole_minit(void (*on_end)(void))
 	}
 }
 
-/* Whether Swoole's hooks are on: its "tcp" transport in place of PHP's. */
-static bool hooked(void)
-{
-	return zend_hash_str_find_ptr(php_stream_xport_get_hash(), "tcp", sizeof("tcp") - 1) != php_tcp;
-}
-
+/* Hooks on or off: rlock's sockets are hiredis', not PHP streams, and wait through Swoole's
+ * coroutine API either way (without the hooks a coroutine holding was the process' main flow
+ * to rlock, and any other coroutine re-entered its keys). */
 long rlock_swoole_coroutine(void)
 {
 	long cid;
-	if (!rlock_swoole || (cid = rlock_swoole->get_id()) <= 0 || !hooked()) {
+	if (!rlock_swoole || (cid = rlock_swoole->get_id()) <= 0) {
 		return 0;
 	}
 	return cid;

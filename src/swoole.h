@@ -3,10 +3,9 @@
 
 /* Swoole's coroutines, found at run time: rlock does not link to Swoole, it looks up the C
  * functions Swoole exports (swoole_coroutine_api.h) once its extension is loaded. Inside a
- * coroutine with Swoole's hooks on (its "tcp" stream transport in place of PHP's: what
- * phpredis and every stream of the process then yield on), a hold is the coroutine's
- * (context.c) and every wait of rlock's yields the coroutine (conn.c); elsewhere, or with
- * the hooks off, nothing changes. */
+ * coroutine, Swoole's hooks on or off (they replace PHP's stream transports; rlock's sockets
+ * are not streams), a hold is the coroutine's (context.c) and every wait of rlock's yields
+ * the coroutine (conn.c); outside one nothing changes. */
 
 #include "php.h"
 #include <poll.h>
@@ -29,7 +28,7 @@ extern const rlock_swoole_api *rlock_swoole;
  * (Swoole's ON_CORO_STOP hook). */
 void rlock_swoole_minit(void (*on_end)(void));
 
-/* The running coroutine's id (> 0) when rlock runs inside one with the hooks on, else 0. */
+/* The running coroutine's id (> 0) when rlock runs inside one, else 0. */
 long rlock_swoole_coroutine(void);
 
 /* poll() and a sleep that yield the running coroutine (of rlock_swoole_coroutine()). */

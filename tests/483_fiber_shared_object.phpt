@@ -54,8 +54,8 @@ echo "nothing held: ", var_export(rlock_test_cmd('EXISTS', $l->key()), true), ",
 A lock: true
 B tryLock: false, lock(200): false
 B isAcquired: false, token: NULL, lost: false
-B unlock: RLockException: Cannot unlock the lock "KEY" from this execution context: another one (the main flow or another Fiber) holds it through this object, and a hold belongs to the context that took it
-B extend: RLockException: Cannot extend the lock "KEY" from this execution context: another one (the main flow or another Fiber) holds it through this object, and a hold belongs to the context that took it
+B unlock: RLockException: Cannot unlock the lock "KEY" from this execution context: another one (the main flow, another Fiber or another Swoole coroutine) holds it through this object, and a hold belongs to the context that took it
+B extend: RLockException: Cannot extend the lock "KEY" from this execution context: another one (the main flow, another Fiber or another Swoole coroutine) holds it through this object, and a hold belongs to the context that took it
 A's hold untouched: true
 main flow token: NULL, unlock while a Fiber holds: RLockException
 A unlock: true

@@ -902,8 +902,15 @@ final class SwooleTest extends OneServerTestCase
         $this->assertSame(['left' => 0, 'more clients' => 0], $r, 'the first one\'s connection serves the next');
     }
 
-    /** Without the hooks nothing changes: a hold is the process' (the main flow's). */
-    public function testWithoutHooksHoldsStayTheProcess(): void
+    /**
+     * Without the hooks (Swoole\Http\Server's default, or hook_flags 0) a coroutine is a context
+     * all the same: rlock's sockets are its own, not PHP streams, and wait through Swoole's
+     * coroutine API with or without the hooks. Another coroutine neither re-enters a held key
+     * (it was reentrant across all the coroutines of the process: two inside at once the moment
+     * the holder yielded) nor blocks the worker while it waits: it is handed the key when the
+     * holder lets go, while a third coroutine keeps ticking.
+     */
+    public function testWithoutHooksCoroutinesExcludeEachOther(): void
     {
         $i = $this->swoole('
             [, $dsn] = $argv;
@@ -911,16 +918,33 @@ final class SwooleTest extends OneServerTestCase
             Co\run(function () use ($dsn) {
                 $a = new RLock("k", ["server" => $dsn]);
                 $a->lock();
-                $r = [];
+                $r = ["hooks" => Swoole\Runtime::getHookFlags()];
+                $ticks = 0;
+                $done = false;
+                go(function () use (&$ticks, &$done) {
+                    while (!$done) {
+                        $ticks++;
+                        Co::sleep(0.005);
+                    }
+                });
                 $wg = new Swoole\Coroutine\WaitGroup(1);
-                go(function () use ($dsn, &$r, $wg) {
-                    $r["other"] = (new RLock("k", ["server" => $dsn, "wait" => 0]))->lock();
+                go(function () use ($dsn, &$r, $wg, &$ticks) {
+                    $r["other, no wait"] = (new RLock("k", ["server" => $dsn]))->tryLock();
+                    $b = new RLock("k", ["server" => $dsn, "wait" => 10000]);
+                    $before = $ticks;
+                    $r["other, waiting"] = $b->lock();
+                    $r["ticked while it waited"] = $ticks > $before;
+                    $b->unlock();
                     $wg->done();
                 });
+                Co::sleep(0.1);
+                $a->unlock();
                 $wg->wait();
+                $done = true;
                 echo json_encode($r), "\n";
             });');
         [$r] = $this->finish($i);
-        $this->assertSame(['other' => true], $r, 'reentrant across the coroutines of the process, as before');
+        $this->assertSame(['hooks' => 0, 'other, no wait' => false, 'other, waiting' => true,
+            'ticked while it waited' => true], $r);
     }
 }
