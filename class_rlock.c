@@ -116,6 +116,8 @@ static rlock_object *rlock_this(zval *this_ptr)
 	return l;
 }
 
+static int rlock_release_one(rlock_object *l, rlock_own *me, bool throw);
+
 /* 1 acquired, 0 not within wait, -1 thrown. */
 static int rlock_acquire(rlock_object *l, zend_long wait)
 {
@@ -143,6 +145,12 @@ static int rlock_acquire(rlock_object *l, zend_long wait)
 	me->fence = hold.fence;
 	me->valid_until = hold.valid_until;
 	rlock_lost_track(&l->on_lost, me);
+	if (UNEXPECTED(EG(exception) != NULL)) {
+		/* an exception came in while we waited (Swoole: Co::cancel($cid, true), a time limit),
+		 * and the caller gets it, not the lock: this hold goes back at once */
+		rlock_release_one(l, me, false);
+		return -1;
+	}
 	return 1;
 }
 

@@ -176,6 +176,8 @@ static zend_long permits_arg(rsemaphore_object *s, zend_long n, uint32_t arg_num
 	return n;
 }
 
+static int rsemaphore_release_n(rsemaphore_object *s, zend_long n, bool throw);
+
 /* 1 taken, 0 not within wait, -1 thrown. */
 static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 {
@@ -237,6 +239,12 @@ static int rsemaphore_acquire(rsemaphore_object *s, zend_long n, zend_long wait)
 	me->count = total;
 	me->valid_until = hold.valid_until;
 	rlock_lost_track(&s->on_lost, me);
+	if (UNEXPECTED(EG(exception) != NULL)) {
+		/* an exception came in while we waited (Swoole: Co::cancel($cid, true), a time limit),
+		 * and the caller gets it, not the permits: these n go back at once */
+		rsemaphore_release_n(s, n, false);
+		return -1;
+	}
 	return 1;
 }
 

@@ -15,6 +15,7 @@
 #include "registry.h"
 #include "zend_observer.h"
 #include "zend_exceptions.h"
+#include "zend_fibers.h"
 
 /* A Fiber's key in RLOCK_G(ctx_fibers): its context's address. */
 #define FIBER_KEY(c) ((zend_ulong) (uintptr_t) (c))
@@ -34,11 +35,16 @@ static rlock_ctx fiber_new_id(zend_fiber_context *c)
 	return Z_LVAL(v);
 }
 
-rlock_ctx rlock_context_fiber(void)
+/* Fiber c's id, made at its first call that asks. */
+static rlock_ctx fiber_id(zend_fiber_context *c)
 {
-	zend_fiber_context *c = EG(current_fiber_context);
 	zval *id = zend_hash_index_find(&RLOCK_G(ctx_fibers), FIBER_KEY(c));
 	return id ? (rlock_ctx) Z_LVAL_P(id) : fiber_new_id(c);
+}
+
+rlock_ctx rlock_context_fiber(void)
+{
+	return fiber_id(EG(current_fiber_context));
 }
 
 bool rlock_context_fiber_alive(rlock_ctx ctx)
@@ -47,11 +53,15 @@ bool rlock_context_fiber_alive(rlock_ctx ctx)
 }
 
 /* A Swoole coroutine's: its id, whether its onLost callbacks run, its connection slot
- * (0: none). */
+ * (0: none), and the Fiber running in it, if any: a Fiber started inside a coroutine is a
+ * context of its own, as anywhere (Swoole does not keep EG(current_fiber_context) per
+ * coroutine: another coroutine may run while this one is inside a Fiber, so the Fiber is
+ * followed here, by the engine's Fiber switches). */
 typedef struct {
 	rlock_ctx ctx;
 	bool lost_dispatching;  /* its onLost callbacks run (lost.c) */
 	uint32_t slot;
+	zend_fiber_context *fiber;  /* a PHP Fiber running inside the coroutine, or NULL */
 } co_state;
 
 static co_state *co_find(long cid)
@@ -74,7 +84,29 @@ static co_state *co_get(long cid)
 
 rlock_ctx rlock_context_coroutine(long cid)
 {
-	return co_get(cid)->ctx;
+	co_state *st = co_get(cid);
+	return UNEXPECTED(st->fiber != NULL) ? fiber_id(st->fiber) : st->ctx;
+}
+
+static bool is_php_fiber(const zend_fiber_context *c)
+{
+	return c && c->kind == zend_ce_fiber;
+}
+
+/* The engine switches Fibers (Swoole loaded): inside a coroutine, the PHP Fiber that runs in
+ * it from now on (a Fiber it starts or resumes), or none (back to the coroutine's own flow).
+ * Switches between no PHP Fibers (Swoole's own fiber contexts, with its fiber mock on) leave
+ * it as it is. */
+static void fiber_switched(zend_fiber_context *from, zend_fiber_context *to)
+{
+	long cid;
+	if ((!is_php_fiber(from) && !is_php_fiber(to)) || (cid = rlock_swoole_coroutine()) <= 0) {
+		return;
+	}
+	co_state *st = is_php_fiber(to) ? co_get(cid) : co_find(cid);
+	if (st) {
+		st->fiber = is_php_fiber(to) ? to : NULL;
+	}
 }
 
 bool *rlock_context_running(rlock_ctx *ctx)
@@ -129,8 +161,11 @@ rlock_ctx rlock_context_renew(void)
 	rlock_ctx old = rlock_context();
 	zend_fiber_context *c = EG(current_fiber_context);
 	long cid = rlock_swoole ? rlock_swoole_coroutine() : 0;
-	if (cid > 0) {
-		co_state *st = co_find(cid);
+	co_state *st = cid > 0 ? co_find(cid) : NULL;
+	if (st && st->fiber) {
+		c = st->fiber;  /* a Fiber inside the coroutine: as a Fiber */
+	}
+	if (st && !st->fiber) {
 		zend_hash_index_del(&RLOCK_G(ctx_alive), old);
 		st->ctx = new_id() | RLOCK_CTX_COROUTINE;
 		zend_hash_index_add_empty_element(&RLOCK_G(ctx_alive), st->ctx);
@@ -154,6 +189,15 @@ static void fiber_destroyed(zend_fiber_context *c)
 	rlock_ctx ctx = Z_LVAL_P(id);
 	zend_hash_index_del(&RLOCK_G(ctx_fibers), FIBER_KEY(c));
 	zend_hash_index_del(&RLOCK_G(ctx_alive), ctx);
+	if (UNEXPECTED(rlock_swoole != NULL)) {
+		/* (a coroutine that was inside it and never switched back: ended in a bailout) */
+		co_state *st;
+		ZEND_HASH_FOREACH_PTR(&RLOCK_G(ctx_coros), st) {
+			if (st->fiber == c) {
+				st->fiber = NULL;
+			}
+		} ZEND_HASH_FOREACH_END();
+	}
 	rlock_registry_end(ctx);
 }
 
@@ -161,6 +205,9 @@ void rlock_context_minit(void)
 {
 	zend_observer_fiber_destroy_register(fiber_destroyed);
 	rlock_swoole_minit(coroutine_end);
+	if (rlock_swoole) {
+		zend_observer_fiber_switch_register(fiber_switched);
+	}
 }
 
 static void co_state_dtor(zval *zv)

@@ -903,6 +903,159 @@ final class SwooleTest extends OneServerTestCase
     }
 
     /**
+     * Co::cancel($cid, true) on a coroutine waiting in lock(), synchronized() or
+     * RSemaphore::acquire(): Swoole lets the wait run to its end, then throws its
+     * CanceledException where the call returns. The caller gets the exception, not the lock:
+     * what the wait took goes back at once, though the coroutine lives on with its objects
+     * (before: held until the coroutine ended, or for ever with the watchdog renewing it), and
+     * synchronized() does not run its callback.
+     */
+    public function testCancelledWaiterKeepsNothing(): void
+    {
+        $i = $this->swoole(self::HOOKS . self::RAW . '
+            [, $dsn] = $argv;
+            Co\run(function () use ($dsn) {
+                $o = ["server" => $dsn, "ttl" => 30000, "wait" => 20000, "watchdog" => true];
+                $hl = new RLock("k", $o);
+                $hl->lock();
+                $hs = new RSemaphore("s", 1, $o);
+                $hs->acquire();
+                $r = [];
+                $keep = [];
+                $done = new Swoole\Coroutine\Channel(3);
+                $end = new Swoole\Coroutine\Channel(1);
+                $wait = function (string $name, callable $f) use (&$r, &$keep, $done, $end) {
+                    return go(function () use ($name, $f, &$r, &$keep, $done, $end) {
+                        try {
+                            $r[$name] = ["returned" => $f($keep)];
+                        } catch (Throwable $e) {
+                            $r[$name] = ["threw" => get_class($e)];
+                        }
+                        $done->push(1);
+                        $end->pop();  // lives on, its objects with it
+                    });
+                };
+                $cids = [
+                    $wait("lock", fn (&$keep) => ($keep[] = new RLock("k", $o))->lock()),
+                    $wait("synchronized", fn (&$keep) => ($keep[] = new RLock("k", $o))->synchronized(fn () => "ran")),
+                    $wait("acquire", fn (&$keep) => ($keep[] = new RSemaphore("s", 1, $o))->acquire()),
+                ];
+                while (preg_match_all("/ cmd=blpop/", raw($dsn, "CLIENT", "LIST")) < 3) {
+                    Co::sleep(0.001);
+                }
+                foreach ($cids as $c) {
+                    Co::cancel($c, true);
+                }
+                $hl->unlock();
+                $hs->release();
+                for ($n = 0; $n < 3; $n++) {
+                    $done->pop();
+                }
+                $r["k free"] = (new RLock("k", $o))->tryLock();
+                $r["s free"] = (new RSemaphore("s", 1, $o))->tryAcquire();
+                $end->close();
+                ksort($r);
+                echo json_encode($r), "\n";
+            });', [], true);
+        [$r] = $this->finish($i, 120);
+        $cancelled = ['threw' => 'Swoole\Coroutine\CanceledException'];
+        $this->assertSame(['acquire' => $cancelled, 'k free' => true, 'lock' => $cancelled, 's free' => true,
+            'synchronized' => $cancelled], $r);
+    }
+
+    /**
+     * A PHP Fiber started inside a coroutine is a context of its own (CONTRACT 3.7), not its
+     * coroutine's: two Fibers of one coroutine take turns (each suspends inside its section), a
+     * Fiber does not re-enter its coroutine's key, a Fiber that ends holding releases; and
+     * while one coroutine is inside a Fiber (yielding there), another coroutine is itself, not
+     * that Fiber (Swoole does not keep the engine's current Fiber per coroutine). Before: the
+     * Fibers were their coroutine, two inside at once. Under valgrind when installed.
+     */
+    public function testFibersInsideCoroutinesAreContextsOfTheirOwn(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn] = $argv;
+            Co\run(function () use ($dsn) {
+                $o = ["server" => $dsn];
+                $r = [];
+                $inside = $max = $n = 0;
+                $mk = function () use ($o, &$inside, &$max, &$n) {
+                    return new Fiber(function () use ($o, &$inside, &$max, &$n) {
+                        $l = new RLock("k", $o);
+                        while (!$l->tryLock()) {
+                            Fiber::suspend();
+                        }
+                        $max = max($max, ++$inside);
+                        Fiber::suspend();
+                        $n++;
+                        $inside--;
+                        $l->unlock();
+                    });
+                };
+                $fs = [$mk(), $mk()];
+                foreach ($fs as $f) {
+                    $f->start();
+                }
+                while (array_filter($fs, fn ($f) => !$f->isTerminated())) {
+                    foreach ($fs as $f) {
+                        if ($f->isSuspended()) {
+                            $f->resume();
+                        }
+                    }
+                }
+                $r["two Fibers: most inside at once"] = $max;
+                $r["sections"] = $n;
+
+                $j = new RLock("j", $o);
+                $j->lock();
+                $f = new Fiber(fn () => (new RLock("j", $o))->tryLock());
+                $f->start();
+                $r["a Fiber takes the key of its coroutine"] = $f->getReturn();
+                $j->unlock();
+
+                $m = new RLock("m", $o);
+                $f = new Fiber(fn () => $m->lock());
+                $f->start();
+                $r["the Fiber took m"] = $f->getReturn();
+                unset($f);  // (it ended: its context with it)
+                $r["m free once the Fiber ended"] = (new RLock("m", $o))->tryLock();
+
+                $wg = new Swoole\Coroutine\WaitGroup(2);
+                $in = new Swoole\Coroutine\Channel(1);
+                $out = new Swoole\Coroutine\Channel(1);
+                go(function () use ($o, $wg, $in, $out) {
+                    $f = new Fiber(function () use ($o, $in, $out) {
+                        $q = new RLock("q", $o);
+                        $q->lock();
+                        $in->push(1);
+                        $out->pop();  // (yields the coroutine inside the Fiber)
+                        $q->unlock();
+                    });
+                    $f->start();
+                    $wg->done();
+                });
+                go(function () use ($o, $wg, $in, $out, &$r) {
+                    $in->pop();
+                    $r["another coroutine takes the key of the Fiber"] = (new RLock("q", $o))->tryLock();
+                    $p = new RLock("p", $o);
+                    $p->lock();
+                    $out->push(1);
+                    Co::sleep(0.05);  // the Fiber in the other coroutine ends meanwhile
+                    $r["its own hold outlives the other Fiber"] = $p->isAcquired();
+                    $p->unlock();
+                    $wg->done();
+                });
+                $wg->wait();
+                echo json_encode($r), "\n";
+            });', [], true);
+        [$r] = $this->finish($i, 120);
+        $this->assertSame(['two Fibers: most inside at once' => 1, 'sections' => 2,
+            'a Fiber takes the key of its coroutine' => false, 'the Fiber took m' => true,
+            'm free once the Fiber ended' => true, 'another coroutine takes the key of the Fiber' => false,
+            'its own hold outlives the other Fiber' => true], $r);
+    }
+
+    /**
      * Without the hooks (Swoole\Http\Server's default, or hook_flags 0) a coroutine is a context
      * all the same: rlock's sockets are its own, not PHP streams, and wait through Swoole's
      * coroutine API with or without the hooks. Another coroutine neither re-enters a held key
