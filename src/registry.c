@@ -324,15 +324,18 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		zv = drop(zv, h);
 		h = NULL;
 	}
-	if (h && o->reentrant) {
+	if (h && o->reentrant && h->opts->reentrant) {
 		/* one round trip: the hold is still ours in Redis (nobody deleted it, no restart
-		 * lost it), and its lease starts again, as Redisson's reentrant lock does */
+		 * lost it), and its lease starts again, as Redisson's reentrant lock does; never
+		 * shorter than what is left of it (a nested acquire with a shorter ttl would cut the
+		 * outer holder's lease: another process inside before the outermost unlock). A hold
+		 * taken with reentrant off is not re-entered: another owner (the bridges' locks). */
 		/* on a copy, h found again after: a Swoole coroutine yields in the round trip, and
 		 * another may change the table meanwhile, free h even (RLock::release() by its token) */
 		uint64_t serial = h->serial;
 		rlock_hold hold = h->hold;
 		hold.token = zend_string_copy(hold.token);
-		int rc = a->extend(o, key, &hold, o->ttl, err);
+		int rc = a->extend(o, key, &hold, MAX(o->ttl, held_valid_until(h) - rlock_now_ms()), err);
 		zv = chain(id);
 		h = find_ctx(zv, ctx);
 		if (h && h->serial == serial) {
