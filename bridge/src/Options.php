@@ -79,6 +79,24 @@ final class Options
         return $options;
     }
 
+    /** The longest lease or wait rlock takes, in milliseconds (2^31 - 1: 24.8 days). */
+    public const MS_MAX = 2147483647;
+
+    /**
+     * A framework's duration in seconds as rlock's milliseconds: rounded up, at least $floor;
+     * beyond MS_MAX an \InvalidArgumentException saying so in seconds ($what: what it is), never
+     * a value wrapped or cut (a lease cut short stops excluding: 1e16 seconds became 100 ms).
+     */
+    public static function secondsToMs(int|float $seconds, string $what, int $floor = 0): int
+    {
+        $ms = ceil($seconds * 1000);
+        if (!($ms <= self::MS_MAX)) {  // (NAN too)
+            throw new \InvalidArgumentException(sprintf('%s of %s seconds is longer than rlock takes: at most %d seconds'
+                . ' (24.8 days)', $what, $seconds, intdiv(self::MS_MAX, 1000)));
+        }
+        return max($floor, (int) $ms);
+    }
+
     /** A duration in milliseconds ($what: where it was given) under MS_FLOOR is a ValueError, as the extension's. */
     public static function checkMs(int $ms, string $what): void
     {

@@ -116,6 +116,26 @@ final class BridgeLaravelTest extends BridgeTestCase
         $this->assertTrue($pttl > 4000 && $pttl <= 5000, "the store's ttl: pttl $pttl");
     }
 
+    /**
+     * A lease longer than rlock takes (24.8 days) is refused before anything is taken, in
+     * seconds: it was wrapped (PHP_INT_MAX seconds became a 100 ms lease: a second get()
+     * 300 ms later succeeded) or refused in RLock's milliseconds (30 days).
+     */
+    public function testLeaseBeyondRlocksLongestIsRefusedNotWrapped(): void
+    {
+        foreach ([PHP_INT_MAX, 86400 * 30, 1e16] as $seconds) {
+            try {
+                $this->store()->lock('huge', $seconds)->get();
+                $this->fail("$seconds seconds: taken");
+            } catch (InvalidArgumentException $e) {
+                $this->assertStringContainsString('at most 2147483 seconds', $e->getMessage());
+            }
+            $this->assertSame(0, $this->client->exists('bridge:huge'), "$seconds seconds: nothing taken");
+        }
+        $this->assertTrue($this->store()->lock('huge', 2147483)->get(), 'the longest is taken');
+        $this->assertGreaterThan(2147000000, $this->client->pttl('bridge:huge'));
+    }
+
     public function testSecondsAreTheLease(): void
     {
         $lock = $this->store()->lock('k', 7);

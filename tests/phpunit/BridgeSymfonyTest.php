@@ -129,6 +129,30 @@ final class BridgeSymfonyTest extends BridgeTestCase
         $store->save(new Key('k'));
     }
 
+    /**
+     * A ttl longer than rlock takes (24.8 days) fails the acquire and leaves nothing held: it
+     * was wrapped (1e16 seconds became a 100 ms lease, another acquire() succeeding 300 ms
+     * later), or refused by RLock::extend() after the save, the key held for the store's ttl.
+     */
+    public function testTtlBeyondRlocksLongestLeavesNothingHeld(): void
+    {
+        $factory = new Symfony\Component\Lock\LockFactory($this->store());
+        foreach ([1e16, 86400.0 * 30, INF] as $ttl) {
+            try {
+                $factory->createLock('huge', $ttl, false)->acquire();
+                $this->fail("$ttl seconds: acquired");
+            } catch (Symfony\Component\Lock\Exception\LockAcquiringException $e) {
+                for ($cause = $e; $cause && !$cause instanceof Symfony\Component\Lock\Exception\InvalidTtlException;
+                    $cause = $cause->getPrevious());
+                $this->assertNotNull($cause, "$ttl seconds: the store's InvalidTtlException");
+                $this->assertStringContainsString('at most 2147483 seconds', $cause->getMessage());
+            }
+            $this->assertSame(0, $this->client->exists('bridge:huge'), "$ttl seconds: nothing held");
+        }
+        $this->assertTrue($factory->createLock('huge', 2147483.0, false)->acquire(), 'the longest is taken');
+        $this->assertGreaterThan(2147000000, $this->client->pttl('bridge:huge'));
+    }
+
     /** Leases set so far: PEXPIRE calls, which only rlock's extend script sends. */
     private function leasesSet(): int
     {

@@ -6,6 +6,7 @@ namespace RLock\Bridge\Laravel;
 
 use Illuminate\Contracts\Redis\LimiterTimeoutException;
 use Illuminate\Redis\Limiters\ConcurrencyLimiterBuilder;
+use RLock\Bridge\Options;
 use RSemaphore;
 
 /**
@@ -36,8 +37,9 @@ class Funnel extends ConcurrencyLimiterBuilder
     public function then(callable $callback, ?callable $failure = null)
     {
         $semaphore = new RSemaphore($this->name, (int) $this->maxLocks,
-            ['ttl' => max(1, (int) $this->releaseAfter) * 1000, 'auto_release' => false] + $this->options);
-        if (!$semaphore->acquire(1, max(0, (int) $this->timeout) * 1000)) {
+            ['ttl' => Options::secondsToMs(max(1, (int) $this->releaseAfter), 'releaseAfter'), 'auto_release' => false]
+            + $this->options);
+        if (!$semaphore->acquire(1, Options::secondsToMs(max(0, (int) $this->timeout), 'A wait'))) {
             $e = new LimiterTimeoutException();
             if ($failure) {
                 return $failure($e);

@@ -7,6 +7,7 @@ namespace RLock\Bridge\Laravel;
 use Illuminate\Cache\Lock;
 use Illuminate\Contracts\Cache\LockTimeoutException;
 use RLock;
+use RLock\Bridge\Options;
 
 /**
  * A Laravel cache lock over rlock, with Laravel's lifetime: it lives until it is released
@@ -36,7 +37,8 @@ class RLockLock extends Lock
         parent::__construct($name, $seconds, $owner);
         // rlock refuses a lease under 100 ms: a shorter one asked in seconds is held 100 ms
         $this->options = ['reentrant' => false, 'auto_release' => false,
-            'ttl' => $seconds > 0 ? max(100, (int) ceil($seconds * 1000)) : $options['ttl'] ?? self::FOREVER_MS] + $options;
+            'ttl' => $seconds > 0 ? Options::secondsToMs($seconds, 'A lock', Options::MS_FLOOR)
+                : $options['ttl'] ?? self::FOREVER_MS] + $options;
     }
 
     public function acquire()
@@ -46,7 +48,7 @@ class RLockLock extends Lock
 
     public function block($seconds, $callback = null)
     {
-        if (!$this->take(max(0, (int) ceil($seconds * 1000)))) {
+        if (!$this->take(Options::secondsToMs(max(0, $seconds), 'A wait'))) {
             throw new LockTimeoutException();
         }
         if (is_callable($callback)) {

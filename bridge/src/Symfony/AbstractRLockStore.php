@@ -5,7 +5,9 @@ declare(strict_types=1);
 namespace RLock\Bridge\Symfony;
 
 use RLock;
+use RLock\Bridge\Options;
 use Symfony\Component\Lock\BlockingStoreInterface;
+use Symfony\Component\Lock\Exception\InvalidTtlException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockExpiredException;
 use Symfony\Component\Lock\Key;
@@ -76,7 +78,13 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
         $lock = $this->lockOf($key);
         // rlock refuses a lease under 100 ms (a ttl in seconds mistaken for ms): a shorter one
         // asked in seconds is held 100 ms, the Key expiring at the time asked
-        $ttlMs = max(100, (int) ceil($ttl * 1000));
+        try {
+            $ttlMs = Options::secondsToMs($ttl, 'A TTL', Options::MS_FLOOR);
+        } catch (\InvalidArgumentException $e) {
+            // refused before the lock is kept: Lock::acquire() saved it a moment ago
+            $this->delete($key);
+            throw new InvalidTtlException($e->getMessage(), 0, $e);
+        }
         if ($lock !== null && $this->leaseCovers($key, $lock, $ttlMs)) {
             // Lock::acquire() refreshes right after the save: the lease just taken already
             // ends when this one would, and asking Redis again would hold the lock longer

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace RLock\Bridge\Symfony;
 
+use RLock\Bridge\Options;
 use RSemaphore;
 use Symfony\Component\Semaphore\Exception\InvalidArgumentException;
 use Symfony\Component\Semaphore\Exception\SemaphoreAcquiringException;
@@ -84,6 +85,10 @@ final class RSemaphoreStore implements PersistingStoreInterface
             throw new InvalidArgumentException("The TTL should be greater than 0, '$ttlInSecond' given.");
         }
         // rlock refuses a lease under 100 ms: a shorter one asked in seconds is held 100 ms
-        return max(100, (int) ceil($ttlInSecond * 1000));
+        try {
+            return Options::secondsToMs($ttlInSecond, 'A TTL', Options::MS_FLOOR);
+        } catch (\InvalidArgumentException $e) {
+            throw new InvalidArgumentException($e->getMessage(), 0, $e);
+        }
     }
 }
