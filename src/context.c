@@ -53,15 +53,17 @@ bool rlock_context_fiber_alive(rlock_ctx ctx)
 }
 
 /* A Swoole coroutine's: its id, whether its onLost callbacks run, its connection slot
- * (0: none), and the Fiber running in it, if any: a Fiber started inside a coroutine is a
- * context of its own, as anywhere (Swoole does not keep EG(current_fiber_context) per
- * coroutine: another coroutine may run while this one is inside a Fiber, so the Fiber is
- * followed here, by the engine's Fiber switches). */
+ * (0: none), and the PHP Fibers it entered and has not left, innermost last: a Fiber started
+ * inside a coroutine is a context of its own, as anywhere. Swoole does not keep the engine's
+ * current Fiber per coroutine: while one coroutine is inside a Fiber, another runs with the
+ * engine taking that Fiber for the current one (a Fiber it starts then "returns" into it),
+ * so each coroutine's Fibers are followed here, from the engine's Fiber switches. */
 typedef struct {
 	rlock_ctx ctx;
 	bool lost_dispatching;  /* its onLost callbacks run (lost.c) */
 	uint32_t slot;
-	zend_fiber_context *fiber;  /* a PHP Fiber running inside the coroutine, or NULL */
+	uint32_t nfibers;
+	zend_fiber_context **fibers;  /* nfibers of them; the last runs now */
 } co_state;
 
 static co_state *co_find(long cid)
@@ -85,7 +87,7 @@ static co_state *co_get(long cid)
 rlock_ctx rlock_context_coroutine(long cid)
 {
 	co_state *st = co_get(cid);
-	return UNEXPECTED(st->fiber != NULL) ? fiber_id(st->fiber) : st->ctx;
+	return UNEXPECTED(st->nfibers > 0) ? fiber_id(st->fibers[st->nfibers - 1]) : st->ctx;
 }
 
 static bool is_php_fiber(const zend_fiber_context *c)
@@ -93,32 +95,40 @@ static bool is_php_fiber(const zend_fiber_context *c)
 	return c && c->kind == zend_ce_fiber;
 }
 
-/* The engine switches Fibers (Swoole loaded): inside a coroutine, the PHP Fiber that runs in
- * it from now on (a Fiber it starts or resumes), or none (back to the coroutine's own flow).
- * Switches between no PHP Fibers (Swoole's own fiber contexts, with its fiber mock on) leave
- * it as it is. */
-static void fiber_switched(zend_fiber_context *from, zend_fiber_context *to)
+/* Where Fiber c sits in st's, or -1. */
+static int co_fiber_at(const co_state *st, const zend_fiber_context *c)
 {
-	long cid;
-	if ((!is_php_fiber(from) && !is_php_fiber(to)) || (cid = rlock_swoole_coroutine()) <= 0) {
-		return;
+	for (uint32_t i = 0; i < st->nfibers; i++) {
+		if (st->fibers[i] == c) {
+			return (int) i;
+		}
 	}
-	co_state *st = is_php_fiber(to) ? co_get(cid) : co_find(cid);
-	if (st) {
-		st->fiber = is_php_fiber(to) ? to : NULL;
-	}
+	return -1;
 }
 
-bool *rlock_context_running(rlock_ctx *ctx)
+/* The engine switches Fibers (Swoole loaded), inside coroutine cid. Entered: to, a PHP Fiber
+ * that from starts or resumes (the engine sets its caller to from before the switch). Left:
+ * from, one of the coroutine's Fibers, suspended or returned (to its caller: the coroutine's
+ * flow or an outer Fiber of the coroutine; or what the engine wrongly takes for its caller, a
+ * Fiber another coroutine was inside when this one started it). Any other switch (Swoole's
+ * own fiber contexts, with its fiber mock on) is none of the coroutine's. */
+static void fiber_switched(zend_fiber_context *from, zend_fiber_context *to)
 {
-	long cid = rlock_swoole ? rlock_swoole_coroutine() : 0;
-	if (cid > 0) {
-		co_state *st = co_find(cid);
-		*ctx = st ? st->ctx : RLOCK_CTX_COROUTINE;
-		return st ? &st->lost_dispatching : NULL;
+	long cid = rlock_swoole_coroutine();
+	if (cid <= 0) {
+		return;
 	}
-	*ctx = RLOCK_G(ctx_main);  /* (the main flow and the Fibers: one for the callbacks) */
-	return &RLOCK_G(lost_dispatching);
+	if (is_php_fiber(to) && zend_fiber_from_context(to)->caller == from) {
+		co_state *st = co_get(cid);
+		st->fibers = perealloc(st->fibers, (st->nfibers + 1) * sizeof(*st->fibers), 1);
+		st->fibers[st->nfibers++] = to;
+		return;
+	}
+	co_state *st = co_find(cid);
+	int at = st ? co_fiber_at(st, from) : -1;
+	if (at >= 0) {
+		st->nfibers = (uint32_t) at;
+	}
 }
 
 uint32_t rlock_context_coroutine_slot(void)
@@ -162,10 +172,10 @@ rlock_ctx rlock_context_renew(void)
 	zend_fiber_context *c = EG(current_fiber_context);
 	long cid = rlock_swoole ? rlock_swoole_coroutine() : 0;
 	co_state *st = cid > 0 ? co_find(cid) : NULL;
-	if (st && st->fiber) {
-		c = st->fiber;  /* a Fiber inside the coroutine: as a Fiber */
+	if (st && st->nfibers > 0) {
+		c = st->fibers[st->nfibers - 1];  /* a Fiber inside the coroutine: as a Fiber */
 	}
-	if (st && !st->fiber) {
+	if (st && st->nfibers == 0) {
 		zend_hash_index_del(&RLOCK_G(ctx_alive), old);
 		st->ctx = new_id() | RLOCK_CTX_COROUTINE;
 		zend_hash_index_add_empty_element(&RLOCK_G(ctx_alive), st->ctx);
@@ -193,8 +203,9 @@ static void fiber_destroyed(zend_fiber_context *c)
 		/* (a coroutine that was inside it and never switched back: ended in a bailout) */
 		co_state *st;
 		ZEND_HASH_FOREACH_PTR(&RLOCK_G(ctx_coros), st) {
-			if (st->fiber == c) {
-				st->fiber = NULL;
+			int at = co_fiber_at(st, c);
+			if (at >= 0) {
+				st->nfibers = (uint32_t) at;
 			}
 		} ZEND_HASH_FOREACH_END();
 	}
@@ -212,7 +223,11 @@ void rlock_context_minit(void)
 
 static void co_state_dtor(zval *zv)
 {
-	pefree(Z_PTR_P(zv), 1);
+	co_state *st = Z_PTR_P(zv);
+	if (st->fibers) {
+		pefree(st->fibers, 1);
+	}
+	pefree(st, 1);
 }
 
 void rlock_context_ginit(HashTable *fibers, HashTable *alive, HashTable *coros, HashTable *slots)

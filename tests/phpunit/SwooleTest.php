@@ -968,8 +968,9 @@ final class SwooleTest extends OneServerTestCase
      * coroutine's: two Fibers of one coroutine take turns (each suspends inside its section), a
      * Fiber does not re-enter its coroutine's key, a Fiber that ends holding releases; and
      * while one coroutine is inside a Fiber (yielding there), another coroutine is itself, not
-     * that Fiber (Swoole does not keep the engine's current Fiber per coroutine). Before: the
-     * Fibers were their coroutine, two inside at once. Under valgrind when installed.
+     * that Fiber, even after running a Fiber of its own (Swoole does not keep the engine's
+     * current Fiber per coroutine: that Fiber "returns" into the other's). Before: the Fibers
+     * were their coroutine, two inside at once. Under valgrind when installed.
      */
     public function testFibersInsideCoroutinesAreContextsOfTheirOwn(): void
     {
@@ -1036,23 +1037,28 @@ final class SwooleTest extends OneServerTestCase
                 });
                 go(function () use ($o, $wg, $in, $out, &$r) {
                     $in->pop();
+                    // a Fiber of its own, run to its end while the engine takes the other
+                    // coroutine Fiber for the current one (it "returns" into that one)
+                    (new Fiber(fn () => 1))->start();
                     $r["another coroutine takes the key of the Fiber"] = (new RLock("q", $o))->tryLock();
                     $p = new RLock("p", $o);
                     $p->lock();
                     $out->push(1);
                     Co::sleep(0.05);  // the Fiber in the other coroutine ends meanwhile
                     $r["its own hold outlives the other Fiber"] = $p->isAcquired();
-                    $p->unlock();
+                    $GLOBALS["p"] = $p;  // kept: the end of its coroutine releases it
                     $wg->done();
                 });
                 $wg->wait();
+                Co::sleep(0.01);  // (the coroutines end)
+                $r["p free once its coroutine ended"] = (new RLock("p", $o))->tryLock();
                 echo json_encode($r), "\n";
             });', [], true);
         [$r] = $this->finish($i, 120);
         $this->assertSame(['two Fibers: most inside at once' => 1, 'sections' => 2,
             'a Fiber takes the key of its coroutine' => false, 'the Fiber took m' => true,
             'm free once the Fiber ended' => true, 'another coroutine takes the key of the Fiber' => false,
-            'its own hold outlives the other Fiber' => true], $r);
+            'its own hold outlives the other Fiber' => true, 'p free once its coroutine ended' => true], $r);
     }
 
     /**
