@@ -26,25 +26,26 @@ static rlock_ctx new_id(void)
 }
 
 /* A new id for Fiber c (for its context), alive from now on. */
-static rlock_ctx fiber_new_id(zend_fiber_context *c)
+static rlock_ctx fiber_new_id(zend_fiber_context *c, rlock_ctx mark)
 {
 	zval v;
-	ZVAL_LONG(&v, new_id());
+	ZVAL_LONG(&v, new_id() | mark);
 	zend_hash_index_update(&RLOCK_G(ctx_fibers), FIBER_KEY(c), &v);
 	zend_hash_index_add_empty_element(&RLOCK_G(ctx_alive), Z_LVAL(v));
 	return Z_LVAL(v);
 }
 
-/* Fiber c's id, made at its first call that asks. */
-static rlock_ctx fiber_id(zend_fiber_context *c)
+/* Fiber c's id, made at its first call that asks (with mark: a Fiber inside a Swoole
+ * coroutine, whose onLost callbacks run in a coroutine only, as a coroutine's do). */
+static rlock_ctx fiber_id(zend_fiber_context *c, rlock_ctx mark)
 {
 	zval *id = zend_hash_index_find(&RLOCK_G(ctx_fibers), FIBER_KEY(c));
-	return id ? (rlock_ctx) Z_LVAL_P(id) : fiber_new_id(c);
+	return id ? (rlock_ctx) Z_LVAL_P(id) : fiber_new_id(c, mark);
 }
 
 rlock_ctx rlock_context_fiber(void)
 {
-	return fiber_id(EG(current_fiber_context));
+	return fiber_id(EG(current_fiber_context), 0);
 }
 
 bool rlock_context_fiber_alive(rlock_ctx ctx)
@@ -87,7 +88,7 @@ static co_state *co_get(long cid)
 rlock_ctx rlock_context_coroutine(long cid)
 {
 	co_state *st = co_get(cid);
-	return UNEXPECTED(st->nfibers > 0) ? fiber_id(st->fibers[st->nfibers - 1]) : st->ctx;
+	return UNEXPECTED(st->nfibers > 0) ? fiber_id(st->fibers[st->nfibers - 1], RLOCK_CTX_COROUTINE) : st->ctx;
 }
 
 static bool is_php_fiber(const zend_fiber_context *c)
@@ -129,6 +130,23 @@ static void fiber_switched(zend_fiber_context *from, zend_fiber_context *to)
 	if (at >= 0) {
 		st->nfibers = (uint32_t) at;
 	}
+}
+
+bool *rlock_context_running(rlock_ctx *ctx)
+{
+	long cid = rlock_swoole ? rlock_swoole_coroutine() : 0;
+	if (cid > 0) {
+		co_state *st = co_find(cid);
+		*ctx = st ? st->ctx : RLOCK_CTX_COROUTINE;
+		if (st && st->nfibers > 0) {
+			/* inside one of its Fibers: that Fiber's (its callbacks run there) */
+			zval *id = zend_hash_index_find(&RLOCK_G(ctx_fibers), FIBER_KEY(st->fibers[st->nfibers - 1]));
+			*ctx = id ? (rlock_ctx) Z_LVAL_P(id) : RLOCK_CTX_COROUTINE;
+		}
+		return st ? &st->lost_dispatching : NULL;
+	}
+	*ctx = RLOCK_G(ctx_main);  /* (the main flow and the Fibers: one for the callbacks) */
+	return &RLOCK_G(lost_dispatching);
 }
 
 uint32_t rlock_context_coroutine_slot(void)
@@ -183,7 +201,7 @@ rlock_ctx rlock_context_renew(void)
 		RLOCK_G(ctx_main) = new_id();
 	} else {
 		zend_hash_index_del(&RLOCK_G(ctx_alive), old);
-		fiber_new_id(c);
+		fiber_new_id(c, st ? RLOCK_CTX_COROUTINE : 0);
 	}
 	return old;
 }
