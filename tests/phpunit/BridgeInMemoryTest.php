@@ -42,18 +42,28 @@ final class BridgeInMemoryTest extends TestCase
         $b = new InMemoryRateLimiter('api', 3, 300, ['burst' => 2]);
         $this->assertInstanceOf(RLock\RateLimiterInterface::class, $a);
         $this->assertSame(2, $a->remaining());
+        // the double's clock is the real one (moved on by acquire() and advance()): time passes
+        // between two lines, and a permit due in 100 ms is then due sooner, by as much
+        $clock = fn () => InMemoryBackend::shared()->now();
+        $t1 = $clock();
         $this->assertTrue($a->tryAcquire(2));
         $this->assertFalse($b->tryAcquire());
-        // the double's clock is the real one (moved on by acquire() and advance()): a ms or
-        // more may pass between two lines, and a permit due in 100 ms is then due sooner
-        $this->assertThat($b->retryAfter(), $this->logicalAnd($this->lessThanOrEqual(100), $this->greaterThan(80)));
+        $after = $b->retryAfter();
+        $this->assertThat($after, $this->logicalAnd($this->lessThanOrEqual(100), $this->greaterThanOrEqual(100 - ($clock() - $t1))));
         $this->assertSame(0, $b->remaining());
-        // acquire() waits by moving the clock on to when the permit is due
-        $t = InMemoryBackend::shared()->now();
+        // acquire() waits by moving the clock on to when the permit is due (the real time the
+        // calls take added)
+        $t = $clock();
+        $wall = hrtime(true);
         $this->assertTrue($b->acquire(1, 100));
-        $this->assertThat(InMemoryBackend::shared()->now() - $t, $this->logicalAnd($this->lessThan(120), $this->greaterThan(80)));
+        $moved = $clock() - $t;
+        $took = intdiv(hrtime(true) - $wall, 1000000) + 1;
+        $this->assertThat($moved, $this->logicalAnd($this->lessThanOrEqual(100 + $took), $this->greaterThanOrEqual(100 - ($t - $t1))));
+        // the next permit is due 100 ms after that one was (at least $t + $moved - $took)
         $this->assertFalse($b->acquire(1, 50), 'not due within the wait');
-        $this->assertThat($b->retryAfter(), $this->logicalAnd($this->lessThanOrEqual(100), $this->greaterThan(80)));
+        $after = $b->retryAfter();
+        $this->assertThat($after, $this->logicalAnd($this->lessThanOrEqual(100),
+            $this->greaterThanOrEqual(100 - ($clock() - ($t + $moved - $took)))));
         InMemoryBackend::shared()->advance(300);
         $this->assertSame(2, $a->remaining());
         // all or none
