@@ -899,14 +899,14 @@ static void conn_sent(rlock_conn *c)
 {
 	c->busy = true;
 	c->sent_us = !rlock_stats_enabled() ? 0 : ++rtt_tick % RTT_SAMPLE
-		? SENT_UNTIMED : rlock_stats_now_us();
+		? SENT_UNTIMED : (uint64_t) rlock_now_us();
 }
 
 /* c's command answered: counted, and its round trip when timed. */
 static void conn_timed(const rlock_server *s, rlock_conn *c)
 {
 	if (c->sent_us) {
-		rlock_stats_command(&c->stats, s->label, c->sent_us == SENT_UNTIMED ? 0 : rlock_stats_now_us() - c->sent_us,
+		rlock_stats_command(&c->stats, s->label, c->sent_us == SENT_UNTIMED ? 0 : (uint64_t) rlock_now_us() - c->sent_us,
 			c->sent_us != SENT_UNTIMED);
 		c->sent_us = 0;
 	}

@@ -14,7 +14,6 @@
 #include "context.h"
 #include "registry.h"
 #include "zend_observer.h"
-#include "zend_exceptions.h"
 #include "zend_fibers.h"
 
 /* A Fiber's key in RLOCK_G(ctx_fibers): its context's address. */
@@ -35,12 +34,19 @@ static rlock_ctx fiber_new_id(zend_fiber_context *c, rlock_ctx mark)
 	return Z_LVAL(v);
 }
 
+/* Fiber c's id, or 0 before its first call that asks (an id is never 0). */
+static rlock_ctx fiber_known(zend_fiber_context *c)
+{
+	zval *id = zend_hash_index_find(&RLOCK_G(ctx_fibers), FIBER_KEY(c));
+	return id ? (rlock_ctx) Z_LVAL_P(id) : 0;
+}
+
 /* Fiber c's id, made at its first call that asks (with mark: a Fiber inside a Swoole
  * coroutine, whose onLost callbacks run in a coroutine only, as a coroutine's do). */
 static rlock_ctx fiber_id(zend_fiber_context *c, rlock_ctx mark)
 {
-	zval *id = zend_hash_index_find(&RLOCK_G(ctx_fibers), FIBER_KEY(c));
-	return id ? (rlock_ctx) Z_LVAL_P(id) : fiber_new_id(c, mark);
+	rlock_ctx id = fiber_known(c);
+	return id ? id : fiber_new_id(c, mark);
 }
 
 rlock_ctx rlock_context_fiber(void)
@@ -85,10 +91,17 @@ static co_state *co_get(long cid)
 	return st;
 }
 
+/* The PHP Fiber of st's coroutine that runs now, or NULL: the coroutine's own flow runs. */
+static zend_fiber_context *co_fiber(const co_state *st)
+{
+	return st->nfibers > 0 ? st->fibers[st->nfibers - 1] : NULL;
+}
+
 rlock_ctx rlock_context_coroutine(long cid)
 {
 	co_state *st = co_get(cid);
-	return UNEXPECTED(st->nfibers > 0) ? fiber_id(st->fibers[st->nfibers - 1], RLOCK_CTX_COROUTINE) : st->ctx;
+	zend_fiber_context *f = co_fiber(st);
+	return UNEXPECTED(f != NULL) ? fiber_id(f, RLOCK_CTX_COROUTINE) : st->ctx;
 }
 
 static bool is_php_fiber(const zend_fiber_context *c)
@@ -137,12 +150,10 @@ bool *rlock_context_running(rlock_ctx *ctx)
 	long cid = rlock_swoole ? rlock_swoole_coroutine() : 0;
 	if (cid > 0) {
 		co_state *st = co_find(cid);
-		*ctx = st ? st->ctx : RLOCK_CTX_COROUTINE;
-		if (st && st->nfibers > 0) {
-			/* inside one of its Fibers: that Fiber's (its callbacks run there) */
-			zval *id = zend_hash_index_find(&RLOCK_G(ctx_fibers), FIBER_KEY(st->fibers[st->nfibers - 1]));
-			*ctx = id ? (rlock_ctx) Z_LVAL_P(id) : RLOCK_CTX_COROUTINE;
-		}
+		zend_fiber_context *f = st ? co_fiber(st) : NULL;
+		/* (inside one of its Fibers: that Fiber's, its callbacks run there) */
+		rlock_ctx id = !st ? 0 : f ? fiber_known(f) : st->ctx;
+		*ctx = id ? id : RLOCK_CTX_COROUTINE;
 		return st ? &st->lost_dispatching : NULL;
 	}
 	*ctx = RLOCK_G(ctx_main);  /* (the main flow and the Fibers: one for the callbacks) */
@@ -190,10 +201,10 @@ rlock_ctx rlock_context_renew(void)
 	zend_fiber_context *c = EG(current_fiber_context);
 	long cid = rlock_swoole ? rlock_swoole_coroutine() : 0;
 	co_state *st = cid > 0 ? co_find(cid) : NULL;
-	if (st && st->nfibers > 0) {
-		c = st->fibers[st->nfibers - 1];  /* a Fiber inside the coroutine: as a Fiber */
+	if (st && co_fiber(st)) {
+		c = co_fiber(st);  /* a Fiber inside the coroutine: as a Fiber */
 	}
-	if (st && st->nfibers == 0) {
+	if (st && !co_fiber(st)) {
 		zend_hash_index_del(&RLOCK_G(ctx_alive), old);
 		st->ctx = new_id() | RLOCK_CTX_COROUTINE;
 		zend_hash_index_add_empty_element(&RLOCK_G(ctx_alive), st->ctx);
@@ -210,11 +221,10 @@ rlock_ctx rlock_context_renew(void)
  * or throws; a release that fails leaves the lock to its ttl. */
 static void fiber_destroyed(zend_fiber_context *c)
 {
-	zval *id = zend_hash_index_find(&RLOCK_G(ctx_fibers), FIBER_KEY(c));
-	if (!id) {
+	rlock_ctx ctx = fiber_known(c);
+	if (!ctx) {
 		return;  /* it never took a lock */
 	}
-	rlock_ctx ctx = Z_LVAL_P(id);
 	zend_hash_index_del(&RLOCK_G(ctx_fibers), FIBER_KEY(c));
 	zend_hash_index_del(&RLOCK_G(ctx_alive), ctx);
 	if (UNEXPECTED(rlock_swoole != NULL)) {

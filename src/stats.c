@@ -409,7 +409,7 @@ uint64_t rlock_stats_watch_hash(const rlock_algo *a, zend_string *key)
 void rlock_stats_begin(rlock_stats_mark *m, zend_long wait_ms)
 {
 	*m = (rlock_stats_mark) {
-		.t0 = shm && wait_ms > 0 ? rlock_stats_now_us() : 0,
+		.t0 = shm && wait_ms > 0 ? (uint64_t) rlock_now_us() : 0,
 		.outer = RLOCK_G(stats_call),
 	};
 	RLOCK_G(stats_call) = m;
@@ -458,7 +458,7 @@ void rlock_stats_end(const rlock_stats_mark *m, const rlock_algo *a, zend_string
 		evs[n++] = RLOCK_STAT_WAITS;
 	}
 	if (shm) {
-		record(rlock_stats_hash(a, key), a, key, evs, n, m->t0 ? (int64_t) (rlock_stats_now_us() - m->t0) : -1);
+		record(rlock_stats_hash(a, key), a, key, evs, n, m->t0 ? (int64_t) rlock_now_us() - (int64_t) m->t0 : -1);
 	}
 }
 

@@ -4,8 +4,6 @@
 #include "php.h"
 #include "lock.h"
 
-#include <time.h>
-
 /* Pool-wide statistics in shared memory (src/stats.c).
  *
  * One anonymous MAP_SHARED mapping made at module start, of a size fixed by php.ini's
@@ -117,14 +115,6 @@ static inline void rlock_stats_waiters(int delta)
 	if (rlock_stats_on) {
 		rlock_stats_gauge(true, delta);
 	}
-}
-
-/* Microseconds on the monotonic clock. */
-static inline uint64_t rlock_stats_now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
 }
 
 /* ---- reading ---- */
