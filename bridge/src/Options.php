@@ -87,8 +87,13 @@ final class Options
      * beyond MS_MAX an \InvalidArgumentException saying so in seconds ($what: what it is), never
      * a value wrapped or cut (a lease cut short stops excluding: 1e16 seconds became 100 ms).
      */
-    public static function secondsToMs(int|float $seconds, string $what, int $floor = 0): int
+    public static function secondsToMs(mixed $seconds, string $what, int $floor = 0): int
     {
+        if (!is_int($seconds) && !is_float($seconds)) {
+            // (a framework's builder takes what it is given: a numeric string is a number)
+            $seconds = is_numeric($seconds) ? +$seconds
+                : throw new \TypeError(sprintf('%s must be a number of seconds, %s given', $what, get_debug_type($seconds)));
+        }
         $ms = ceil($seconds * 1000);
         if (!($ms <= self::MS_MAX)) {  // (NAN too)
             throw new \InvalidArgumentException(sprintf('%s of %s seconds is longer than rlock takes: at most %d seconds'

@@ -31,18 +31,6 @@ final class BridgeRateLimiterLaravelTest extends BridgeTestCase
         return new RateLimiter($this->options(), null, $decaySeconds);
     }
 
-    /** The scripts run so far (INFO commandstats: EVALSHA and EVAL calls). */
-    private function scripts(): int
-    {
-        $calls = 0;
-        foreach ($this->client->info('commandstats') as $name => $stats) {
-            if (preg_match('/^cmdstat_eval(sha)?$/', $name) && preg_match('/calls=(\d+)/', $stats, $c)) {
-                $calls += (int) $c[1];
-            }
-        }
-        return $calls;
-    }
-
     public function testItIsLaravelsRateLimiter(): void
     {
         $limiter = $this->limiter();
@@ -219,6 +207,34 @@ final class BridgeRateLimiterLaravelTest extends BridgeTestCase
         $late->block(0)->then(fn () => true);
         $this->assertSame('late', $late->block(3)->then(fn () => true, fn () => 'late'));
         $this->assertLessThan(self::HANDOVER_MS, (microtime(true) - $t0) * 1000, 'refused at once: not due within 3 s');
+    }
+
+    public function testDurationsBeyondRlocksLongestAreRefusedNotWrapped(): void
+    {
+        // 584 million years: (int) ceil(seconds * 1000) wrapped it to a period of 4096 ms
+        $decay = 1.8446744073709556E16;
+        try {
+            $this->limiter()->attempt('k', 1, fn () => true, $decay);
+            $this->fail('a decay of 584 million years was taken');
+        } catch (InvalidArgumentException $e) {
+            $this->assertStringContainsString('A decay of 1.844674407371E+16 seconds is longer than rlock takes', $e->getMessage());
+        }
+        // every() in seconds times 1000 overflowed into a float; block() wrapped as the decay did
+        foreach ([['every()', fn (Throttle $t) => $t->every(PHP_INT_MAX)], ['block()', fn (Throttle $t) => $t->every(1)->block($decay)]] as [$what, $set]) {
+            try {
+                $set((new Throttle('t', $this->options()))->allow(1))->then(fn () => true);
+                $this->fail("$what past 24.8 days was taken");
+            } catch (InvalidArgumentException $e) {
+                $this->assertStringContainsString("$what of ", $e->getMessage());
+                $this->assertStringContainsString('at most 2147483 seconds (24.8 days)', $e->getMessage());
+            }
+        }
+        $this->assertSame([], $this->client->keys('*'), 'nothing taken');
+        // a numeric string is seconds, as Laravel's builder takes it; anything else names the call
+        $this->assertTrue((new Throttle('t', $this->options()))->allow(1)->every(1)->block('2.5')->then(fn () => true));
+        $this->expectException(TypeError::class);
+        $this->expectExceptionMessage('block() must be a number of seconds, string given');
+        (new Throttle('t', $this->options()))->allow(1)->every(1)->block('soon')->then(fn () => true);
     }
 
     public function testProcessesThroughTheMiddlewareGetTheLimitExactly(): void

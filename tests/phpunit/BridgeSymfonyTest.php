@@ -153,6 +153,24 @@ final class BridgeSymfonyTest extends BridgeTestCase
         $this->assertGreaterThan(2147000000, $this->client->pttl('bridge:huge'));
     }
 
+    public function testTheStoresTtlIsCheckedAsTheExtensionChecksItNotCast(): void
+    {
+        // (int) "300s" was a lease of 300 ms, (int) 1e30 one of whatever it wrapped to
+        foreach (['300s', 1e30] as $ttl) {
+            try {
+                $this->store(['ttl' => $ttl]);
+                $this->fail(var_export($ttl, true) . ' taken for a lease');
+            } catch (TypeError $e) {
+                $this->assertStringContainsString('option "ttl" must be of type int, ' . get_debug_type($ttl) . ' given', $e->getMessage());
+            }
+        }
+        // what the extension takes for an int is the lease: a numeric string in milliseconds
+        $store = $this->store(['ttl' => '5000']);
+        $store->save($key = new Symfony\Component\Lock\Key('k'));
+        $this->assertEqualsWithDelta(5000, $this->client->pttl('bridge:k'), 1000);
+        $store->delete($key);
+    }
+
     /** Leases set so far: PEXPIRE calls, which only rlock's extend script sends. */
     private function leasesSet(): int
     {

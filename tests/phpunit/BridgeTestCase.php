@@ -43,6 +43,18 @@ abstract class BridgeTestCase extends OneServerTestCase
         unset($this->children[$i]);
     }
 
+    /** The scripts run so far (INFO commandstats: EVALSHA and EVAL calls). */
+    protected function scripts(): int
+    {
+        $calls = 0;
+        foreach ($this->client->info('commandstats') as $name => $stats) {
+            if (preg_match('/^cmdstat_eval(sha)?$/', $name) && preg_match('/calls=(\d+)/', $stats, $c)) {
+                $calls += (int) $c[1];
+            }
+        }
+        return $calls;
+    }
+
     /** Await $n clients blocked in Redis: waiters waiting natively, not polling. */
     protected function awaitBlocked(int $n): void
     {

@@ -37,9 +37,9 @@ class Funnel extends ConcurrencyLimiterBuilder
     public function then(callable $callback, ?callable $failure = null)
     {
         $semaphore = new RSemaphore($this->name, (int) $this->maxLocks,
-            ['ttl' => Options::secondsToMs(max(1, (int) $this->releaseAfter), 'releaseAfter'), 'auto_release' => false]
+            ['ttl' => Options::secondsToMs(max(1, $this->releaseAfter), 'releaseAfter'), 'auto_release' => false]
             + $this->options);
-        if (!$semaphore->acquire(1, Options::secondsToMs(max(0, (int) $this->timeout), 'A wait'))) {
+        if (!$semaphore->acquire(1, Options::secondsToMs(max(0, $this->timeout), 'A wait'))) {
             $e = new LimiterTimeoutException();
             if ($failure) {
                 return $failure($e);

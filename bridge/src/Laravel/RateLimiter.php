@@ -9,6 +9,7 @@ use Illuminate\Cache\ArrayStore;
 use Illuminate\Cache\RateLimiter as LaravelRateLimiter;
 use Illuminate\Cache\Repository;
 use Illuminate\Contracts\Cache\Repository as Cache;
+use RLock\Bridge\Options;
 use RLock\RateLimiterInterface;
 use RRateLimiter;
 
@@ -185,7 +186,7 @@ class RateLimiter extends LaravelRateLimiter
             . ' tooManyAttempts(), attempt() or remaining() tells it');
         $decaySeconds ??= $known[2] ?? $this->decaySeconds;
         if ($known === null || $known[1] !== $maxAttempts || $known[2] != $decaySeconds) {
-            $limiter = new $this->class($key, $maxAttempts, (int) ceil($decaySeconds * 1000), $this->options);
+            $limiter = new $this->class($key, $maxAttempts, Options::secondsToMs($decaySeconds, 'A decay'), $this->options);
             if ($known === null) {
                 $this->forget();
             }

@@ -6,6 +6,7 @@ namespace RLock\Bridge\Laravel;
 
 use Illuminate\Contracts\Redis\LimiterTimeoutException;
 use Illuminate\Redis\Limiters\DurationLimiterBuilder;
+use RLock\Bridge\Options;
 use RRateLimiter;
 
 /**
@@ -36,8 +37,8 @@ class Throttle extends DurationLimiterBuilder
 
     public function then(callable $callback, ?callable $failure = null)
     {
-        $limiter = new RRateLimiter($this->name, (int) $this->maxLocks, (int) $this->decay * 1000, $this->options);
-        $waitMs = max(0, (int) ceil($this->timeout * 1000));
+        $limiter = new RRateLimiter($this->name, (int) $this->maxLocks, Options::secondsToMs($this->decay, 'every()'), $this->options);
+        $waitMs = Options::secondsToMs(max(0, $this->timeout), 'block()');
         if (!($waitMs > 0 ? $limiter->acquire(1, $waitMs) : $limiter->tryAcquire())) {
             $e = new LimiterTimeoutException();
             if ($failure) {

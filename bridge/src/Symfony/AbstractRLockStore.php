@@ -51,12 +51,13 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
      */
     public function __construct(#[\SensitiveParameter] array $options = [])
     {
-        $this->ttlMs = (int) ($options['ttl'] ?? self::INITIAL_TTL_MS);
-        $this->options = ['reentrant' => false, 'auto_release' => false, 'ttl' => $this->ttlMs] + $options;
-        $this->waitMs = isset($options['wait']) && $options['wait'] > 0 ? (int) $options['wait'] : self::WAIT_MAX_MS;
+        $this->options = ['reentrant' => false, 'auto_release' => false] + $options + ['ttl' => self::INITIAL_TTL_MS];
         $this->locks = new \WeakMap();
         // bad options fail here, as the lock's constructor names them, not at the first save
+        // (nor cast: "300s" was a lease of 300 ms)
         $this->newLock('rlock-bridge', false);
+        $this->ttlMs = (int) $this->options['ttl'];
+        $this->waitMs = isset($options['wait']) && $options['wait'] > 0 ? (int) $options['wait'] : self::WAIT_MAX_MS;
     }
 
     /** A new RLock on $resource: its read side when $read (a store with shared locks). */

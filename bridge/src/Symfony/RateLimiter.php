@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace RLock\Bridge\Symfony;
 
+use RLock\Bridge\Options;
 use RLock\RateLimiterInterface;
 use Symfony\Component\RateLimiter\Exception\MaxWaitDurationExceededException;
 use Symfony\Component\RateLimiter\LimiterInterface;
@@ -24,8 +25,6 @@ use Symfony\Component\RateLimiter\Reservation;
  */
 final class RateLimiter implements LimiterInterface
 {
-    /** The longest one acquire() waits when reserve() has no $maxTime: it waits again after. */
-    private const WAIT_CHUNK_MS = 3600000;
 
     private RateLimiterInterface $limiter;
     private int $burst;
@@ -43,13 +42,21 @@ final class RateLimiter implements LimiterInterface
     public function reserve(int $tokens = 1, ?float $maxTime = null): Reservation
     {
         $this->checkTokens($tokens);
-        $maxMs = $maxTime === null ? null : (int) floor($maxTime * 1000);
-        // refused at once when the tokens are not due within the wait; without $maxTime, waits again
-        while (!$this->limiter->acquire($tokens, $maxMs ?? self::WAIT_CHUNK_MS)) {
-            if ($maxMs !== null) {
+        if ($maxTime !== null && is_nan($maxTime)) {
+            throw new \InvalidArgumentException('The maximum time of a reservation is NAN');
+        }
+        // rlock's longest wait: tokens are due within it (a limit's burst costs at most that), so a
+        // $maxTime beyond is no bound, and one acquire() without $maxTime sleeps until they are due
+        $maxMs = $maxTime === null || $maxTime * 1000 >= Options::MS_MAX ? Options::MS_MAX : max(0, (int) floor($maxTime * 1000));
+        // refused at once when the tokens are not due within the wait (past rlock's longest: only
+        // behind others' fair reservations, which acquire() asks for again when it refuses)
+        while (!$this->limiter->acquire($tokens, $maxMs)) {
+            if ($maxMs < Options::MS_MAX) {
                 throw new MaxWaitDurationExceededException(sprintf('The rate limiter wait time ("%.3f" seconds) is longer than the provided maximum time ("%.3f" seconds).',
                     $this->limiter->retryAfter() / 1000, $maxTime), $this->rateLimit(false));
             }
+            // due past the longest wait: sleep off the part beyond it, then ask again
+            usleep(max(1, $this->limiter->retryAfter() - Options::MS_MAX) * 1000);
         }
         return new Reservation(microtime(true), $this->rateLimit(true));
     }
