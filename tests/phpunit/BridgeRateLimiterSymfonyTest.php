@@ -93,7 +93,7 @@ final class BridgeRateLimiterSymfonyTest extends BridgeTestCase
         $this->assertEqualsWithDelta(0.0, $reservation->getWaitDuration(), 0.001, 'the wait is over when reserve() returns');
         $t0 = microtime(true);
         $reservation->wait();
-        $this->assertLessThan(50, (microtime(true) - $t0) * 1000);
+        $this->assertLessThan(400, (microtime(true) - $t0) * 1000, 'wait() slept: the next token was 500 ms away');
         $this->assertFalse($limiter->consume()->isAccepted(), 'the reserved token was taken');
     }
 
