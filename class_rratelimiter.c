@@ -159,7 +159,9 @@ static int rratelimiter_acquire(rratelimiter_object *l, zend_long n, zend_long w
 	zend_long retry_us = 0;
 	int rc = rlock_rate_acquire(l->opts, l->key, &l->rate, n, wait, l->opts->fair, &retry_us, &err);
 	if (rc < 0) {
-		rlock_throw(l->opts, &err);
+		if (rc == -1) {
+			rlock_throw(l->opts, &err);
+		}
 		return -1;
 	}
 	l->retry_after = retry_ms(retry_us);

@@ -36,7 +36,8 @@
 
 /* The Lua the scripts share. now_us(): the server's clock in us. tat(key, limit, now): the
  * TAT stored at key as {us, rest} (rest below limit, should another limit have written it),
- * now when there is none or it has passed. */
+ * now when there is none or it has passed. set_tat(key, a, r, now): store TAT {a, r} (in the
+ * future) at key, expiring then; returns what it stored. */
 #define LUA_RATE \
 	"if redis.replicate_commands then redis.replicate_commands() end\n" \
 	"local function now_us()\n" \
@@ -48,13 +49,20 @@
 	"  a, r = tonumber(a), tonumber(r)\n" \
 	"  if a and (a > now or (a == now and r > 0)) then return a, math.min(r, limit - 1) end\n" \
 	"  return now, 0\n" \
+	"end\n" \
+	"local function set_tat(key, a, r, now)\n" \
+	"  local v, ttl = string.format('%.0f %d', a, r), a - now\n" \
+	"  if r > 0 then ttl = ttl + 1 end\n" \
+	"  redis.call('set', key, v, 'PX', math.ceil(ttl / 1000))\n" \
+	"  return v\n" \
 	"end\n"
 
 /* KEYS: one per limit. ARGV: reserve (us), then per limit "limit q s bq bs": a limit, the
  * cost of the permits asked (q + s / limit us) and the burst's (bq + bs / limit). Every
- * limit decided; written only when each admits within reserve. {1, wait...} taken (each
- * limit's us until its permits are due), {0, wait...} refused (each limit's us until they
- * would be due; 0 where it alone admits), nothing changed. */
+ * limit decided; written only when each admits within reserve. {1, wait..., tat} taken (each
+ * limit's us until its permits are due, and what the first key now holds), {0, wait...}
+ * refused (each limit's us until they would be due; 0 where it alone admits), nothing
+ * changed. */
 static rlock_script script_take = { .source = LUA_RATE
 	"local now, reserve = now_us(), tonumber(ARGV[1])\n"
 	"local waits, tats, ok = {}, {}, 1\n"
@@ -72,15 +80,28 @@ static rlock_script script_take = { .source = LUA_RATE
 	"  if w > reserve then ok = 0 end\n"
 	"  waits[i], tats[i] = w, {a, r}\n"
 	"end\n"
-	"if ok == 1 then\n"
-	"  for i = 1, #KEYS do\n"
-	"    local a, r = tats[i][1], tats[i][2]\n"
-	"    local ttl = a - now\n"
-	"    if r > 0 then ttl = ttl + 1 end\n"
-	"    redis.call('set', KEYS[i], string.format('%.0f %d', a, r), 'PX', math.ceil(ttl / 1000))\n"
-	"  end\n"
+	"if ok == 0 then return {0, unpack(waits)} end\n"
+	"for i = 1, #KEYS do\n"
+	"  tats[i] = set_tat(KEYS[i], tats[i][1], tats[i][2], now)\n"
 	"end\n"
-	"return {ok, unpack(waits)}\n"
+	"waits[#KEYS + 1] = tats[1]\n"
+	"return {1, unpack(waits)}\n"
+};
+
+/* KEYS: the limit. ARGV: what the take script said the key held after taking n permits
+ * ("us rest"), "limit q s" (their cost). The permits given back when nobody took any after
+ * them (the key still holds that): 1, else 0 (the ones taken since are due when they were
+ * told, so giving these back would admit more than the limit around then). */
+static rlock_script script_give = { .source = LUA_RATE
+	"if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end\n"
+	"local a, r = string.match(ARGV[1], '^(%d+) (%d+)$')\n"
+	"local l, q, s = string.match(ARGV[2], '^(%d+) (%d+) (%d+)$')\n"
+	"a, r, l, q, s = tonumber(a), tonumber(r), tonumber(l), tonumber(q), tonumber(s)\n"
+	"a, r = a - q, r - s\n"
+	"if r < 0 then a, r = a - 1, r + l end\n"
+	"local now = now_us()\n"
+	"if a < now or (a == now and r == 0) then redis.call('del', KEYS[1]) else set_tat(KEYS[1], a, r, now) end\n"
+	"return 1\n"
 };
 
 /* KEYS: the limit. ARGV: "limit bq bs" (the burst's cost). How much of the burst is free
@@ -99,6 +120,7 @@ static rlock_script script_free = { .source = LUA_RATE
 void rlock_ratelimit_minit(void)
 {
 	rlock_script_init(&script_take);
+	rlock_script_init(&script_give);
 	rlock_script_init(&script_free);
 }
 
@@ -156,13 +178,21 @@ static zend_string *limit_arg(const rlock_rate *r, zend_long n)
 
 /* Whether r is what the take script answers for count limits asked to admit within
  * reserve_us: {0 or 1, count waits from 0 to WAIT_MAX_US}, each wait at most reserve_us when
- * taken (the script takes only then: a longer one would be a sleep nobody asked for). */
+ * taken (the script takes only then: a longer one would be a sleep nobody asked for), and
+ * then the first key's TAT, a string that fits rlock_rate_wait's. */
 static bool take_reply(const redisReply *r, int count, zend_long reserve_us)
 {
-	if (r->type != REDIS_REPLY_ARRAY || r->elements != (size_t) count + 1) {
+	if (r->type != REDIS_REPLY_ARRAY || r->elements < 1 || r->element[0]->type != REDIS_REPLY_INTEGER
+			|| r->elements != (size_t) count + 1 + (r->element[0]->integer == 1)) {
 		return false;
 	}
-	for (size_t i = 0; i < r->elements; i++) {
+	if (r->element[0]->integer == 1) {
+		const redisReply *tat = r->element[count + 1];
+		if (tat->type != REDIS_REPLY_STRING || tat->len >= sizeof(((rlock_rate_wait *) NULL)->tat)) {
+			return false;
+		}
+	}
+	for (size_t i = 0; i < (size_t) count + 1; i++) {
 		if (r->element[i]->type != REDIS_REPLY_INTEGER || r->element[i]->integer < 0
 				|| r->element[i]->integer > (i == 0 ? 1 : WAIT_MAX_US)) {
 			return false;
@@ -199,12 +229,39 @@ int rlock_rate_take(const rlock_opts *o, zend_string *const *keys, const rlock_r
 		freeReplyObject(r);
 		return -1;
 	}
+	int taken = r->element[0]->integer == 1;
 	for (int i = 0; i < count; i++) {
 		waits[i].wait_us = (zend_long) r->element[i + 1]->integer;
+		waits[i].tat[0] = '\0';
 	}
-	int taken = r->element[0]->integer == 1;
+	if (taken) {
+		memcpy(waits[0].tat, r->element[count + 1]->str, r->element[count + 1]->len);
+		waits[0].tat[r->element[count + 1]->len] = '\0';
+	}
 	freeReplyObject(r);
 	return taken;
+}
+
+/* Give back n permits of r on key that the take script said left tat there: when nobody
+ * took any after them (else they stay taken). A failure is not the caller's: it has an
+ * exception to throw already, and the permits are due anyway. */
+static void give_back(const rlock_opts *o, zend_string *key, const rlock_rate *r, zend_long n, const char *tat)
+{
+	rlock_call c;
+	rlock_err err = {0};
+	zend_long s, q = cost(r, n, &s);
+	zend_string *held = zend_string_init(tat, strlen(tat), 0);
+	zend_string *arg = zend_strpprintf(0, ZEND_LONG_FMT " " ZEND_LONG_FMT " " ZEND_LONG_FMT, r->limit, q, s);
+
+	rlock_call_start(&c, &script_give, 1, &key, NULL);
+	rlock_call_str(&c, held);
+	rlock_call_str(&c, arg);
+	redisReply *reply = rlock_lock_run(o, key, &c, &err);
+	zend_string_release(held);
+	zend_string_release(arg);
+	if (reply) {
+		freeReplyObject(reply);
+	}
 }
 
 int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *r, zend_long n, zend_long wait_ms,
@@ -223,6 +280,12 @@ int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *
 		if (rc == 1) {
 			/* reserved (fair): ours, due in wait_us, counted from the reply */
 			rlock_rate_sleep(w.wait_us);
+			if (UNEXPECTED(EG(exception) != NULL)) {
+				/* an exception came in while we waited (Swoole: Co::cancel($cid, true)), and
+				 * the caller gets it, not the permits: they go back at once */
+				give_back(o, key, r, n, w.tat);
+				return -2;
+			}
 			*retry_us = 0;
 			return 1;
 		}
@@ -231,6 +294,9 @@ int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *
 			return 0;
 		}
 		rlock_rate_sleep(w.wait_us);
+		if (UNEXPECTED(EG(exception) != NULL)) {
+			return -2;  /* (nothing taken) */
+		}
 	}
 }
 
@@ -288,9 +354,9 @@ int rlock_rate_reset(const rlock_opts *o, zend_string *key, rlock_err *err)
 void rlock_rate_sleep(zend_long wait_us)
 {
 	/* to a deadline: a signal that cuts a sleep short is slept through; in a Swoole
-	 * coroutine the sleep yields (rlock_sleep_us) */
+	 * coroutine the sleep yields (rlock_sleep_us), and ends when an exception comes in */
 	zend_long until = rlock_now_us() + wait_us, left;
-	while ((left = until - rlock_now_us()) > 0) {
+	while ((left = until - rlock_now_us()) > 0 && !EG(exception)) {
 		rlock_sleep_us(left);
 	}
 }

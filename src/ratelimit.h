@@ -34,6 +34,7 @@ zend_string *rlock_rate_name(zend_string *key);
 typedef struct {
 	zend_long wait_us;  /* admitted: until the permits are due (0: now); refused: until
 	                     * they would be (0: this limiter alone would have admitted them) */
+	char tat[48];       /* the first limiter's, admitted: what its key holds now (else "") */
 } rlock_rate_wait;
 
 /* Take n permits of each of the count limits rates[i] on keys[i] (one script: all or none),
@@ -54,11 +55,13 @@ int rlock_rate_reset(const rlock_opts *o, zend_string *key, rlock_err *err);
  * the wait (reserved: nobody takes them in between), and the caller sleeps until then;
  * otherwise the script is run again when they are due (another may take them first). 1
  * taken, 0 not due within wait_ms (nothing taken; *retry_us: until they would be), -1 err
- * set. */
+ * set, -2 an exception came in during a sleep (Swoole's Co::cancel()): nothing kept (the
+ * permits reserved are given back unless others were reserved after them). */
 int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *r, zend_long n, zend_long wait_ms,
 	bool fair, zend_long *retry_us, rlock_err *err);
 
-/* Sleep wait_us from now, by the monotonic clock (a signal does not cut it short). */
+/* Sleep wait_us from now, by the monotonic clock (a signal does not cut it short; an
+ * exception thrown into a Swoole coroutine does). */
 void rlock_rate_sleep(zend_long wait_us);
 
 void rlock_ratelimit_minit(void);

@@ -1,5 +1,5 @@
 --TEST--
-RRateLimiter: a reply the scripts never send (a wait below 0 or past the longest a limit has, a rest not below the limit, the wrong shape) is an RLockException, never a crash, a wrapped count or a sleep it names
+RRateLimiter: a reply the scripts never send (a wait below 0 or past the longest a limit has, a rest not below the limit, the wrong shape, a grant without the TAT it left or with one too long) is an RLockException, never a crash, a wrapped count or a sleep it names
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -10,7 +10,7 @@ pcre.jit=0
 <?php
 require __DIR__ . '/fake_redis.inc';
 $replies = [
-    'negative wait' => [1, -5],
+    'negative wait' => [1, -5, '1 0'],
     'admitted 2' => [2, 0],
     'a wait of PHP_INT_MAX us' => [0, PHP_INT_MAX],
     'a string' => 'x',
@@ -18,6 +18,9 @@ $replies = [
     'no array' => 7,
     'rest not below the limit' => [0, 10],
     'negative free' => [-1, 0],
+    'taken, no TAT' => [1, 0],
+    'taken, a TAT of 60 bytes' => [1, 0, str_repeat('9', 60)],
+    'taken, a TAT not a string' => [1, 0, 5],
 ];
 foreach ($replies as $what => $reply) {
     $fake = rlock_fake_redis(['EVALSHA' => rlock_resp($reply)]);
@@ -59,3 +62,12 @@ rest not below the limit, remaining(): RLockException: Redis HOST: unexpected re
 negative free, tryAcquire(): RLockException: Redis HOST: unexpected reply to the rate limit script
 negative free, acquire(): RLockException: Redis HOST: unexpected reply to the rate limit script
 negative free, remaining(): RLockException: Redis HOST: unexpected reply to the rate limit script
+taken, no TAT, tryAcquire(): RLockException: Redis HOST: unexpected reply to the rate limit script
+taken, no TAT, acquire(): RLockException: Redis HOST: unexpected reply to the rate limit script
+taken, no TAT, remaining(): 0
+taken, a TAT of 60 bytes, tryAcquire(): RLockException: Redis HOST: unexpected reply to the rate limit script
+taken, a TAT of 60 bytes, acquire(): RLockException: Redis HOST: unexpected reply to the rate limit script
+taken, a TAT of 60 bytes, remaining(): RLockException: Redis HOST: unexpected reply to the rate limit script
+taken, a TAT not a string, tryAcquire(): RLockException: Redis HOST: unexpected reply to the rate limit script
+taken, a TAT not a string, acquire(): RLockException: Redis HOST: unexpected reply to the rate limit script
+taken, a TAT not a string, remaining(): RLockException: Redis HOST: unexpected reply to the rate limit script

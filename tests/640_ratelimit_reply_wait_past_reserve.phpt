@@ -11,7 +11,7 @@ pcre.jit=0
 require __DIR__ . '/fake_redis.inc';
 /* taken, due in 2 s: within what the script can answer, past anything asked here (slept,
  * the call would return true) */
-$fake = rlock_fake_redis(['EVALSHA' => rlock_resp([1, 2000000])]);
+$fake = rlock_fake_redis(['EVALSHA' => rlock_resp([1, 2000000, '1 0'])]);
 $calls = [
     'tryAcquire()' => fn() => (new RRateLimiter('r', 10, 1000, ['server' => $fake['dsn']]))->tryAcquire(),
     'acquire(1, 100)' => fn() => (new RRateLimiter('r', 10, 1000, ['server' => $fake['dsn']]))->acquire(1, 100),

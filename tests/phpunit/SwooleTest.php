@@ -964,6 +964,75 @@ final class SwooleTest extends OneServerTestCase
     }
 
     /**
+     * A coroutine sleeping in RRateLimiter::acquire() until its permit is due (fair: reserved,
+     * or not: refused, to ask again then) and cancelled with Co::cancel($cid, true) throws
+     * CanceledException at once, and the limit's key holds what it held before it asked: a
+     * reservation goes back, unless another was reserved after it. Before: it slept the 20 s
+     * out, then took the permit and threw with it taken. Under valgrind when installed.
+     */
+    public function testCancelledRateLimiterWaiterKeepsNothing(): void
+    {
+        $i = $this->swoole(self::HOOKS . self::RAW . '
+            [, $dsn] = $argv;
+            Co\run(function () use ($dsn) {
+                $calls = fn () => preg_match("/cmdstat_evalsha:calls=(\\d+)/", raw($dsn, "INFO", "commandstats"), $m) ? (int) $m[1] : 0;
+                $r = [];
+                foreach (["fair" => true, "unfair" => false] as $name => $fair) {
+                    // 2 at once, then one every 20 s: the burst taken, the next is 20 s away
+                    $o = ["server" => $dsn, "fair" => $fair];
+                    (new RRateLimiter($name, 2, 40000, $o))->tryAcquire(2);
+                    $key = "}{rlock:$name}:rate";
+                    $before = raw($dsn, "GET", $key);
+                    $asked = $calls();
+                    $done = new Swoole\Coroutine\Channel(1);
+                    $cid = go(function () use ($name, $o, $done) {
+                        $t = microtime(true);
+                        try {
+                            $out = ["returned" => (new RRateLimiter($name, 2, 40000, $o))->acquire(1, 60000)];
+                        } catch (Throwable $e) {
+                            $out = ["threw" => get_class($e)];
+                        }
+                        $done->push($out + ["within 10 s" => microtime(true) - $t < 10]);
+                    });
+                    while ($calls() === $asked) {
+                        Co::sleep(0.001);  // until it asked: then it sleeps
+                    }
+                    Co::cancel($cid, true);
+                    $r[$name] = $done->pop() + ["key as before" => raw($dsn, "GET", $key) === $before];
+                }
+                // a reservation with another behind it stays taken (given back, the next comer
+                // would be due with the one behind: more than the limit around then)
+                $o = ["server" => $dsn, "fair" => true];
+                (new RRateLimiter("behind", 2, 40000, $o))->tryAcquire(2);
+                $asked = $calls();
+                $done = new Swoole\Coroutine\Channel(2);
+                $cids = [];
+                foreach ([1, 2] as $n) {
+                    $cids[] = go(function () use ($o, $done) {
+                        try {
+                            (new RRateLimiter("behind", 2, 40000, $o))->acquire(1, 60000);
+                        } catch (Throwable $e) {
+                        }
+                        $done->push(1);
+                    });
+                    while ($calls() < $asked + $n) {
+                        Co::sleep(0.001);
+                    }
+                }
+                $before = raw($dsn, "GET", "}{rlock:behind}:rate");
+                Co::cancel($cids[0], true);
+                $done->pop();
+                $r["behind another"] = ["key as before" => raw($dsn, "GET", "}{rlock:behind}:rate") === $before];
+                Co::cancel($cids[1], true);
+                $done->pop();
+                echo json_encode($r), "\n";
+            });', [], true);
+        [$r] = $this->finish($i, 120);
+        $cancelled = ['threw' => 'Swoole\Coroutine\CanceledException', 'within 10 s' => true, 'key as before' => true];
+        $this->assertSame(['fair' => $cancelled, 'unfair' => $cancelled, 'behind another' => ['key as before' => true]], $r);
+    }
+
+    /**
      * A PHP Fiber started inside a coroutine is a context of its own (CONTRACT 3.7), not its
      * coroutine's: two Fibers of one coroutine take turns (each suspends inside its section), a
      * Fiber does not re-enter its coroutine's key, a Fiber that ends holding releases; and
