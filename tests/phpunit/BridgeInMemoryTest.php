@@ -38,33 +38,34 @@ final class BridgeInMemoryTest extends TestCase
 
     public function testTheRateLimiterDoubleCountsAsRRateLimiterDoes(): void
     {
-        $a = new InMemoryRateLimiter('api', 3, 300, ['burst' => 2]);
-        $b = new InMemoryRateLimiter('api', 3, 300, ['burst' => 2]);
+        // 3 per 3 s, 2 at once: a permit every second (time enough between two lines, loaded)
+        $a = new InMemoryRateLimiter('api', 3, 3000, ['burst' => 2]);
+        $b = new InMemoryRateLimiter('api', 3, 3000, ['burst' => 2]);
         $this->assertInstanceOf(RLock\RateLimiterInterface::class, $a);
         $this->assertSame(2, $a->remaining());
         // the double's clock is the real one (moved on by acquire() and advance()): time passes
-        // between two lines, and a permit due in 100 ms is then due sooner, by as much
+        // between two lines, and a permit due in 1000 ms is then due sooner, by as much
         $clock = fn () => InMemoryBackend::shared()->now();
         $t1 = $clock();
         $this->assertTrue($a->tryAcquire(2));
         $this->assertFalse($b->tryAcquire());
         $after = $b->retryAfter();
-        $this->assertThat($after, $this->logicalAnd($this->lessThanOrEqual(100), $this->greaterThanOrEqual(100 - ($clock() - $t1))));
+        $this->assertThat($after, $this->logicalAnd($this->lessThanOrEqual(1000), $this->greaterThanOrEqual(1000 - ($clock() - $t1))));
         $this->assertSame(0, $b->remaining());
         // acquire() waits by moving the clock on to when the permit is due (the real time the
         // calls take added)
         $t = $clock();
         $wall = hrtime(true);
-        $this->assertTrue($b->acquire(1, 100));
+        $this->assertTrue($b->acquire(1, 1000));
         $moved = $clock() - $t;
         $took = intdiv(hrtime(true) - $wall, 1000000) + 1;
-        $this->assertThat($moved, $this->logicalAnd($this->lessThanOrEqual(100 + $took), $this->greaterThanOrEqual(100 - ($t - $t1))));
-        // the next permit is due 100 ms after that one was (at least $t + $moved - $took)
-        $this->assertFalse($b->acquire(1, 50), 'not due within the wait');
+        $this->assertThat($moved, $this->logicalAnd($this->lessThanOrEqual(1000 + $took), $this->greaterThanOrEqual(1000 - ($t - $t1))));
+        // the next permit is due 1000 ms after that one was (at least $t + $moved - $took)
+        $this->assertFalse($b->acquire(1, 500), 'not due within the wait');
         $after = $b->retryAfter();
-        $this->assertThat($after, $this->logicalAnd($this->lessThanOrEqual(100),
-            $this->greaterThanOrEqual(100 - ($clock() - ($t + $moved - $took)))));
-        InMemoryBackend::shared()->advance(300);
+        $this->assertThat($after, $this->logicalAnd($this->lessThanOrEqual(1000),
+            $this->greaterThanOrEqual(1000 - ($clock() - ($t + $moved - $took)))));
+        InMemoryBackend::shared()->advance(3000);
         $this->assertSame(2, $a->remaining());
         // all or none
         $global = new InMemoryRateLimiter('all', 2, 60000);

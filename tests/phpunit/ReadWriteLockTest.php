@@ -63,6 +63,10 @@ final class ReadWriteLockTest extends OneServerTestCase
 
     /** Takes a side (waiting up to wait ms), reports how long it waited. */
     private const WAITER = self::SIDE . <<<'PHP'
+        if (!empty($cfg['gate'])) {
+            echo "ready\n";
+            $r->blPop(['go'], 30);
+        }
         echo "waiting\n";
         $t0 = microtime(true);
         $got = $side->lock($cfg['wait']);
@@ -311,19 +315,23 @@ final class ReadWriteLockTest extends OneServerTestCase
         $this->await(fn () => $write ? $this->readers() >= 1 : $this->client->exists('}{rw:stock}:write') === 1,
             'the stream is in');
         $wait = 1500;
-        // a writer is let in as soon as the readers in leave (30 ms): a reader of ours keeps it
-        // waiting until it is killed (a loaded machine's turn between two looks can be longer);
-        // a reader waits behind the writers' queue
-        $ours = $write ? (new RReadWriteLock('stock', $opts))->readLock() : null;
-        $this->assertTrue($ours?->lock() ?? true);
-        $w = $this->start(self::WAITER, ['write' => $write, 'wait' => $wait, 'opts' => $opts]);
+        // the stream's holds are 30 ms, and the waiter would be let in at the next release,
+        // before a loaded machine's next look at the marks: a hold of ours on the other side
+        // keeps it waiting until it is killed (taken once the waiter is up, and short: the
+        // stream waits behind it too)
+        $w = $this->start(self::WAITER, ['write' => $write, 'wait' => $wait, 'opts' => $opts, 'gate' => true]);
+        $this->assertSame('ready', Processes::readLine($this->children[$w][1], 20));
+        $rw = new RReadWriteLock('stock', $opts);
+        $ours = $write ? $rw->readLock() : $rw->writeLock();
+        $this->assertTrue($ours->lock());
+        $this->client->rPush('go', '1');
         $marks = '}{rw:stock}:' . ($write ? 'writers' : 'readers');
         $pid = proc_get_status($this->children[$w][0])['pid'];
         // (the stream's own waiters mark the other set)
         $this->await(fn () => $this->client->zCard($marks) === 1, 'the waiter is marked', 10);
         posix_kill($pid, SIGKILL);
         $killed = microtime(true);
-        $this->assertTrue($ours?->unlock() ?? true);
+        $this->assertTrue($ours->unlock());
         // its round (its wait) plus the mark's second have passed, and more: the stream went on
         $this->await(fn () => microtime(true) > $killed + ($wait + self::MARK_MS) / 1000 + 2, 'its round passed', 10);
         $this->client->set('stop', '1');
