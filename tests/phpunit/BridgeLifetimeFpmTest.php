@@ -84,7 +84,8 @@ echo json_encode(["got" => $lock->get(), "owner" => $lock->owner()]);');
         $this->assertSame('forced', $this->request('$cache->lock("job")->forceRelease(); echo json_encode("forced");'));
         $r = $this->report($w);
         $this->assertTrue($r['got']);
-        $this->assertLessThan(self::HANDOVER_MS, ($r['at'] - $t0) * 1000, 'the waiter was not woken by the force');
+        // (a whole php-fpm request in it, behind nginx: a loaded machine's; not woken, 20 s)
+        $this->assertLessThan(5 * self::HANDOVER_MS, ($r['at'] - $t0) * 1000, 'the waiter was not woken by the force');
         $this->finishChild($w);
     }
 

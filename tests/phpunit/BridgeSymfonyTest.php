@@ -119,12 +119,13 @@ final class BridgeSymfonyTest extends BridgeTestCase
         $store = $this->store();
         $key = new Key('k');
         $store->save($key);
-        $store->putOffExpiration($key, 0.2);
+        // (2 s: the checks that follow take round trips, a loaded machine's)
+        $store->putOffExpiration($key, 2.0);
         $this->assertTrue($store->exists($key));
-        $this->assertLessThanOrEqual(200, $this->client->pttl('bridge:k'));
+        $this->assertLessThanOrEqual(2000, $this->client->pttl('bridge:k'));
         $remaining = $key->getRemainingLifetime();
-        $this->assertTrue($remaining > 0 && $remaining <= 0.2, "remaining lifetime $remaining");
-        $this->await(fn() => !$store->exists($key), 'the lease ran out', 5);
+        $this->assertTrue($remaining > 0 && $remaining <= 2.0, "remaining lifetime $remaining");
+        $this->await(fn() => !$store->exists($key), 'the lease ran out', 10);
         // and another owner may have it then
         $store->save(new Key('k'));
     }

@@ -279,7 +279,7 @@ final class ReadWriteLockTest extends OneServerTestCase
         }
         // it finds the others in at times, and waits: the relay cuts only a connection that sent a BLPOP
         $cut = $this->start(self::STREAM, ['write' => $write, 'offset' => 100, 'hold' => 20, 'gap' => 100,
-            'wait' => 20000, 'opts' => ['server' => $relay['dsn']] + $opts]);
+            'wait' => 20000, 'opts' => ['server' => $relay['dsn'], 'read_timeout' => 5000] + $opts]);
         $this->await($relay['cut'], 'the relay dropped a win\'s reply', 20);
         $dropped = microtime(true);
         // the lease it took would end 30 s on: 3 s of streaming after the drop show it held nobody up
