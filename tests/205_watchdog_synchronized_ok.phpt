@@ -7,9 +7,10 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/watchdog.inc';
-$l = new RLock('a', rlock_test_options(['ttl' => 300, 'watchdog' => true]));
-var_dump($l->synchronized(function (RLock $l) {
-    rlock_test_sleep(1000);
+$s = rlock_test_slow();
+$l = new RLock('a', rlock_test_options(['ttl' => 300 * $s, 'watchdog' => true]));
+var_dump($l->synchronized(function (RLock $l) use ($s) {
+    rlock_test_sleep(1000 * $s);
     return rlock_test_cmd('GET', $l->key()) === $l->token();
 }));
 var_dump($l->lost(), rlock_test_cmd('EXISTS', $l->key()));

@@ -7,12 +7,13 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/watchdog.inc';
-$l = new RLock('a', rlock_test_options(['ttl' => 300, 'watchdog' => true]));
+$s = rlock_test_slow();
+$l = new RLock('a', rlock_test_options(['ttl' => 300 * $s, 'watchdog' => true]));
 $l->tryLock();
-var_dump($l->extend(3000));
-rlock_test_sleep(1200);
+var_dump($l->extend(3000 * $s));
+rlock_test_sleep(1200 * $s);
 $pttl = rlock_test_cmd('PTTL', $l->key());
-var_dump($pttl > 300 && $pttl <= 3000);
+var_dump($pttl > 300 * $s && $pttl <= 3000 * $s);
 var_dump($l->unlock());
 ?>
 --EXPECT--

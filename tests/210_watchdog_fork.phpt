@@ -10,7 +10,7 @@ pcntl
 require __DIR__ . '/watchdog.inc';
 /* the lease and the windows below, 10 times longer under valgrind: a watchdog that renews a
  * 300 ms lease every 100 ms misses it when the machine is that slow */
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $o = rlock_test_options(['ttl' => 300 * $slow, 'watchdog' => true]);
 $l = new RLock('parent', $o);
 $l->tryLock();

@@ -11,11 +11,12 @@ $srv = rlock_test_own_server('--requirepass Default-Secret-1 --user alice on '
     . implode(' ', array_map('escapeshellarg', ['>Alice-Secret-2', '~*', '&*', '+@all'])));
 $cmd = $srv['cmd'];
 var_dump($cmd('AUTH', 'Default-Secret-1'), $cmd('SELECT', '3'));
-$l = new RLock('a', ['server' => "redis://alice:Alice-Secret-2@127.0.0.1:{$srv['port']}/3", 'ttl' => 300,
+$s = rlock_test_slow();
+$l = new RLock('a', ['server' => "redis://alice:Alice-Secret-2@127.0.0.1:{$srv['port']}/3", 'ttl' => 300 * $s,
     'watchdog' => true]);
 var_dump($l->tryLock());
-/* five renewals, within 10 s: each a round trip on the watchdog's connection */
-$until = hrtime(true) + 10 * 1000000000;
+/* five renewals, within 10 s (scaled): each a round trip on the watchdog's connection */
+$until = hrtime(true) + 10 * $s * 1000000000;
 while (rlock_test_info('Watchdog renewals') < 5 && hrtime(true) < $until) {
     usleep(10000);
 }

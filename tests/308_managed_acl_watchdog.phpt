@@ -8,13 +8,13 @@ rlock
 <?php
 require __DIR__ . '/managed.inc';
 require __DIR__ . '/watchdog.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $srv = rlock_test_managed_server();
 $cmd = $srv['cmd'];
-$l = new RLock('w', ['server' => $srv['user_dsn'], 'ttl' => 300, 'watchdog' => true]);
+$l = new RLock('w', ['server' => $srv['user_dsn'], 'ttl' => 300 * $slow, 'watchdog' => true]);
 var_dump($l->tryLock());
 
-/* Wait for n renewals in all (a renewal is every ttl/3, 100 ms). */
+/* Wait for n renewals in all (a renewal is every ttl/3, 100 ms; scaled). */
 function renewals(int $n, int $slow): bool
 {
     for ($until = hrtime(true) + 5 * $slow * 1000000000; rlock_test_info('Watchdog renewals') < $n && hrtime(true) < $until;) {

@@ -7,11 +7,12 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/watchdog.inc';
-$o = rlock_test_options(['ttl' => 300, 'watchdog' => true]);
+$s = rlock_test_slow();
+$o = rlock_test_options(['ttl' => 300 * $s, 'watchdog' => true]);
 $rw = new RReadWriteLock('stock', $o);
 var_dump($rw->writeLock()->tryLock(), $rw->readLock()->tryLock());
 var_dump(rlock_test_info('Watchdog locks renewed now'));
-rlock_test_sleep(700);
+rlock_test_sleep(700 * $s);
 var_dump($rw->writeLock()->isAcquired(), $rw->readLock()->isAcquired(), $rw->writeLock()->lost(), $rw->readLock()->lost());
 var_dump($rw->readLock()->unlock(), $rw->writeLock()->unlock());
 var_dump(rlock_test_info('Watchdog locks renewed now'));

@@ -7,20 +7,21 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/watchdog.inc';
-$o = rlock_test_options(['ttl' => 300, 'watchdog' => true]);
+$s = rlock_test_slow();
+$o = rlock_test_options(['ttl' => 300 * $s, 'watchdog' => true]);
 $p = $o['prefix'];
 $m = RLock::multi(['a', 'b'], $o);
 var_dump($m->tryLock());
 $min = PHP_INT_MAX;
 for ($i = 0; $i < 20; $i++) {
-    rlock_test_sleep(50);
+    rlock_test_sleep(50 * $s);
     $min = min($min, rlock_test_cmd('PTTL', "{$p}a"), rlock_test_cmd('PTTL', "{$p}b"));
 }
-var_dump($min > 0 && $min <= 300);
+var_dump($min > 0 && $min <= 300 * $s);
 var_dump($m->isAcquired(), $m->lost(), rlock_test_info('Watchdog locks renewed now'));
 
 rlock_test_cmd('SET', "{$p}b", 'someone else');
-$deadline = hrtime(true) + 5e9;
+$deadline = hrtime(true) + 5e9 * $s;
 while (!$m->lost() && hrtime(true) < $deadline) {
     rlock_test_sleep(10);
 }

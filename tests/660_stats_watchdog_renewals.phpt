@@ -9,7 +9,7 @@ rlock.stats_keys=16
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $l = new RLock('renewed', rlock_test_options(['ttl' => 300, 'watchdog' => true]));
 var_dump($l->lock());
 for ($deadline = microtime(true) + 10 * $slow; ($s = rlock_status())['keys'][$l->key()]['renewals'] < 3; usleep(10000)) {
