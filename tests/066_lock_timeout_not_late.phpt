@@ -17,17 +17,21 @@ foreach ($locks as $what => $l) {
     rlock_test_cmd('SET', $l->key(), 'another-holder', 'PX', '60000');
     $late = [];
     $results = [];
+    // 110 ms: a wait that begins on a tick of Redis' 100 ms timer (where a late one ended)
+    // times out 10 ms past the next, so a Redis late with the timeout is late by about 90 ms
+    // every time (at 100 ms the timeout races the tick: up to half came out on time)
     for ($i = 0; $i < 10; $i++) {
         $t = hrtime(true);
-        $results[] = $l->lock(100);
-        $late[] = (hrtime(true) - $t) / 1e6 - 100;
+        $results[] = $l->lock(110);
+        $late[] = (hrtime(true) - $t) / 1e6 - 110;
     }
-    // 10 waits were late by 50 ms on average (Redis' 100 ms timer); a few ms each now
-    $total = array_sum($late);
+    // the waits were late by 90 ms each (Redis' 100 ms timer); about 10 ms each now. Counted,
+    // not summed: a loaded machine may stall a few of them, not most
+    $lateOnes = count(array_filter($late, fn ($ms) => $ms >= 50 * $slow));
     echo "$what: ", json_encode(array_unique($results)), ', not early: ', json_encode(min($late) >= -1),
-        ', on time: ', json_encode($total < 250 * $slow), "\n";
-    if ($total >= 250 * $slow) {
-        echo "late by $total ms in all: ", implode(', ', array_map('round', $late)), "\n";
+        ', on time: ', json_encode($lateOnes <= 3), "\n";
+    if ($lateOnes > 3) {
+        echo "$lateOnes waits late by 50 ms or more: ", implode(', ', array_map('round', $late)), "\n";
     }
     $tag = fn (string $role) => rlock_test_companion($l->key(), $role);
     // nothing left behind: no count, no grant, no wake on a waiter's own list

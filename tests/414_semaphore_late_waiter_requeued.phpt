@@ -11,8 +11,9 @@ pcre.jit=0
 require __DIR__ . '/config.inc';
 $slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
 $o = rlock_test_options();
-// a holder whose lease ends (a crashed one's would too), no release to serve the queue
-$a = new RSemaphore('late', 1, $o + ['ttl' => 300 * $slow, 'auto_release' => false]);
+// a holder whose lease ends (a crashed one's would too), no release to serve the queue; 2 s:
+// the child must queue and be stopped within it (the child's ticket dies 1 s after it)
+$a = new RSemaphore('late', 1, $o + ['ttl' => 2000 * $slow, 'auto_release' => false]);
 var_dump($a->acquire());
 $h = rlock_test_companion($o['prefix'] . 'late', 'semaphore');
 
@@ -21,7 +22,7 @@ $pid = pcntl_fork();
 if ($pid === 0) {
     fclose($mine);
     $w = new RSemaphore('late', 1, $o + ['read_timeout' => 10000]);
-    $got = $w->acquire(1, 8000 * $slow);
+    $got = $w->acquire(1, 15000 * $slow);
     fwrite($theirs, json_encode(['got' => $got, 'at' => microtime(true), 'held' => $w->held()]) . "\n");
     exit(0);
 }
@@ -46,7 +47,7 @@ $t0 = microtime(true);
 exec("kill -CONT $pid");
 $child = json_decode(fgets($mine), true);
 echo "child got 1: ", var_export($child['got'] && $child['held'] === 1, true), "\n";
-// not the rest of its 8 s wait
+// not the rest of its 15 s wait (12 s)
 echo "at once: ", var_export(($child['at'] - $t0) * 1000 < 2000 * $slow, true), "\n";
 pcntl_waitpid($pid, $status);
 var_dump(rlock_test_exit($status), rlock_test_cmd('EXISTS', "$h-queue", "$h-waiters"));
