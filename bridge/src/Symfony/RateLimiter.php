@@ -25,7 +25,6 @@ use Symfony\Component\RateLimiter\Reservation;
  */
 final class RateLimiter implements LimiterInterface
 {
-
     private RateLimiterInterface $limiter;
     private int $burst;
 
