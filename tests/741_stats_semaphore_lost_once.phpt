@@ -17,7 +17,11 @@ $holders = rlock_test_companion($o['prefix'] . 'pool', 'semaphore');
 $arm = sys_get_temp_dir() . '/rlock-741-' . getmypid();
 /* A relay to the test server. Once $arm exists, it holds the request's next command (the
  * re-acquire), deletes the holders' key, relays the watchdog's next renewal (sent after the
- * delete: it finds the permits gone) and its reply, and only then the held command. */
+ * delete: it finds the permits gone) and its reply, and only then the held command, once the
+ * watchdog sent its renewal after that: it took in the reply (counted the loss) by then. A
+ * lock the request holds keeps the watchdog renewing. (The other order, the re-acquire's reply
+ * before the watchdog took in its own, is not this test's: the relay let it happen on a
+ * loaded machine, where the watchdog found the new permits lost too.) */
 $server = stream_socket_server('tcp://127.0.0.1:0');
 $port = (int) explode(':', stream_socket_get_name($server, false))[1];
 $pid = pcntl_fork();
@@ -26,7 +30,7 @@ if ($pid === 0) {
     fclose(STDERR);
     $pairs = [];  // [client, upstream]; the first is the request's, the next the watchdog's
     $held = null;
-    $renewing = false;
+    $renewing = $replied = false;
     for (;;) {
         $read = [$server];
         foreach ($pairs as [$c, $u]) {
@@ -60,13 +64,16 @@ if ($pid === 0) {
                     break;
                 }
                 if ($i === 1 && $s === $c && $held !== null) {
+                    if ($replied && $held !== '') {
+                        // the watchdog's next renewal: the request's command goes on
+                        fwrite($pairs[0][1], $held);
+                        $held = '';
+                    }
                     $renewing = true;
                 }
                 fwrite($s === $c ? $u : $c, $data);
-                if ($i === 1 && $s === $u && $renewing && $held !== '') {
-                    // the watchdog has its reply: the request's command goes on
-                    fwrite($pairs[0][1], $held);
-                    $held = '';
+                if ($i === 1 && $s === $u && $renewing) {
+                    $replied = true;
                 }
                 break;
             }
@@ -75,12 +82,15 @@ if ($pid === 0) {
 }
 $s = new RSemaphore('pool', 3, ['server' => "redis://127.0.0.1:$port"] + $o);
 var_dump($s->acquire(1));
+$keep = new RLock('keep', ['server' => "redis://127.0.0.1:$port"] + $o);
+$keep->lock();
 touch($arm);
 var_dump($s->acquire(1), $s->held());
 unlink($arm);
-$k = current(rlock_status()['keys']);
+$k = current(array_filter(rlock_status()['keys'], fn ($k) => $k['kind'] === 'semaphore'));
 echo "{$k['kind']} lost: {$k['lost']}, acquires: {$k['acquires']}\n";
 var_dump($s->release());
+$keep->unlock();
 exec("kill -KILL $pid");
 pcntl_waitpid($pid, $status);
 ?>
