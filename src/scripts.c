@@ -145,7 +145,10 @@ rlock_script rlock_script_extend_heal = { .source = RLOCK_LUA_ATLEAST
 };
 
 /* The watchdog's batch renewal: the extend script over many keys at once. KEYS: n keys.
- * ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours. A key is a
+ * ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours, 2 no key there,
+ * 3 no key there, set again to the token: a negative ttl (-ttl) asks for that, for a master
+ * of a Redlock lock that lost the key (the watchdog counts the heal only where a quorum of
+ * masters renewed in the same round). A key is a
  * mutex's (a string holding the token: its lease is the key's), or the holders of a lock
  * shared by several (a sorted set of holder tokens, each scored with the ms its lease ends
  * by the server's clock, the key living as long as its longest lease). Run by the watchdog
@@ -155,13 +158,17 @@ rlock_script rlock_script_renew = { .source = RLOCK_LUA_ATLEAST RLOCK_LUA_CLOCK_
 	"local out = {}\n"
 	"for i = 1, n do\n"
 	"  local v = redis.pcall('get', KEYS[i])\n"
+	"  local ttl = tonumber(ARGV[n + i])\n"
 	"  out[i] = 0\n"
 	"  if v == ARGV[i] then\n"
-	"    redis.call('pexpire', KEYS[i], ARGV[n + i])\n"
+	"    redis.call('pexpire', KEYS[i], math.abs(ttl))\n"
 	"    out[i] = 1\n"
+	"  elseif v == false then\n"
+	"    out[i] = 2\n"
+	"    if ttl < 0 then redis.call('set', KEYS[i], ARGV[i], 'PX', -ttl) out[i] = 3 end\n"
 	"  elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then\n"
-	"    redis.call('zadd', KEYS[i], 'XX', clock_ms() + tonumber(ARGV[n + i]), ARGV[i])\n"
-	"    atleast(KEYS[i], ARGV[n + i])\n"
+	"    redis.call('zadd', KEYS[i], 'XX', clock_ms() + ttl, ARGV[i])\n"
+	"    atleast(KEYS[i], ttl)\n"
 	"    out[i] = 1\n"
 	"  end\n"
 	"end\n"

@@ -65,15 +65,29 @@
 
 typedef struct wd_server wd_server;
 
+/* What a renewal found (wd_server.results, a leg's state). */
+enum {
+	WD_UNKNOWN = -1,  /* no answer (unreachable, timeout, not sent) */
+	WD_NOT_OURS = 0,  /* another token, or another type */
+	WD_RENEWED = 1,
+	WD_ABSENT = 2,    /* no key there (a Redlock master lost it), not set again */
+	WD_HEALED = 3,    /* no key there, set again to our token (a Redlock leg, heal asked) */
+	WD_EVAL = -2      /* send again with EVAL: the server did not know the script */
+};
+
+/* A lock the request side watches: a lock on one server (linked in its server's entries), or
+ * a Redlock lock over N masters (a group, in wd.groups), renewed through its legs, one per
+ * master, each linked in its master's entries. A leg is no handle of the request side's: it
+ * lives and dies with its group, and shares its key and token. */
 struct rlock_watchdog_entry {
-	rlock_watchdog_entry *prev, *next;  /* in server->entries while linked */
-	wd_server *server;                  /* while linked */
+	rlock_watchdog_entry *prev, *next;  /* in server->entries (a group: wd.groups) while linked */
+	wd_server *server;                  /* while linked; a group: NULL */
 	char *key;
 	size_t key_len;
 	char *token;
 	size_t token_len;
 	int64_t ttl;      /* ms */
-	int64_t due;      /* monotonic ms of the next renewal */
+	int64_t due;      /* monotonic ms of the next renewal (a leg: its group's) */
 	int64_t valid_until;  /* monotonic ms the lease ends, as the last renewal left it */
 	uint64_t stats_key;   /* its lock in the statistics (src/stats.h), 0: none */
 	int lost;         /* written by the thread, read by the request side: atomic */
@@ -85,6 +99,16 @@ struct rlock_watchdog_entry {
 	bool linked;      /* the thread renews it */
 	bool held;        /* the request side has not given it back */
 	bool in_flight;   /* in the batch the thread is sending: freed by the thread */
+	/* Redlock */
+	rlock_watchdog_entry *group;  /* a leg: its group; NULL otherwise */
+	rlock_watchdog_entry *legs;   /* a group: its nlegs legs */
+	uint32_t nlegs, quorum;
+	uint32_t legs_in_flight;      /* a group: legs in the batches being sent */
+	int64_t until;        /* a group: its validity, by our clock, as acquired or last renewed */
+	int64_t ttl_sent;     /* a group: the ttl its legs were last sent with */
+	bool in_round;        /* a group: its legs go in the round under way */
+	bool heal;            /* a group: its legs heal a master that lost the key (valid now) */
+	signed char state;    /* a leg: what its last renewal found (WD_*) */
 };
 
 /* A server and the thread's connection to it. Only the thread (or a fork child) frees one. */
@@ -107,6 +131,14 @@ struct wd_server {
 	rlock_reply_budget budget;  /* of the reply being read on ctx: the thread's */
 	rlock_watchdog_entry *entries;
 	uint32_t nentries;
+	/* the batch being sent to it: the thread's scratch, grown under the mutex */
+	rlock_watchdog_entry **batch;
+	size_t batch_len;
+	char (*ttls)[24];
+	signed char *results;  /* WD_* */
+	size_t cap;
+	int trips;        /* round trips of the batch */
+	bool sent;        /* the batch went out whole: its replies are to be read */
 };
 
 static struct {
@@ -121,16 +153,13 @@ static struct {
 	int interrupt[2];     /* a pipe: readable, the thread's poll() returns and the thread ends */
 	int64_t sleep_until;  /* when the sleeping thread wakes by itself; 0 while it works */
 	wd_server *servers;
-	uint32_t active;      /* linked entries not lost */
+	rlock_watchdog_entry *groups;  /* the Redlock locks watched */
+	uint32_t active;      /* linked entries (and groups) not lost */
 	const char *script_source, *script_sha;
-	/* the batch being sent: the thread's scratch, grown under the mutex */
-	rlock_watchdog_entry **batch;
-	size_t batch_len;
-	char (*ttls)[24];
-	signed char *results;  /* 1 renewed, 0 not ours, -1 unknown, -2 send again with EVAL */
-	size_t cap;
+	/* one command's arguments: the thread's scratch (hiredis copies them at once) */
 	const char **argv;
 	size_t *lens;
+	size_t args_cap;
 	rlock_watchdog_stats stats;
 } wd;
 
@@ -144,6 +173,12 @@ static int64_t retry_of(int64_t ttl)
 {
 	int64_t r = period_of(ttl) / 3;
 	return r < 10 ? 10 : r;
+}
+
+/* Redlock's clock drift allowed for a lease of ttl ms (redlock.c's). */
+static int64_t drift_of(int64_t ttl)
+{
+	return ttl / 100 + 2;
 }
 
 /* The lost flag is the one field the request side reads without the mutex, so it is an
@@ -182,8 +217,10 @@ static char *copy_bytes(const char *p, size_t len)
 	return c;
 }
 
+/* A lock on one server, or a group with its legs (never a leg alone). */
 static void entry_free(rlock_watchdog_entry *e)
 {
+	free(e->legs);
 	free(e->key);
 	free(e->token);
 	free(e);
@@ -201,39 +238,70 @@ static void server_free(wd_server *s)
 		SSL_CTX_free(s->tls);
 	}
 #endif
+	free(s->batch);
+	free(s->ttls);
+	free(s->results);
 	free(s);
 }
 
-static void entry_link(wd_server *s, rlock_watchdog_entry *e)
+/* e into the list at *head. */
+static void list_link(rlock_watchdog_entry **head, rlock_watchdog_entry *e)
 {
-	e->server = s;
 	e->prev = NULL;
-	e->next = s->entries;
-	if (s->entries) {
-		s->entries->prev = e;
+	e->next = *head;
+	if (*head) {
+		(*head)->prev = e;
 	}
-	s->entries = e;
-	s->nentries++;
+	*head = e;
 	e->linked = true;
-	wd.active++;
 }
 
-static void entry_unlink(rlock_watchdog_entry *e)
+static void list_unlink(rlock_watchdog_entry **head, rlock_watchdog_entry *e)
 {
-	wd_server *s = e->server;
 	if (e->prev) {
 		e->prev->next = e->next;
 	} else {
-		s->entries = e->next;
+		*head = e->next;
 	}
 	if (e->next) {
 		e->next->prev = e->prev;
 	}
 	e->prev = e->next = NULL;
-	e->server = NULL;
 	e->linked = false;
+}
+
+/* e (a lock on s, or a leg on s) renewed from now on. */
+static void entry_link(wd_server *s, rlock_watchdog_entry *e)
+{
+	e->server = s;
+	list_link(&s->entries, e);
+	s->nentries++;
+	if (!e->group) {
+		wd.active++;
+	}
+}
+
+static void entry_unlink(rlock_watchdog_entry *e)
+{
+	wd_server *s = e->server;
+	list_unlink(&s->entries, e);
+	e->server = NULL;
 	s->nentries--;
-	if (!is_lost(e)) {
+	if (!e->group && !is_lost(e)) {
+		wd.active--;
+	}
+}
+
+/* Stop renewing group g (its legs too). */
+static void group_unlink(rlock_watchdog_entry *g)
+{
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		if (g->legs[i].linked) {
+			entry_unlink(&g->legs[i]);
+		}
+	}
+	list_unlink(&wd.groups, g);
+	if (!is_lost(g)) {
 		wd.active--;
 	}
 }
@@ -373,71 +441,83 @@ fail:
 	return NULL;
 }
 
-/* Room in the scratch for a batch of n. Mutex held. */
-static bool wd_reserve(size_t n)
+/* Room in s's scratch for a batch of n, and in the arguments for a command of it. Mutex
+ * held. */
+static bool wd_reserve(wd_server *s, size_t n)
 {
-	if (n <= wd.cap) {
+	size_t args = 3 + 3 * (n < BATCH_MAX ? n : BATCH_MAX);
+	void *p;
+
+	if (args > wd.args_cap) {
+		if (!(p = realloc(wd.argv, args * sizeof(*wd.argv)))) return false;
+		wd.argv = p;
+		if (!(p = realloc(wd.lens, args * sizeof(*wd.lens)))) return false;
+		wd.lens = p;
+		wd.args_cap = args;
+	}
+	if (n <= s->cap) {
 		return true;
 	}
 	size_t cap = n < 64 ? 64 : n;
-	size_t args = 3 + 3 * (cap < BATCH_MAX ? cap : BATCH_MAX);
-	void *p;
-
-	if (!(p = realloc(wd.batch, cap * sizeof(*wd.batch)))) return false;
-	wd.batch = p;
-	if (!(p = realloc(wd.ttls, cap * sizeof(*wd.ttls)))) return false;
-	wd.ttls = p;
-	if (!(p = realloc(wd.results, cap * sizeof(*wd.results)))) return false;
-	wd.results = p;
-	if (!(p = realloc(wd.argv, args * sizeof(*wd.argv)))) return false;
-	wd.argv = p;
-	if (!(p = realloc(wd.lens, args * sizeof(*wd.lens)))) return false;
-	wd.lens = p;
-	wd.cap = cap;
+	if (!(p = realloc(s->batch, cap * sizeof(*s->batch)))) return false;
+	s->batch = p;
+	if (!(p = realloc(s->ttls, cap * sizeof(*s->ttls)))) return false;
+	s->ttls = p;
+	if (!(p = realloc(s->results, cap * sizeof(*s->results)))) return false;
+	s->results = p;
+	s->cap = cap;
 	return true;
 }
 
-/* Whether a lock on s is due. Mutex held. */
-static bool wd_any_due(const wd_server *s, int64_t now)
+/* Whether anything on s goes in this round: a lock due, or a leg of a group that goes.
+ * Mutex held. */
+static bool wd_server_due(const wd_server *s, int64_t now)
 {
 	for (const rlock_watchdog_entry *e = s->entries; e; e = e->next) {
-		if (!is_lost(e) && e->due <= now) {
+		if (e->group ? e->group->in_round : !is_lost(e) && e->due <= now) {
 			return true;
 		}
 	}
 	return false;
 }
 
-/* Put into the batch every lock on s at least half-way to its due time: the ones due now and
- * the ones that may as well go with them. Their count. Mutex held. */
+/* Put into s's batch every lock on s at least half-way to its due time (the ones due now and
+ * the ones that may as well go with them) and the legs of the groups that go. Their count.
+ * Mutex held. */
 static size_t wd_collect(wd_server *s, int64_t now)
 {
 	size_t n = 0;
 
-	if (!wd_reserve(s->nentries)) {
+	if (!wd_reserve(s, s->nentries)) {
+		/* a group's leg here stays WD_UNKNOWN */
 		for (rlock_watchdog_entry *e = s->entries; e; e = e->next) {
-			if (e->due <= now) {
+			if (!e->group && e->due <= now) {
 				e->due = now + retry_of(e->ttl);
 			}
 		}
 		return 0;
 	}
 	for (rlock_watchdog_entry *e = s->entries; e; e = e->next) {
-		if (is_lost(e) || now < e->due - period_of(e->ttl) / 2) {
+		rlock_watchdog_entry *g = e->group;
+		if (g ? !g->in_round : is_lost(e) || now < e->due - period_of(e->ttl) / 2) {
 			continue;
 		}
 		e->in_flight = true;
-		wd.batch[n] = e;
-		snprintf(wd.ttls[n], sizeof(wd.ttls[n]), "%" PRId64, e->ttl);
+		s->batch[n] = e;
+		/* a leg's ttl negative: heal the master if it lost the key (the renew script) */
+		snprintf(s->ttls[n], sizeof(s->ttls[n]), "%" PRId64, g ? (g->heal ? -g->ttl_sent : g->ttl_sent) : e->ttl);
+		if (g) {
+			g->legs_in_flight++;
+		}
 		n++;
 	}
-	wd.batch_len = n;
+	s->batch_len = n;
 	return n;
 }
 
-/* The command for batch[first, first + k): EVALSHA (or EVAL) script k keys... tokens...
+/* The command for s's batch[first, first + k): EVALSHA (or EVAL) script k keys... tokens...
  * ttls... into the scratch argv; its argc. */
-static int wd_command(size_t first, size_t k, bool eval, char *numkeys, size_t numkeys_size)
+static int wd_command(wd_server *s, size_t first, size_t k, bool eval, char *numkeys, size_t numkeys_size)
 {
 	int argc = 0;
 	wd.argv[argc] = eval ? "EVAL" : "EVALSHA";
@@ -447,35 +527,37 @@ static int wd_command(size_t first, size_t k, bool eval, char *numkeys, size_t n
 	wd.lens[argc] = (size_t) snprintf(numkeys, numkeys_size, "%zu", k);
 	wd.argv[argc++] = numkeys;
 	for (size_t i = first; i < first + k; i++) {
-		wd.argv[argc] = wd.batch[i]->key;
-		wd.lens[argc++] = wd.batch[i]->key_len;
+		wd.argv[argc] = s->batch[i]->key;
+		wd.lens[argc++] = s->batch[i]->key_len;
 	}
 	for (size_t i = first; i < first + k; i++) {
-		wd.argv[argc] = wd.batch[i]->token;
-		wd.lens[argc++] = wd.batch[i]->token_len;
+		wd.argv[argc] = s->batch[i]->token;
+		wd.lens[argc++] = s->batch[i]->token_len;
 	}
 	for (size_t i = first; i < first + k; i++) {
-		wd.argv[argc] = wd.ttls[i];
-		wd.lens[argc++] = strlen(wd.ttls[i]);
+		wd.argv[argc] = s->ttls[i];
+		wd.lens[argc++] = strlen(s->ttls[i]);
 	}
 	return argc;
 }
 
-/* The reply to the batch[first, first + k) into results. */
-static void wd_note(redisReply *r, size_t first, size_t k)
+/* The reply to s's batch[first, first + k) into its results. Replies are input: anything
+ * but an array of k integers 0 to 3 tells nothing. */
+static void wd_note(wd_server *s, redisReply *r, size_t first, size_t k)
 {
-	signed char v = -1;
+	signed char v = WD_UNKNOWN;
 	if (r->type == REDIS_REPLY_ERROR && r->len >= 8 && strncmp(r->str, "NOSCRIPT", 8) == 0) {
-		v = -2;
+		v = WD_EVAL;
 	}
 	if (r->type == REDIS_REPLY_ARRAY && r->elements == k) {
 		for (size_t i = 0; i < k; i++) {
 			redisReply *x = r->element[i];
-			wd.results[first + i] = x->type != REDIS_REPLY_INTEGER ? -1 : x->integer == 1 ? 1 : 0;
+			s->results[first + i] = x->type != REDIS_REPLY_INTEGER || x->integer < WD_NOT_OURS
+				|| x->integer > WD_HEALED ? WD_UNKNOWN : (signed char) x->integer;
 		}
 		return;
 	}
-	memset(wd.results + first, v, k);
+	memset(s->results + first, v, k);
 }
 
 /* Drop s's connection after an I/O error. */
@@ -488,97 +570,136 @@ static void wd_disconnect(wd_server *s)
 	redisFree(c);
 }
 
-/* Send the batch (wd.batch_len locks) to s and note each lock's result. One round trip, two
- * when the server had to learn the script. Outside the mutex: the batch's entries are in
- * flight and their keys and tokens do not change. The number of round trips. */
-static int wd_send(wd_server *s)
+/* Append the chunks of s's batch (eval: those the server did not know the script for) to its
+ * connection and write them, by deadline. False (disconnected) when that failed. */
+static bool wd_write(wd_server *s, bool eval, int64_t deadline, size_t *sent)
 {
-	size_t n = wd.batch_len, chunks = (n + BATCH_MAX - 1) / BATCH_MAX;
+	size_t n = s->batch_len, chunks = (n + BATCH_MAX - 1) / BATCH_MAX;
 	char numkeys[24];
-	redisReply *r;
-	int trips = 0;
 
-	memset(wd.results, -1, n);
+	*sent = 0;
+	for (size_t c = 0; c < chunks; c++) {
+		size_t first = c * BATCH_MAX, k = MIN(BATCH_MAX, n - first);
+		if (eval && s->results[first] != WD_EVAL) {
+			continue;
+		}
+		int argc = wd_command(s, first, k, eval, numkeys, sizeof(numkeys));
+		if (redisAppendCommandArgv(s->ctx, argc, wd.argv, wd.lens) != REDIS_OK) {
+			wd_disconnect(s);
+			return false;
+		}
+		(*sent)++;
+	}
+	if (*sent > 0 && !wd_flush(s->ctx, deadline)) {
+		wd_disconnect(s);
+		return false;
+	}
+	return true;
+}
+
+/* Read the replies to what wd_write() sent, by deadline. False (disconnected) when that
+ * failed. */
+static bool wd_read(wd_server *s, bool eval, int64_t deadline)
+{
+	size_t n = s->batch_len, chunks = (n + BATCH_MAX - 1) / BATCH_MAX;
+	redisReply *r;
+
+	for (size_t c = 0; c < chunks; c++) {
+		size_t first = c * BATCH_MAX, k = MIN(BATCH_MAX, n - first);
+		if (eval && s->results[first] != WD_EVAL) {
+			continue;
+		}
+		if (!(r = wd_reply(s->ctx, deadline))) {
+			wd_disconnect(s);
+			return false;
+		}
+		wd_note(s, r, first, k);
+		freeReplyObject(r);
+	}
+	return true;
+}
+
+/* The first half of a round trip: s's batch written (its results all WD_UNKNOWN till read),
+ * connecting first if need be. Outside the mutex: the batch's entries are in flight and
+ * their keys and tokens do not change. */
+static void wd_send(wd_server *s)
+{
+	size_t sent;
+
+	memset(s->results, WD_UNKNOWN, s->batch_len);
+	s->trips = 0;
+	s->sent = false;
 	if (!s->ctx) {
 		redisContext *c = wd_connect(s);
 		if (!c) {
-			return 0;
+			return;
 		}
 		pthread_mutex_lock(&wd.mutex);
 		s->ctx = c;
 		pthread_mutex_unlock(&wd.mutex);
 	}
-	for (int pass = 0; pass < 2; pass++) {
-		bool eval = pass == 1;
-		size_t sent = 0;
-		for (size_t c = 0; c < chunks; c++) {
-			size_t first = c * BATCH_MAX, k = MIN(BATCH_MAX, n - first);
-			if (eval && wd.results[first] != -2) {
-				continue;
-			}
-			int argc = wd_command(first, k, eval, numkeys, sizeof(numkeys));
-			if (redisAppendCommandArgv(s->ctx, argc, wd.argv, wd.lens) != REDIS_OK) {
-				wd_disconnect(s);
-				return trips;
-			}
-			sent++;
-		}
-		if (sent == 0) {
-			break;
-		}
-		trips++;
-		int64_t deadline = deadline_of(s->read_timeout);
-		if (!wd_flush(s->ctx, deadline)) {
-			wd_disconnect(s);
-			return trips;
-		}
-		for (size_t c = 0; c < chunks; c++) {
-			size_t first = c * BATCH_MAX, k = MIN(BATCH_MAX, n - first);
-			if (eval && wd.results[first] != -2) {
-				continue;
-			}
-			if (!(r = wd_reply(s->ctx, deadline))) {
-				for (size_t i = 0; i < n; i++) {
-					if (wd.results[i] == -2) {
-						wd.results[i] = -1;
-					}
-				}
-				wd_disconnect(s);
-				return trips;
-			}
-			wd_note(r, first, k);
-			freeReplyObject(r);
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (wd.results[i] == -2) {
-			wd.results[i] = -1;
-		}
-	}
-	return trips;
+	s->trips = 1;
+	s->sent = wd_write(s, false, deadline_of(s->read_timeout), &sent);
 }
 
-/* What the round trip that started at sent found, into the batch's entries. Mutex held. */
-static void wd_apply(int64_t sent, int trips)
+/* The second half: the replies, by deadline (every server's batch was written before: the
+ * waits overlap); once more with EVAL where the server had to learn the script. Outside
+ * the mutex. */
+static void wd_receive(wd_server *s, int64_t deadline)
+{
+	size_t sent = 0;
+
+	if (s->sent && wd_read(s, false, deadline)) {
+		for (size_t c = 0; c < s->batch_len; c += BATCH_MAX) {
+			sent += s->results[c] == WD_EVAL;
+		}
+		if (sent > 0) {
+			s->trips++;
+			deadline = deadline_of(s->read_timeout);
+			if (wd_write(s, true, deadline, &sent)) {
+				wd_read(s, true, deadline);
+			}
+		}
+	}
+	for (size_t i = 0; i < s->batch_len; i++) {
+		if (s->results[i] == WD_EVAL) {
+			s->results[i] = WD_UNKNOWN;
+		}
+	}
+}
+
+/* What the round trip to s that started at sent found, into the batch's entries (a leg's
+ * into its state: its group is judged once every leg is in). Mutex held. */
+static void wd_apply(wd_server *s, int64_t sent)
 {
 	int64_t now = (int64_t) rlock_now_ms();
 	bool failed = false;
 
-	wd.stats.round_trips += trips;
-	for (size_t i = 0; i < wd.batch_len; i++) {
-		rlock_watchdog_entry *e = wd.batch[i];
+	wd.stats.round_trips += s->trips;
+	for (size_t i = 0; i < s->batch_len; i++) {
+		rlock_watchdog_entry *e = s->batch[i], *g = e->group;
 		e->in_flight = false;
+		if (g) {
+			g->legs_in_flight--;
+		}
 		if (!e->linked) {
-			/* let go while we talked */
-			if (!e->held) {
-				entry_free(e);
+			/* let go while we talked; a group is freed with its last leg in flight */
+			if (g ? !g->held && g->legs_in_flight == 0 : !e->held) {
+				entry_free(g ? g : e);
 			}
-			wd.results[i] = -1;  /* nobody to tell */
+			s->results[i] = WD_UNKNOWN;  /* nobody to tell */
+			s->batch[i] = NULL;
 			continue;
 		}
-		int64_t ttl_sent = strtoll(wd.ttls[i], NULL, 10);
-		switch (wd.results[i]) {
-			case 1:
+		int64_t ttl_sent = strtoll(s->ttls[i], NULL, 10);
+		if (g) {
+			e->state = s->results[i];
+			e->valid_until = sent + (ttl_sent < 0 ? -ttl_sent : ttl_sent);
+			continue;
+		}
+		switch (s->results[i]) {
+			case WD_RENEWED:
+			case WD_HEALED:
 				/* extend() may have set another ttl meanwhile: the lease is at least the shorter */
 				e->due = sent + period_of(MIN(ttl_sent, e->ttl));
 				e->valid_until = sent + ttl_sent;
@@ -587,7 +708,8 @@ static void wd_apply(int64_t sent, int trips)
 					rlock_stats_count_hash(e->stats_key, RLOCK_STAT_RENEWALS);
 				}
 				break;
-			case 0:
+			case WD_NOT_OURS:
+			case WD_ABSENT:
 				mark_lost(e);
 				wd.active--;
 				wd.stats.losses++;
@@ -601,15 +723,64 @@ static void wd_apply(int64_t sent, int trips)
 				break;
 		}
 	}
-	for (size_t i = 0; i < wd.batch_len; i++) {
-		if (wd.results[i] == 0) {
-			tell_lost(wd.batch[i]);
+	for (size_t i = 0; i < s->batch_len; i++) {
+		if (s->batch[i] && !s->batch[i]->group && (s->results[i] == WD_NOT_OURS || s->results[i] == WD_ABSENT)) {
+			tell_lost(s->batch[i]);
 		}
 	}
 	if (failed) {
 		wd.stats.failures++;
 	}
-	wd.batch_len = 0;
+}
+
+/* Judge group g once every leg's renewal sent at sent is in: held while a quorum of masters
+ * renewed it (their keys still held our token), its validity then the quorum-th longest
+ * lease less the drift; a heal (a master that had lost the key, set again) counts only then.
+ * Fewer than a quorum renewed: lost at once when the masters that did not answer could not
+ * make up the quorum, else tried again soon until its validity ends. Whether it is lost.
+ * Mutex held. */
+static bool group_judge(rlock_watchdog_entry *g, int64_t sent, int64_t now)
+{
+	int64_t untils[RLOCK_MAX_SERVERS];
+	uint32_t ours = 0, unknown = 0, n = 0;
+
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		rlock_watchdog_entry *l = &g->legs[i];
+		ours += l->state == WD_RENEWED;
+		unknown += l->state == WD_UNKNOWN;
+		if (l->state == WD_RENEWED || l->state == WD_HEALED) {
+			/* longest first */
+			uint32_t j = n++;
+			for (; j > 0 && untils[j - 1] < l->valid_until; j--) {
+				untils[j] = untils[j - 1];
+			}
+			untils[j] = l->valid_until;
+		}
+	}
+	if (ours >= g->quorum) {
+		g->until = g->valid_until = untils[g->quorum - 1] - drift_of(g->ttl_sent);
+		g->due = sent + period_of(MIN(g->ttl_sent, g->ttl));
+		wd.stats.renewals++;
+		if (g->stats_key) {
+			rlock_stats_count_hash(g->stats_key, RLOCK_STAT_RENEWALS);
+		}
+		return false;
+	}
+	if (ours + unknown >= g->quorum && g->until > now) {
+		g->due = now + retry_of(g->ttl);
+		wd.stats.failures++;
+		if (g->stats_key) {
+			rlock_stats_count_hash(g->stats_key, RLOCK_STAT_RENEWAL_FAILURES);
+		}
+		return false;
+	}
+	mark_lost(g);
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		mark_lost(&g->legs[i]);
+	}
+	wd.active--;
+	wd.stats.losses++;
+	return true;
 }
 
 /* The earliest due time of a lock to renew. Mutex held. */
@@ -618,26 +789,77 @@ static int64_t wd_next_due(void)
 	int64_t next = INT64_MAX;
 	for (wd_server *s = wd.servers; s; s = s->next) {
 		for (rlock_watchdog_entry *e = s->entries; e; e = e->next) {
-			if (!is_lost(e) && e->due < next) {
+			if (!e->group && !is_lost(e) && e->due < next) {
 				next = e->due;
 			}
+		}
+	}
+	for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
+		if (!is_lost(g) && g->due < next) {
+			next = g->due;
 		}
 	}
 	return next;
 }
 
-/* Renew what is due, server by server. Mutex held, let go while talking. */
+/* Renew what is due: every server's batch written, then every reply read, so the waits
+ * overlap (a Redlock lock's masters are asked together, one read timeout for all). Mutex
+ * held, let go while talking. */
 static void wd_round(int64_t now)
 {
-	/* A server is freed only by this thread, and new ones go to the head: s stays valid. */
-	for (wd_server *s = wd.servers; s && !wd.stop && !wd.forking; s = s->next) {
-		if (!wd_any_due(s, now) || wd_collect(s, now) == 0) {
-			continue;
+	/* A server is freed only by this thread, and new ones go to the head: the list from
+	 * first on stays as it is while the mutex is let go. */
+	wd_server *first = wd.servers;
+	int64_t start = now;
+	bool any = false;
+
+	/* the groups that go: the due ones, and those half-way that may as well go with them */
+	for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
+		g->in_round = !is_lost(g) && now >= g->due - period_of(g->ttl) / 2;
+		if (g->in_round) {
+			g->heal = g->until > now;
+			g->ttl_sent = g->ttl;
+			for (uint32_t i = 0; i < g->nlegs; i++) {
+				g->legs[i].state = WD_UNKNOWN;
+			}
 		}
+	}
+	for (wd_server *s = first; s; s = s->next) {
+		s->batch_len = 0;
+		if (wd_server_due(s, now) && wd_collect(s, now) > 0) {
+			any = true;
+		}
+	}
+	if (any) {
 		pthread_mutex_unlock(&wd.mutex);
-		int trips = wd_send(s);
+		for (wd_server *s = first; s; s = s->next) {
+			if (s->batch_len > 0) {
+				wd_send(s);
+			}
+		}
+		/* every server's replies awaited from one moment on */
+		int64_t sent = (int64_t) rlock_now_ms();
+		for (wd_server *s = first; s; s = s->next) {
+			if (s->batch_len > 0) {
+				wd_receive(s, s->read_timeout > INT64_MAX - sent ? INT64_MAX : sent + s->read_timeout);
+			}
+		}
 		pthread_mutex_lock(&wd.mutex);
-		wd_apply(now, trips);
+		for (wd_server *s = first; s; s = s->next) {
+			if (s->batch_len > 0) {
+				wd_apply(s, start);
+			}
+			s->batch_len = 0;
+		}
+	}
+	now = (int64_t) rlock_now_ms();
+	for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
+		if (g->in_round) {
+			g->in_round = false;
+			if (group_judge(g, start, now)) {
+				tell_lost(g);
+			}
+		}
 	}
 }
 
@@ -778,9 +1000,9 @@ static void wd_cond_init(void)
 	pthread_condattr_destroy(&attr);
 }
 
-/* Let go of every server, its connection and its entries. In a fork child (the parent's
- * thread ended outside hiredis before the fork), an entry a request still holds survives,
- * unlinked. */
+/* Let go of every server, its connection and its entries, and of every group. In a fork
+ * child (the parent's thread ended outside hiredis before the fork), an entry a request
+ * still holds survives, unlinked. */
 static void servers_drop(bool child)
 {
 	wd_server *s = wd.servers, *next_s;
@@ -792,7 +1014,8 @@ static void servers_drop(bool child)
 			e->prev = e->next = NULL;
 			e->server = NULL;
 			e->linked = false;
-			if (!child || !e->held) {
+			/* a leg goes with its group */
+			if (!e->group && (!child || !e->held)) {
 				entry_free(e);
 			}
 		}
@@ -802,6 +1025,16 @@ static void servers_drop(bool child)
 		server_free(s);
 	}
 	wd.servers = NULL;
+	rlock_watchdog_entry *g = wd.groups, *next_g;
+	for (; g; g = next_g) {
+		next_g = g->next;
+		g->prev = g->next = NULL;
+		g->linked = false;
+		if (!child || !g->held) {
+			entry_free(g);
+		}
+	}
+	wd.groups = NULL;
 }
 
 /* The child has no thread. Forget the parent's renewals: nothing is renewed here until the
@@ -857,26 +1090,19 @@ void rlock_watchdog_mshutdown(void)
 	interrupt_close();
 	/* No request runs any more: what is left is ours. */
 	servers_drop(false);
-	free(wd.batch);
-	free(wd.ttls);
-	free(wd.results);
 	free(wd.argv);
 	free(wd.lens);
-	wd.batch = NULL;
-	wd.ttls = NULL;
-	wd.results = NULL;
 	wd.argv = NULL;
 	wd.lens = NULL;
-	wd.cap = 0;
+	wd.args_cap = 0;
 	wd.ready = false;
 	pthread_cond_destroy(&wd.wake);
 	pthread_mutex_destroy(&wd.mutex);
 }
 
-/* The server of o, added if new. Mutex held. */
-static wd_server *server_for(const rlock_opts *o)
+/* The server rs (of o), added if new. Mutex held. */
+static wd_server *server_for(const rlock_opts *o, const rlock_server *rs)
 {
-	const rlock_server *rs = &o->server;
 	wd_server *s;
 
 	for (s = wd.servers; s; s = s->next) {
@@ -957,6 +1183,61 @@ static int wd_start(void)
 	return rc;
 }
 
+/* The lock over o's Redlock masters: a group, and a leg on each master. Mutex not held. */
+static rlock_watchdog_entry *group_watch(const rlock_opts *o, rlock_watchdog_entry *g, rlock_err *err)
+{
+	wd_server *servers[RLOCK_MAX_SERVERS];
+	int rc;
+
+	if (!(g->legs = calloc(o->nservers, sizeof(*g->legs)))) {
+		rlock_err_set(err, RLOCK_ERR_REPLY, o->servers[0].label, "watchdog: out of memory");
+		entry_free(g);
+		return NULL;
+	}
+	g->nlegs = o->nservers;
+	g->quorum = o->nservers / 2 + 1;
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		rlock_watchdog_entry *l = &g->legs[i];
+		l->group = g;
+		l->key = g->key;
+		l->key_len = g->key_len;
+		l->token = g->token;
+		l->token_len = g->token_len;
+		l->ttl = g->ttl;
+		l->held = true;
+		l->state = WD_RENEWED;
+	}
+
+	pthread_mutex_lock(&wd.mutex);
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		if (!(servers[i] = server_for(o, &o->servers[i]))) {
+			/* the servers made so far go when the thread ends (no entry on them) */
+			pthread_mutex_unlock(&wd.mutex);
+			rlock_err_set(err, RLOCK_ERR_REPLY, o->servers[i].label, "watchdog: out of memory");
+			entry_free(g);
+			return NULL;
+		}
+	}
+	if ((rc = wd_start()) != 0) {
+		pthread_mutex_unlock(&wd.mutex);
+		rlock_err_set(err, RLOCK_ERR_REPLY, o->servers[0].label, "cannot start the watchdog thread: %s", strerror(rc));
+		entry_free(g);
+		return NULL;
+	}
+	int64_t now = (int64_t) rlock_now_ms();
+	g->due = now + period_of(g->ttl);
+	/* as acquired (a little before now) */
+	g->until = now + g->ttl - drift_of(g->ttl);
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		entry_link(servers[i], &g->legs[i]);
+	}
+	list_link(&wd.groups, g);
+	wd.active++;
+	wake_for(g->due);
+	pthread_mutex_unlock(&wd.mutex);
+	return g;
+}
+
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
 	zend_long ttl, uint64_t stats_key, rlock_err *err)
 {
@@ -979,9 +1260,12 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	e->held = true;
 	e->lost_pending = &RLOCK_G(lost_pending);
 	e->vm_interrupt = (void *) &EG(vm_interrupt);
+	if (o->nservers > 0) {
+		return group_watch(o, e, err);
+	}
 
 	pthread_mutex_lock(&wd.mutex);
-	if (!(s = server_for(o))) {
+	if (!(s = server_for(o, &o->server))) {
 		pthread_mutex_unlock(&wd.mutex);
 		rlock_err_set(err, RLOCK_ERR_REPLY, o->server.label, "watchdog: out of memory");
 		entry_free(e);
@@ -1004,6 +1288,18 @@ bool rlock_watchdog_unwatch(rlock_watchdog_entry *e)
 {
 	pthread_mutex_lock(&wd.mutex);
 	bool lost = is_lost(e);
+	if (e->legs) {
+		/* a group: freed by the thread if a leg is in flight */
+		if (e->linked) {
+			group_unlink(e);
+		}
+		e->held = false;
+		if (e->legs_in_flight == 0) {
+			entry_free(e);
+		}
+		pthread_mutex_unlock(&wd.mutex);
+		return lost;
+	}
 	if (e->linked) {
 		entry_unlink(e);
 	}
@@ -1025,7 +1321,12 @@ void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl)
 	pthread_mutex_lock(&wd.mutex);
 	e->ttl = ttl;
 	if (e->linked && !is_lost(e)) {
-		e->due = (int64_t) rlock_now_ms() + period_of(ttl);
+		int64_t now = (int64_t) rlock_now_ms();
+		e->due = now + period_of(ttl);
+		if (e->legs) {
+			/* extend() just renewed a quorum */
+			e->until = MAX(e->until, now + ttl - drift_of(ttl));
+		}
 		wake_for(e->due);
 	}
 	pthread_mutex_unlock(&wd.mutex);

@@ -1,5 +1,5 @@
 --TEST--
-watchdog option: a bool, off by default (php.ini rlock.watchdog), TypeError otherwise; one server only
+watchdog option: a bool, off by default (php.ini rlock.watchdog), TypeError otherwise; one server or Redlock masters, not Cluster or Sentinel (yet)
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -15,7 +15,8 @@ try {
 } catch (TypeError $e) {
     echo $e->getMessage(), "\n";
 }
-foreach ([['servers' => [RLOCK_TEST_DSN, RLOCK_TEST_DSN . '/1', RLOCK_TEST_DSN . '/2']], ['cluster' => [RLOCK_TEST_DSN]],
+new RLock('a', ['watchdog' => true, 'servers' => [RLOCK_TEST_DSN, RLOCK_TEST_DSN . '/1', RLOCK_TEST_DSN . '/2']]);
+foreach ([['cluster' => [RLOCK_TEST_DSN]],
         ['sentinel' => ['127.0.0.1:26379'], 'service' => 'mymaster']] as $where) {
     try {
         new RLock('a', ['watchdog' => true] + $where);
@@ -33,9 +34,8 @@ var_dump(rlock_test_info('Watchdog locks renewed now'));
 --EXPECT--
 string(1) "0"
 RLock::__construct(): Argument #2 ($options) option "watchdog" must be of type bool, array given
-RLock::__construct(): Argument #2 ($options) option "watchdog" works with one "server" only, not with "servers", "cluster" or "sentinel"
-RLock::__construct(): Argument #2 ($options) option "watchdog" works with one "server" only, not with "servers", "cluster" or "sentinel"
-RLock::__construct(): Argument #2 ($options) option "watchdog" works with one "server" only, not with "servers", "cluster" or "sentinel"
+RLock::__construct(): Argument #2 ($options) option "watchdog" works with "server" or "servers", not with "cluster" or "sentinel"
+RLock::__construct(): Argument #2 ($options) option "watchdog" works with "server" or "servers", not with "cluster" or "sentinel"
 bool(true)
 int(0)
 int(0)
