@@ -1025,12 +1025,13 @@ static rlock_opts *opts_parse(HashTable *options, uint32_t arg_num)
 		}
 		o->sync_replicas = 0;
 	}
-	if (o->watchdog && (o->nodes || o->sentinels)) {
-		/* Its thread renews on the servers it knows (one, or the Redlock masters), not where
-		 * the Cluster or the Sentinels route. The php.ini default does not apply there. */
+	if (o->watchdog && o->nodes) {
+		/* Its thread renews on the servers it knows (one, the Redlock masters, the master
+		 * the Sentinels name), not where the Cluster routes. The php.ini default does not
+		 * apply there. */
 		if (watchdog_given) {
-			zend_argument_value_error(arg_num, "option \"watchdog\" works with \"server\" or \"servers\", not with "
-				"\"cluster\" or \"sentinel\"");
+			zend_argument_value_error(arg_num, "option \"watchdog\" works with \"server\", \"servers\" or "
+				"\"sentinel\", not with \"cluster\"");
 			goto fail;
 		}
 		o->watchdog = false;

@@ -139,6 +139,13 @@ struct wd_server {
 	size_t cap;
 	int trips;        /* round trips of the batch */
 	bool sent;        /* the batch went out whole: its replies are to be read */
+	/* Sentinel: host and port are those of the master the Sentinels named at the last
+	 * connect (the thread's to change) */
+	wd_server **sentinels;
+	uint32_t nsentinels;
+	char *service;
+	size_t service_len;
+	bool tls_name_fixed;  /* tls_server_name given: not the master's host */
 };
 
 static struct {
@@ -241,6 +248,11 @@ static void server_free(wd_server *s)
 	free(s->batch);
 	free(s->ttls);
 	free(s->results);
+	for (uint32_t i = 0; i < s->nsentinels; i++) {
+		server_free(s->sentinels[i]);
+	}
+	free(s->sentinels);
+	free(s->service);
 	free(s);
 }
 
@@ -388,16 +400,99 @@ static redisReply *wd_reply(redisContext *c, int64_t deadline)
 	}
 }
 
-/* A connection of the thread's own to s: non-blocking, reply caps, AUTH, SELECT. NULL when
- * it fails. It waits only in wd_poll(): the connect within connect_timeout, AUTH and SELECT
- * (when there are any) within read_timeout, and a fork's prepare handler ends any of it at
- * once. Reads only fields of s that never change. */
+static redisContext *wd_connect(wd_server *s);
+
+/* r, a Sentinel's answer to SENTINEL get-master-addr-by-name, into s's host and port. Replies
+ * are input: a host of 1 to 255 bytes, none a NUL, a space or a control byte, and a TCP port
+ * 1-65535, else false and s unchanged. */
+static bool wd_master_from(wd_server *s, const redisReply *r)
+{
+	const redisReply *h, *p;
+	long port = 0;
+	char *host;
+
+	if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2 || (h = r->element[0])->type != REDIS_REPLY_STRING
+			|| (p = r->element[1])->type != REDIS_REPLY_STRING || h->len == 0 || h->len > 255
+			|| p->len == 0 || p->len > 5) {
+		return false;
+	}
+	for (size_t i = 0; i < h->len; i++) {
+		if ((unsigned char) h->str[i] <= ' ' || h->str[i] == 0x7f) {
+			return false;
+		}
+	}
+	for (size_t i = 0; i < p->len; i++) {
+		if (p->str[i] < '0' || p->str[i] > '9') {
+			return false;
+		}
+		port = port * 10 + (p->str[i] - '0');
+	}
+	if (port < 1 || port > 65535 || !(host = copy_bytes(h->str, h->len))) {
+		return false;
+	}
+#ifdef RLOCK_HAVE_TLS
+	if (s->tls && !s->tls_name_fixed) {
+		char *name = copy_bytes(h->str, h->len);
+		if (!name) {
+			free(host);
+			return false;
+		}
+		free(s->tls_name);
+		s->tls_name = name;
+	}
+#endif
+	free(s->host);
+	s->host = host;
+	s->port = (int) port;
+	return true;
+}
+
+/* Ask s's Sentinels, one after another, for the master of its service, on connections of
+ * the moment: s's host and port set to the first master one names. False when none did. */
+static bool wd_master(wd_server *s)
+{
+	const char *argv[3] = { "SENTINEL", "get-master-addr-by-name", s->service };
+	size_t lens[3] = { 8, 23, s->service_len };
+
+	for (uint32_t i = 0; i < s->nsentinels; i++) {
+		wd_server *sentinel = s->sentinels[i];
+		redisContext *c = wd_connect(sentinel);
+		redisReply *r = NULL;
+		if (c && redisAppendCommandArgv(c, 3, argv, lens) == REDIS_OK) {
+			int64_t deadline = deadline_of(sentinel->read_timeout);
+			if (wd_flush(c, deadline)) {
+				r = wd_reply(c, deadline);
+			}
+		}
+		if (c) {
+			redisFree(c);
+		}
+		bool named = wd_master_from(s, r);
+		if (r) {
+			freeReplyObject(r);
+		}
+		if (named) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A connection of the thread's own to s (with Sentinels: to the master they name now):
+ * non-blocking, reply caps, AUTH, SELECT. NULL when it fails. It waits only in wd_poll():
+ * the connect within connect_timeout, AUTH and SELECT (when there are any) within
+ * read_timeout, and a fork's prepare handler ends any of it at once. Reads only fields of s
+ * that never change, but for a Sentinel's master's address, which only the thread writes. */
 static redisContext *wd_connect(wd_server *s)
 {
 	char why[256];
 	int err = 0, n;
 	socklen_t len = sizeof(err);
 	int64_t deadline;
+
+	if (s->nsentinels && !wd_master(s)) {
+		return NULL;
+	}
 	redisContext *c = s->port ? redisConnectNonBlock(s->host, s->port) : redisConnectUnixNonBlock(s->host);
 
 	/* the connect goes on in the background: writable once it is done, SO_ERROR says how */
@@ -604,6 +699,8 @@ static bool wd_read(wd_server *s, bool eval, int64_t deadline)
 	size_t n = s->batch_len, chunks = (n + BATCH_MAX - 1) / BATCH_MAX;
 	redisReply *r;
 
+	bool stale = false;
+
 	for (size_t c = 0; c < chunks; c++) {
 		size_t first = c * BATCH_MAX, k = MIN(BATCH_MAX, n - first);
 		if (eval && s->results[first] != WD_EVAL) {
@@ -614,7 +711,14 @@ static bool wd_read(wd_server *s, bool eval, int64_t deadline)
 			return false;
 		}
 		wd_note(s, r, first, k);
+		/* a Sentinel's master that answers an error (READONLY: a replica now) is asked no
+		 * more: the next renewal asks the Sentinels again */
+		stale |= s->nsentinels && r->type == REDIS_REPLY_ERROR && s->results[first] != WD_EVAL;
 		freeReplyObject(r);
+	}
+	if (stale) {
+		wd_disconnect(s);
+		return false;
 	}
 	return true;
 }
@@ -1100,21 +1204,17 @@ void rlock_watchdog_mshutdown(void)
 	pthread_mutex_destroy(&wd.mutex);
 }
 
-/* The server rs (of o), added if new. Mutex held. */
-static wd_server *server_for(const rlock_opts *o, const rlock_server *rs)
+/* A new server of the thread's, reached as rs (over TLS when tls), named id; NULL when out
+ * of memory. Mutex held. */
+static wd_server *server_new(const rlock_opts *o, const rlock_server *rs, bool tls, zend_string *id)
 {
-	wd_server *s;
+	wd_server *s = calloc(1, sizeof(*s));
 
-	for (s = wd.servers; s; s = s->next) {
-		if (s->id_len == ZSTR_LEN(rs->id) && memcmp(s->id, ZSTR_VAL(rs->id), s->id_len) == 0) {
-			return s;
-		}
-	}
-	if (!(s = calloc(1, sizeof(*s)))) {
+	if (!s) {
 		return NULL;
 	}
-	s->id = copy_bytes(ZSTR_VAL(rs->id), ZSTR_LEN(rs->id));
-	s->id_len = ZSTR_LEN(rs->id);
+	s->id = copy_bytes(ZSTR_VAL(id), ZSTR_LEN(id));
+	s->id_len = ZSTR_LEN(id);
 	s->host = copy_bytes(ZSTR_VAL(rs->host), ZSTR_LEN(rs->host));
 	s->port = rs->port;
 	s->db = (long) rs->db;
@@ -1129,7 +1229,7 @@ static wd_server *server_for(const rlock_opts *o, const rlock_server *rs)
 	s->connect_timeout = o->connect_timeout;
 	s->read_timeout = o->read_timeout;
 #ifdef RLOCK_HAVE_TLS
-	if (rs->tls) {
+	if (tls) {
 		char why[256];
 		zend_string *name = o->tls_server_name ? o->tls_server_name : rs->host;
 		if ((s->tls = rlock_tls_ctx(o, why, sizeof(why)))) {
@@ -1137,18 +1237,81 @@ static wd_server *server_for(const rlock_opts *o, const rlock_server *rs)
 		}
 		s->tls_name = copy_bytes(ZSTR_VAL(name), ZSTR_LEN(name));
 		s->tls_verify = o->tls_verify_peer;
+		s->tls_name_fixed = o->tls_server_name != NULL;
 		if (!s->tls || !s->tls_name) {
 			server_free(s);
 			return NULL;
 		}
 	}
+#else
+	(void) tls;
 #endif
 	if (!s->id || !s->host || (rs->user && !s->user) || (rs->pass && !s->pass)) {
 		server_free(s);
 		return NULL;
 	}
+	return s;
+}
+
+/* The server known as id, or NULL. Mutex held. */
+static wd_server *server_find(zend_string *id)
+{
+	for (wd_server *s = wd.servers; s; s = s->next) {
+		if (s->id_len == ZSTR_LEN(id) && memcmp(s->id, ZSTR_VAL(id), s->id_len) == 0) {
+			return s;
+		}
+	}
+	return NULL;
+}
+
+static void server_add(wd_server *s)
+{
 	s->next = wd.servers;
 	wd.servers = s;
+}
+
+/* The server rs (of o), added if new. Mutex held. */
+static wd_server *server_for(const rlock_opts *o, const rlock_server *rs)
+{
+	wd_server *s = server_find(rs->id);
+	if (!s && (s = server_new(o, rs, rs->tls, rs->id))) {
+		server_add(s);
+	}
+	return s;
+}
+
+/* The master o's Sentinels name for its service, with o->server's credentials and database
+ * (over TLS when tls_nodes), asked of them at each new connection: after a failover, the
+ * renewal that fails (the old master gone, or a replica now: READONLY) connects again, to
+ * the master they name then. Added if new. Mutex held. */
+static wd_server *sentinel_server_for(const rlock_opts *o)
+{
+	smart_str id = {0};
+	wd_server *s;
+
+	smart_str_append(&id, o->id);
+	smart_str_appendc(&id, '\2');
+	smart_str_append(&id, o->server.id);
+	smart_str_0(&id);
+	if ((s = server_find(id.s)) || !(s = server_new(o, &o->server, o->tls_nodes, id.s))) {
+		smart_str_free(&id);
+		return s;
+	}
+	smart_str_free(&id);
+	s->service = copy_bytes(ZSTR_VAL(o->service), ZSTR_LEN(o->service));
+	s->service_len = ZSTR_LEN(o->service);
+	s->sentinels = calloc(o->nsentinels, sizeof(*s->sentinels));
+	if (!s->service || !s->sentinels) {
+		server_free(s);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < o->nsentinels; i++, s->nsentinels++) {
+		if (!(s->sentinels[i] = server_new(o, &o->sentinels[i], o->sentinels[i].tls, o->sentinels[i].id))) {
+			server_free(s);
+			return NULL;
+		}
+	}
+	server_add(s);
 	return s;
 }
 
@@ -1265,7 +1428,7 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	}
 
 	pthread_mutex_lock(&wd.mutex);
-	if (!(s = server_for(o, &o->server))) {
+	if (!(s = o->nsentinels ? sentinel_server_for(o) : server_for(o, &o->server))) {
 		pthread_mutex_unlock(&wd.mutex);
 		rlock_err_set(err, RLOCK_ERR_REPLY, o->server.label, "watchdog: out of memory");
 		entry_free(e);

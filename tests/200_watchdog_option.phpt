@@ -1,5 +1,5 @@
 --TEST--
-watchdog option: a bool, off by default (php.ini rlock.watchdog), TypeError otherwise; one server or Redlock masters, not Cluster or Sentinel (yet)
+watchdog option: a bool, off by default (php.ini rlock.watchdog), TypeError otherwise; one server, Redlock masters or Sentinel, not Cluster (yet)
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -16,8 +16,8 @@ try {
     echo $e->getMessage(), "\n";
 }
 new RLock('a', ['watchdog' => true, 'servers' => [RLOCK_TEST_DSN, RLOCK_TEST_DSN . '/1', RLOCK_TEST_DSN . '/2']]);
-foreach ([['cluster' => [RLOCK_TEST_DSN]],
-        ['sentinel' => ['127.0.0.1:26379'], 'service' => 'mymaster']] as $where) {
+new RLock('a', ['watchdog' => true, 'sentinel' => ['127.0.0.1:26379'], 'service' => 'mymaster']);
+foreach ([['cluster' => [RLOCK_TEST_DSN]]] as $where) {
     try {
         new RLock('a', ['watchdog' => true] + $where);
     } catch (ValueError $e) {
@@ -34,8 +34,7 @@ var_dump(rlock_test_info('Watchdog locks renewed now'));
 --EXPECT--
 string(1) "0"
 RLock::__construct(): Argument #2 ($options) option "watchdog" must be of type bool, array given
-RLock::__construct(): Argument #2 ($options) option "watchdog" works with "server" or "servers", not with "cluster" or "sentinel"
-RLock::__construct(): Argument #2 ($options) option "watchdog" works with "server" or "servers", not with "cluster" or "sentinel"
+RLock::__construct(): Argument #2 ($options) option "watchdog" works with "server", "servers" or "sentinel", not with "cluster"
 bool(true)
 int(0)
 int(0)
