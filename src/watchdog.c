@@ -20,6 +20,13 @@
  * saying the key is not ours marks a lock lost. A process that dies stops renewing, and its
  * locks expire with their ttl.
  *
+ * Topologies: one round writes every server's batch, then reads every reply, so the waits
+ * overlap. A Redlock lock is a group with a leg on each master (group_judge(): held while a
+ * quorum renewed, a master that lost the key set again); a Sentinel lock's server asks the
+ * Sentinels for the master at each new connection (wd_master()); a Cluster lock's key sits
+ * on the node of its slot and moves where MOVED or ASK say, or to a seed when its node is
+ * unreachable (wd_reroute()).
+ *
  * fork(): the child gets a copy of the memory but not the thread, so whatever lock the thread
  * held at that instant -- the allocator's (ASan's is not fork-safe), the resolver's, one of
  * hiredis' -- stays locked in the child for ever, and the child's own first malloc or thread
@@ -42,6 +49,7 @@
 #include "watchdog.h"
 #include "scripts.h"
 #include "stats.h"
+#include "route.h"
 
 #ifndef PHP_WIN32
 
@@ -72,8 +80,11 @@ enum {
 	WD_RENEWED = 1,
 	WD_ABSENT = 2,    /* no key there (a Redlock master lost it), not set again */
 	WD_HEALED = 3,    /* no key there, set again to our token (a Redlock leg, heal asked) */
-	WD_EVAL = -2      /* send again with EVAL: the server did not know the script */
+	WD_EVAL = -2,     /* send again with EVAL: the server did not know the script */
+	WD_MOVED = -3     /* a Cluster node named another for the key (MOVED, ASK): the entry's moved_* */
 };
+
+typedef struct wd_cluster wd_cluster;
 
 /* A lock the request side watches: a lock on one server (linked in its server's entries), or
  * a Redlock lock over N masters (a group, in wd.groups), renewed through its legs, one per
@@ -109,6 +120,13 @@ struct rlock_watchdog_entry {
 	bool in_round;        /* a group: its legs go in the round under way */
 	bool heal;            /* a group: its legs heal a master that lost the key (valid now) */
 	signed char state;    /* a leg: what its last renewal found (WD_*) */
+	/* Cluster: the node a MOVED or ASK named (written by the thread while in flight) */
+	bool asking;          /* the node it is on now has it for an ASK: ASKING before each renewal */
+	bool moved_ask;
+	int moved_port;
+	char moved_host[256];
+	uint8_t redirects;    /* redirects followed since the last answer */
+	uint32_t seed_turn;   /* the seed to ask next when its node is unreachable */
 };
 
 /* A server and the thread's connection to it. Only the thread (or a fork child) frees one. */
@@ -146,6 +164,21 @@ struct wd_server {
 	char *service;
 	size_t service_len;
 	bool tls_name_fixed;  /* tls_server_name given: not the master's host */
+	wd_cluster *cluster;  /* a Cluster node: its cluster (one key per script call) */
+};
+
+/* A Redis Cluster the watchdog renews keys on: how a node of it is reached (like: its
+ * credentials, database, timeouts, TLS; its host unused), and its seeds, where a key whose
+ * node is unreachable is sent next (the node answers MOVED to the one that serves it now).
+ * Freed only with every server. */
+struct wd_cluster {
+	wd_cluster *next;
+	char *id;
+	size_t id_len;
+	wd_server *like;
+	char **seed_hosts;
+	int *seed_ports;
+	uint32_t nseeds;
 };
 
 static struct {
@@ -161,6 +194,7 @@ static struct {
 	int64_t sleep_until;  /* when the sleeping thread wakes by itself; 0 while it works */
 	wd_server *servers;
 	rlock_watchdog_entry *groups;  /* the Redlock locks watched */
+	wd_cluster *clusters;
 	uint32_t active;      /* linked entries (and groups) not lost */
 	const char *script_source, *script_sha;
 	/* one command's arguments: the thread's scratch (hiredis copies them at once) */
@@ -536,6 +570,12 @@ fail:
 	return NULL;
 }
 
+/* Keys per script call to s: a Cluster node refuses keys of different slots in one. */
+static size_t chunk_of(const wd_server *s)
+{
+	return s->cluster ? 1 : BATCH_MAX;
+}
+
 /* Room in s's scratch for a batch of n, and in the arguments for a command of it. Mutex
  * held. */
 static bool wd_reserve(wd_server *s, size_t n)
@@ -636,6 +676,51 @@ static int wd_command(wd_server *s, size_t first, size_t k, bool eval, char *num
 	return argc;
 }
 
+/* r, a Cluster node's "MOVED slot host:port" or "ASK slot host:port" (an empty host: s's),
+ * into e's moved_*: whether it was one. Replies are input: a host of 1 to 255 bytes, none a
+ * NUL, a space or a control byte, a port 1-65535. */
+static bool wd_redirect(const wd_server *s, const redisReply *r, rlock_watchdog_entry *e)
+{
+	bool ask = r->len > 4 && strncmp(r->str, "ASK ", 4) == 0;
+	const char *end = r->str + r->len, *addr, *colon;
+	long port = 0;
+
+	if (r->type != REDIS_REPLY_ERROR || (!ask && (r->len <= 6 || strncmp(r->str, "MOVED ", 6) != 0))) {
+		return false;
+	}
+	addr = memchr(r->str + (ask ? 4 : 6), ' ', end - r->str - (ask ? 4 : 6));
+	if (!addr) {
+		return false;
+	}
+	/* the port follows the last colon: an IPv6 host holds colons */
+	for (colon = end - 1, addr++; colon >= addr && *colon != ':'; colon--) {
+	}
+	if (colon < addr || colon + 1 == end || end - colon - 1 > 5) {
+		return false;
+	}
+	for (const char *p = colon + 1; p < end; p++) {
+		if (*p < '0' || *p > '9') {
+			return false;
+		}
+		port = port * 10 + (*p - '0');
+	}
+	const char *host = colon == addr ? s->host : addr;
+	size_t len = colon == addr ? strlen(s->host) : (size_t) (colon - addr);
+	if (port < 1 || port > 65535 || len == 0 || len >= sizeof(e->moved_host)) {
+		return false;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if ((unsigned char) host[i] <= ' ' || host[i] == 0x7f) {
+			return false;
+		}
+	}
+	memcpy(e->moved_host, host, len);
+	e->moved_host[len] = '\0';
+	e->moved_port = (int) port;
+	e->moved_ask = ask;
+	return true;
+}
+
 /* The reply to s's batch[first, first + k) into its results. Replies are input: anything
  * but an array of k integers 0 to 3 tells nothing. */
 static void wd_note(wd_server *s, redisReply *r, size_t first, size_t k)
@@ -643,6 +728,9 @@ static void wd_note(wd_server *s, redisReply *r, size_t first, size_t k)
 	signed char v = WD_UNKNOWN;
 	if (r->type == REDIS_REPLY_ERROR && r->len >= 8 && strncmp(r->str, "NOSCRIPT", 8) == 0) {
 		v = WD_EVAL;
+	}
+	if (s->cluster && k == 1 && wd_redirect(s, r, s->batch[first])) {
+		v = WD_MOVED;
 	}
 	if (r->type == REDIS_REPLY_ARRAY && r->elements == k) {
 		for (size_t i = 0; i < k; i++) {
@@ -669,14 +757,19 @@ static void wd_disconnect(wd_server *s)
  * connection and write them, by deadline. False (disconnected) when that failed. */
 static bool wd_write(wd_server *s, bool eval, int64_t deadline, size_t *sent)
 {
-	size_t n = s->batch_len, chunks = (n + BATCH_MAX - 1) / BATCH_MAX;
+	size_t n = s->batch_len, chunk = chunk_of(s), chunks = (n + chunk - 1) / chunk;
 	char numkeys[24];
 
 	*sent = 0;
 	for (size_t c = 0; c < chunks; c++) {
-		size_t first = c * BATCH_MAX, k = MIN(BATCH_MAX, n - first);
+		size_t first = c * chunk, k = MIN(chunk, n - first);
 		if (eval && s->results[first] != WD_EVAL) {
 			continue;
+		}
+		/* a key an ASK sent here: the node takes the command only after ASKING */
+		if (s->cluster && s->batch[first]->asking && redisAppendCommand(s->ctx, "ASKING") != REDIS_OK) {
+			wd_disconnect(s);
+			return false;
 		}
 		int argc = wd_command(s, first, k, eval, numkeys, sizeof(numkeys));
 		if (redisAppendCommandArgv(s->ctx, argc, wd.argv, wd.lens) != REDIS_OK) {
@@ -696,15 +789,22 @@ static bool wd_write(wd_server *s, bool eval, int64_t deadline, size_t *sent)
  * failed. */
 static bool wd_read(wd_server *s, bool eval, int64_t deadline)
 {
-	size_t n = s->batch_len, chunks = (n + BATCH_MAX - 1) / BATCH_MAX;
+	size_t n = s->batch_len, chunk = chunk_of(s), chunks = (n + chunk - 1) / chunk;
 	redisReply *r;
-
 	bool stale = false;
 
 	for (size_t c = 0; c < chunks; c++) {
-		size_t first = c * BATCH_MAX, k = MIN(BATCH_MAX, n - first);
+		size_t first = c * chunk, k = MIN(chunk, n - first);
 		if (eval && s->results[first] != WD_EVAL) {
 			continue;
+		}
+		if (s->cluster && s->batch[first]->asking) {
+			/* ASKING's +OK (or an error, which the command's reply tells again) */
+			if (!(r = wd_reply(s->ctx, deadline))) {
+				wd_disconnect(s);
+				return false;
+			}
+			freeReplyObject(r);
 		}
 		if (!(r = wd_reply(s->ctx, deadline))) {
 			wd_disconnect(s);
@@ -754,7 +854,7 @@ static void wd_receive(wd_server *s, int64_t deadline)
 	size_t sent = 0;
 
 	if (s->sent && wd_read(s, false, deadline)) {
-		for (size_t c = 0; c < s->batch_len; c += BATCH_MAX) {
+		for (size_t c = 0; c < s->batch_len; c += chunk_of(s)) {
 			sent += s->results[c] == WD_EVAL;
 		}
 		if (sent > 0) {
@@ -770,6 +870,49 @@ static void wd_receive(wd_server *s, int64_t deadline)
 			s->results[i] = WD_UNKNOWN;
 		}
 	}
+}
+
+static wd_server *node_for(wd_cluster *cl, const char *host, size_t host_len, int port);
+
+/* e on s, a Cluster node, to the node a MOVED or ASK named, renewed there at once (a few
+ * redirects in a row at most: then as a failure); when s could not be reached, to the next
+ * seed, which names the node that serves e's slot now (the promoted replica after a
+ * failover). Whether it went elsewhere (its renewal as not done). Mutex held. */
+static bool wd_reroute(wd_server *s, rlock_watchdog_entry *e, signed char result, int64_t now)
+{
+	wd_cluster *cl = s->cluster;
+	wd_server *to = NULL;
+
+	if (result == WD_MOVED && e->redirects < 5) {
+		to = node_for(cl, e->moved_host, strlen(e->moved_host), e->moved_port);
+		e->redirects++;
+		e->asking = e->moved_ask;
+		e->due = now;
+	} else if (result == WD_UNKNOWN && !s->ctx && cl->nseeds > 0) {
+		/* unreachable: tried again soon (a failure, as the caller counts it), by way of a seed */
+		uint32_t seed = e->seed_turn++ % cl->nseeds;
+		to = node_for(cl, cl->seed_hosts[seed], strlen(cl->seed_hosts[seed]), cl->seed_ports[seed]);
+		e->asking = false;
+		e->redirects = 0;
+		if (to && to != s) {
+			entry_unlink(e);
+			entry_link(to, e);
+		}
+		return false;
+	} else if (result != WD_MOVED) {
+		e->redirects = 0;
+		return false;
+	}
+	if (!to) {
+		/* out of memory, or redirected too often: as a failure */
+		e->redirects = 0;
+		return false;
+	}
+	if (to != s) {
+		entry_unlink(e);
+		entry_link(to, e);
+	}
+	return true;
 }
 
 /* What the round trip to s that started at sent found, into the batch's entries (a leg's
@@ -799,6 +942,10 @@ static void wd_apply(wd_server *s, int64_t sent)
 		if (g) {
 			e->state = s->results[i];
 			e->valid_until = sent + (ttl_sent < 0 ? -ttl_sent : ttl_sent);
+			continue;
+		}
+		if (s->cluster && wd_reroute(s, e, s->results[i], now)) {
+			s->results[i] = WD_UNKNOWN;
 			continue;
 		}
 		switch (s->results[i]) {
@@ -1104,6 +1251,8 @@ static void wd_cond_init(void)
 	pthread_condattr_destroy(&attr);
 }
 
+static void cluster_free(wd_cluster *cl);
+
 /* Let go of every server, its connection and its entries, and of every group. In a fork
  * child (the parent's thread ended outside hiredis before the fork), an entry a request
  * still holds survives, unlinked. */
@@ -1139,6 +1288,11 @@ static void servers_drop(bool child)
 		}
 	}
 	wd.groups = NULL;
+	for (wd_cluster *cl = wd.clusters, *next_cl; cl; cl = next_cl) {
+		next_cl = cl->next;
+		cluster_free(cl);
+	}
+	wd.clusters = NULL;
 }
 
 /* The child has no thread. Forget the parent's renewals: nothing is renewed here until the
@@ -1315,6 +1469,131 @@ static wd_server *sentinel_server_for(const rlock_opts *o)
 	return s;
 }
 
+/* The node host:port of cluster cl, added if new: reached as cl->like is (both sides call
+ * it: plain C). NULL when out of memory. Mutex held. */
+static wd_server *node_for(wd_cluster *cl, const char *host, size_t host_len, int port)
+{
+	wd_server *s, *like = cl->like;
+	size_t id_len = cl->id_len + host_len + 16;
+
+	for (s = wd.servers; s; s = s->next) {
+		if (s->cluster == cl && s->port == port && strlen(s->host) == host_len && memcmp(s->host, host, host_len) == 0) {
+			return s;
+		}
+	}
+	if (!(s = calloc(1, sizeof(*s)))) {
+		return NULL;
+	}
+	s->cluster = cl;
+	s->host = copy_bytes(host, host_len);
+	s->port = port;
+	if ((s->id = malloc(id_len))) {
+		s->id_len = (size_t) snprintf(s->id, id_len, "%s\3%s:%d", cl->id, s->host ? s->host : "", port);
+	}
+	s->db = like->db;
+	if (like->user) {
+		s->user = copy_bytes(like->user, like->user_len);
+		s->user_len = like->user_len;
+	}
+	if (like->pass) {
+		s->pass = copy_bytes(like->pass, like->pass_len);
+		s->pass_len = like->pass_len;
+	}
+	s->connect_timeout = like->connect_timeout;
+	s->read_timeout = like->read_timeout;
+#ifdef RLOCK_HAVE_TLS
+	if (like->tls) {
+		SSL_CTX_up_ref(like->tls);
+		s->tls = like->tls;
+		s->tls_verify = like->tls_verify;
+		s->tls_name = like->tls_name_fixed ? copy_bytes(like->tls_name, strlen(like->tls_name)) : copy_bytes(host, host_len);
+		if (!s->tls_name) {
+			server_free(s);
+			return NULL;
+		}
+	}
+#endif
+	if (!s->host || !s->id || (like->user && !s->user) || (like->pass && !s->pass)) {
+		server_free(s);
+		return NULL;
+	}
+	server_add(s);
+	return s;
+}
+
+static void cluster_free(wd_cluster *cl)
+{
+	for (uint32_t i = 0; i < cl->nseeds; i++) {
+		free(cl->seed_hosts[i]);
+	}
+	free(cl->seed_hosts);
+	free(cl->seed_ports);
+	if (cl->like) {
+		server_free(cl->like);
+	}
+	free(cl->id);
+	free(cl);
+}
+
+/* o's Cluster, added if new. NULL when out of memory. Mutex held. */
+static wd_cluster *cluster_for(const rlock_opts *o)
+{
+	smart_str id = {0};
+	wd_cluster *cl;
+
+	smart_str_append(&id, o->id);
+	smart_str_appendc(&id, '\2');
+	smart_str_append(&id, o->server.id);
+	smart_str_0(&id);
+	for (cl = wd.clusters; cl; cl = cl->next) {
+		if (cl->id_len == ZSTR_LEN(id.s) && memcmp(cl->id, ZSTR_VAL(id.s), cl->id_len) == 0) {
+			smart_str_free(&id);
+			return cl;
+		}
+	}
+	if (!(cl = calloc(1, sizeof(*cl)))) {
+		smart_str_free(&id);
+		return NULL;
+	}
+	cl->id = copy_bytes(ZSTR_VAL(id.s), ZSTR_LEN(id.s));
+	cl->id_len = ZSTR_LEN(id.s);
+	cl->like = server_new(o, &o->server, o->tls_nodes, id.s);
+	smart_str_free(&id);
+	cl->seed_hosts = calloc(o->nnodes, sizeof(*cl->seed_hosts));
+	cl->seed_ports = calloc(o->nnodes, sizeof(*cl->seed_ports));
+	if (!cl->id || !cl->like || !cl->seed_hosts || !cl->seed_ports) {
+		cluster_free(cl);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < o->nnodes; i++, cl->nseeds++) {
+		if (!(cl->seed_hosts[i] = copy_bytes(ZSTR_VAL(o->nodes[i].host), ZSTR_LEN(o->nodes[i].host)))) {
+			cluster_free(cl);
+			return NULL;
+		}
+		cl->seed_ports[i] = o->nodes[i].port;
+	}
+	cl->next = wd.clusters;
+	wd.clusters = cl;
+	return cl;
+}
+
+/* The node of o's Cluster that renews key first: the one this process' slot map names for
+ * its slot, else the first seed. Mutex held. */
+static wd_server *cluster_node_for(const rlock_opts *o, zend_string *key)
+{
+	wd_cluster *cl = cluster_for(o);
+	const char *host;
+	int port;
+
+	if (!cl) {
+		return NULL;
+	}
+	if (rlock_route_known_node(o, key, &host, &port)) {
+		return node_for(cl, host, strlen(host), port);
+	}
+	return node_for(cl, cl->seed_hosts[0], strlen(cl->seed_hosts[0]), cl->seed_ports[0]);
+}
+
 /* Start the thread unless it runs, with every signal blocked in it: the engine's timers
  * and pcntl's handlers must run on the request's thread. Mutex held. */
 static int wd_start(void)
@@ -1428,7 +1707,7 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	}
 
 	pthread_mutex_lock(&wd.mutex);
-	if (!(s = o->nsentinels ? sentinel_server_for(o) : server_for(o, &o->server))) {
+	if (!(s = o->nnodes ? cluster_node_for(o, key) : o->nsentinels ? sentinel_server_for(o) : server_for(o, &o->server))) {
 		pthread_mutex_unlock(&wd.mutex);
 		rlock_err_set(err, RLOCK_ERR_REPLY, o->server.label, "watchdog: out of memory");
 		entry_free(e);
