@@ -681,7 +681,7 @@ static int wd_command(wd_server *s, size_t first, size_t k, bool eval, char *num
  * NUL, a space or a control byte, a port 1-65535. */
 static bool wd_redirect(const wd_server *s, const redisReply *r, rlock_watchdog_entry *e)
 {
-	bool ask = r->len > 4 && strncmp(r->str, "ASK ", 4) == 0;
+	bool ask = r->type == REDIS_REPLY_ERROR && r->len > 4 && strncmp(r->str, "ASK ", 4) == 0;
 	const char *end = r->str + r->len, *addr, *colon;
 	long port = 0;
 
