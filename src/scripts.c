@@ -126,8 +126,29 @@ rlock_script rlock_script_extend = { .source =
 	"return 0\n"
 };
 
+/* Redlock's extend on one master. KEYS: lock, fence. ARGV: token, ttl, fence (0: none),
+ * keep. 1 extended; 2 healed: the key was gone (the master restarted without persistence,
+ * or lost it in a failover), so it is set again to token, and the fencing counter, which
+ * went with it, raised back to fence; 0 someone else holds it (never overwritten). The
+ * caller counts a heal only when a quorum of masters extended in the same call, and
+ * releases it otherwise (redlock.c). */
+rlock_script rlock_script_extend_heal = { .source = RLOCK_LUA_ATLEAST
+	"local v = redis.call('get', KEYS[1])\n"
+	"if v == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end\n"
+	"if v then return 0 end\n"
+	"redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])\n"
+	"if tonumber(ARGV[3]) > 0 then\n"
+	"  if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[3]) then redis.call('set', KEYS[2], ARGV[3], 'KEEPTTL') end\n"
+	"  atleast(KEYS[2], ARGV[4])\n"
+	"end\n"
+	"return 2\n"
+};
+
 /* The watchdog's batch renewal: the extend script over many keys at once. KEYS: n keys.
- * ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours. A key is a
+ * ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours, 2 no key there,
+ * 3 no key there, set again to the token: a negative ttl (-ttl) asks for that, for a master
+ * of a Redlock lock that lost the key (the watchdog counts the heal only where a quorum of
+ * masters renewed in the same round). A key is a
  * mutex's (a string holding the token: its lease is the key's), or the holders of a lock
  * shared by several (a sorted set of holder tokens, each scored with the ms its lease ends
  * by the server's clock, the key living as long as its longest lease). Run by the watchdog
@@ -137,13 +158,17 @@ rlock_script rlock_script_renew = { .source = RLOCK_LUA_ATLEAST RLOCK_LUA_CLOCK_
 	"local out = {}\n"
 	"for i = 1, n do\n"
 	"  local v = redis.pcall('get', KEYS[i])\n"
+	"  local ttl = tonumber(ARGV[n + i])\n"
 	"  out[i] = 0\n"
 	"  if v == ARGV[i] then\n"
-	"    redis.call('pexpire', KEYS[i], ARGV[n + i])\n"
+	"    redis.call('pexpire', KEYS[i], math.abs(ttl))\n"
 	"    out[i] = 1\n"
+	"  elseif v == false then\n"
+	"    out[i] = 2\n"
+	"    if ttl < 0 then redis.call('set', KEYS[i], ARGV[i], 'PX', -ttl) out[i] = 3 end\n"
 	"  elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then\n"
-	"    redis.call('zadd', KEYS[i], 'XX', clock_ms() + tonumber(ARGV[n + i]), ARGV[i])\n"
-	"    atleast(KEYS[i], ARGV[n + i])\n"
+	"    redis.call('zadd', KEYS[i], 'XX', clock_ms() + ttl, ARGV[i])\n"
+	"    atleast(KEYS[i], ttl)\n"
 	"    out[i] = 1\n"
 	"  end\n"
 	"end\n"
@@ -177,6 +202,7 @@ void rlock_scripts_minit(void)
 	rlock_script_init(&rlock_script_release);
 	rlock_script_init(&rlock_script_force_release);
 	rlock_script_init(&rlock_script_extend);
+	rlock_script_init(&rlock_script_extend_heal);
 	rlock_script_init(&rlock_script_fence_floor);
 	rlock_script_init(&rlock_script_renew);
 }
@@ -451,6 +477,15 @@ void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zen
 	rlock_call_start(c, &rlock_script_extend, 1, key, NULL);
 	rlock_call_str(c, token);
 	rlock_call_num(c, 1, ttl);
+}
+
+void rlock_call_extend_heal(rlock_call *c, rlock_keys *k, zend_string *token, zend_long ttl, zend_long fence)
+{
+	rlock_call_start(c, &rlock_script_extend_heal, 1, &k->keys[0], k->keys[3]);
+	rlock_call_str(c, token);
+	rlock_call_num(c, 1, ttl);
+	rlock_call_num(c, 2, fence);
+	rlock_call_num(c, 3, rlock_fence_keep(ttl));
 }
 
 void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_string *token, const rlock_opts *o)
