@@ -31,7 +31,10 @@ $relay = rlock_cut_relay(RLOCK_TEST_PORT, function (string $chunk) use ($key) {
 
 $pid = pcntl_fork();
 if ($pid === 0) {
-    // B: takes the lock once A's lease has run out in Redis, and holds it
+    // B: once A has taken the key, takes the lock when A's lease has run out in Redis
+    for ($deadline = microtime(true) + 30; rlock_test_cmd('EXISTS', $key) !== 1 && microtime(true) < $deadline;) {
+        usleep(1000);
+    }
     $b = new RLock('x', $o);
     exit($b->lock(30000) ? 0 : 1);
 }
