@@ -377,15 +377,6 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 	rlock_stats_mark mark;
 	rlock_stats_begin(&mark, wait_ms);
 	int rc = a->acquire(o, key, wait_ms, out, err);
-	if (rc == 1 && rlock_now_ms() >= out->valid_until) {
-		/* the reply came after the lease it took had ended (by our clock, from before the
-		 * command went out): another may hold the lock by now, so it is not ours to enter;
-		 * what Redis may still hold of ours goes back */
-		rlock_err ignored = {0};
-		a->release(o, key, out, &ignored);
-		zend_string_release(out->token);
-		rc = 0;
-	}
 	rlock_stats_end(&mark, a, key, wait_ms, rc);
 	if (rlock_context_yields()) {
 		zv = chain(id);
