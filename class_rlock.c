@@ -27,6 +27,7 @@
 #include "src/rwlock.h"
 #include "src/watchdog.h"
 #include "src/lost.h"
+#include "src/redlock.h"
 #include "rlock_class.h"
 
 #include <hiredis/hiredis.h>
@@ -365,6 +366,10 @@ PHP_METHOD(RLock, restore)
 	int rc = l->algo->is_owner(l->opts, l->key, token, &err);
 	if (rc == 1 && l->algo->pttl(l->opts, l->key, &pttl, &err) < 0) {
 		rc = -1;
+	}
+	/* Redlock: the validity that lease leaves, less the drift, as its acquire counts it */
+	if (rc == 1 && l->opts->nservers > 0 && pttl > 0) {
+		pttl = MAX(pttl - rlock_redlock_drift(pttl), 0);
 	}
 	/* the lease Redis has left, from before we asked (-1, no expiry: as if it ran out, so
 	 * nothing vouches for it by our clock) */

@@ -489,9 +489,12 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	}
 	rc = rlock_lock_wait(o, &w, deadline, &res, err);
 	sent = w.sent;
-	if (rc == 1 && res.block != 0 && res.block != o->ttl) {
-		/* handed over with another holder's ttl: take our own */
+	if (rc == 1 && res.block != 0 && (res.block != o->ttl || rlock_now_ms() - sent >= o->ttl / 2)) {
+		/* handed over with another holder's ttl: take our own. Also when the round waited
+		 * long: the lease a grant brings runs from the release, which our clock knows only
+		 * to be after the round was sent; set from now, it is known again */
 		rlock_hold h = { .token = res.token };
+		sent = rlock_now_ms();
 		rc = key_extend(o, key, &h, o->ttl, err);
 		if (rc != 1) {
 			zend_string_release(res.token);
