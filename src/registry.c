@@ -12,6 +12,7 @@
 #include "watchdog.h"
 #include "lost.h"
 #include "stats.h"
+#include "rwlock.h"
 
 #include <unistd.h>
 
@@ -304,6 +305,34 @@ static bool self_deadlock(const rlock_algo *a, const rlock_opts *o, zend_string 
 	return both != NULL;
 }
 
+/* Whether context ctx holds the read side of the read-write lock on key (a reentrant hold,
+ * its lease not over by our clock): then a's acquire, of that lock's write side with reentrant
+ * on, would wait for itself, since a writer waits for every reader to leave, the context's own
+ * reader included (only a writer reads past itself), and err says so. With reentrant off each
+ * object is an owner of its own, and waits for another as another process would. */
+static bool own_reader(const rlock_algo *a, const rlock_opts *o, zend_string *key, rlock_ctx ctx, rlock_err *err)
+{
+	if (a != &rlock_rwlock_write_algo || !o->reentrant) {
+		return false;
+	}
+	zend_string *id = rlock_opts_lock_id(o, rlock_rwlock_read_algo.kind, key);
+	zval *zv = chain(id);
+	rlock_held *h = zv ? Z_PTR_P(zv) : NULL;
+	zend_string_release(id);
+	while (h && (h->ctx != ctx || h->pid != rlock_getpid() || !h->opts->reentrant || held_lost(h)
+			|| rlock_now_ms() >= held_valid_until(h))) {
+		h = h->next;
+	}
+	if (h) {
+		zend_string *name = rlock_algo_name(a, key);
+		rlock_err_set(err, RLOCK_ERR_USE, NULL, "Cannot lock the %s: the calling context (this Fiber, or the main flow) "
+			"holds its read lock already, and would wait for itself (a writer waits for every reader to leave); "
+			"release the read lock first", ZSTR_VAL(name));
+		zend_string_release(name);
+	}
+	return h != NULL;
+}
+
 static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
 {
 	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
@@ -369,8 +398,8 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 			zv = drop(zv, h);
 		}
 	}
-	if ((a->renewed || RLOCK_G(held_over_keys) > 0) && RLOCK_G(request_active)
-			&& self_deadlock(a, o, key, id, ctx, err)) {
+	if (RLOCK_G(request_active) && (own_reader(a, o, key, ctx, err)
+			|| ((a->renewed || RLOCK_G(held_over_keys) > 0) && self_deadlock(a, o, key, id, ctx, err)))) {
 		zend_string_release(id);
 		return -1;
 	}

@@ -257,12 +257,20 @@ final class BridgeInMemoryTest extends TestCase
             $this->assertSame('Could not acquire the read lock "rlock:rw" within 0 ms', $e->getMessage());
         }
         $this->assertTrue($w->writeLock()->unlock());
-        // a context that writes may read (reentrant); a reader does not write past itself
+        // a context that writes may read (reentrant); one that reads is refused the write side
+        // at once, as by the extension (it would wait for itself)
         $mine = new InMemoryReadWriteLock('own');
         $this->assertTrue($mine->writeLock()->tryLock());
         $this->assertTrue($mine->readLock()->tryLock());
         $this->assertTrue($mine->writeLock()->unlock());
-        $this->assertFalse($mine->writeLock()->tryLock(), 'its own reader keeps the writer out');
+        try {
+            $mine->writeLock()->lock(1000);
+            $this->fail('no RLockException');
+        } catch (RLockException $e) {
+            $this->assertSame('Cannot lock the write lock "rlock:own": the calling context (this Fiber, or the main flow) '
+                . 'holds its read lock already, and would wait for itself (a writer waits for every reader to leave); '
+                . 'release the read lock first', $e->getMessage());
+        }
     }
 
     public function testSemaphore(): void

@@ -230,6 +230,16 @@ class InMemoryLock implements LockInterface
                 return true;
             }
         }
+        if ($this->other !== null && !$this->shared && $this->reentrant) {
+            foreach ($this->backend->holders($this->other) as $r) {
+                if (InMemoryBackend::ours($r['context'])) {
+                    // a writer waits for every reader, ours too: it would wait for itself
+                    throw new \RLockException("Cannot lock the write lock \"$this->key\": the calling context (this "
+                        . 'Fiber, or the main flow) holds its read lock already, and would wait for itself (a writer '
+                        . 'waits for every reader to leave); release the read lock first');
+                }
+            }
+        }
         if ($this->blockers($holders) !== []) {
             return false;
         }
