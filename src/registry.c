@@ -23,6 +23,9 @@ typedef struct rlock_held_s {
 	rlock_hold hold;
 	uint32_t count;
 	rlock_ctx ctx;  /* the context that took it */
+	/* its acquire issued it a fencing token (taken with "fencing"); one taken without, or
+	 * restored (RLock::restore()), has none, and no fencing acquire re-enters it */
+	bool fenced;
 	pid_t pid;  /* a forked child holds nothing of its parent's */
 	/* renewed by the watchdog while held, one entry per Redis key the hold keeps its token
 	 * in (a lock over several keys: each); NULL without it */
@@ -236,10 +239,11 @@ static void settle_lost(zval *zv, rlock_held *h)
 /* A new hold under id, the running context's, in chain zv (NULL: the first of id). The
  * table copies what it keeps. */
 static void keep(zval *zv, const rlock_algo *a, rlock_opts *o, zend_string *key, zend_string *id, const rlock_hold *hold,
-	rlock_ctx ctx, rlock_watchdog_entry **wd, uint32_t nwd)
+	bool fenced, rlock_ctx ctx, rlock_watchdog_entry **wd, uint32_t nwd)
 {
 	rlock_held *h = emalloc(sizeof(*h));
 	h->algo = a;
+	h->fenced = fenced;
 	h->opts = rlock_opts_addref(o);
 	h->key = zend_string_copy(key);
 	h->hold = *hold;
@@ -353,6 +357,22 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		zv = drop(zv, h);
 		h = NULL;
 	}
+	if (h && o->reentrant && h->opts->reentrant && o->fencing && !h->fenced) {
+		/* A fencing token asked of a hold that has none. Issuing one now would hand the hold a
+		 * token in its middle: greater than every earlier holder's, but what the hold did
+		 * before it (unfenced writes) is not ordered by it, and over Redlock it would need the
+		 * acquire's raise of a quorum's counters again. Refused at once, nothing asked of
+		 * Redis: no token is issued but at the start of a hold, so tokens keep increasing
+		 * across successive holders (CONTRACT 3.8), and never 0 is handed out as one. */
+		zend_string *name = rlock_algo_name(a, key);
+		rlock_err_set(err, RLOCK_ERR_USE, NULL, "Cannot re-enter the %s with \"fencing\": the calling context (this "
+			"Fiber, or the main flow) holds it already through a hold that has no fencing token (taken without "
+			"\"fencing\", or restored), and a token issued inside it would not fence what it did before; take the "
+			"outermost hold with \"fencing\" => true", ZSTR_VAL(name));
+		zend_string_release(name);
+		zend_string_release(id);
+		return -1;
+	}
 	if (h && o->reentrant && h->opts->reentrant) {
 		/* one round trip: the hold is still ours in Redis (nobody deleted it, no restart
 		 * lost it), and its lease starts again, as Redisson's reentrant lock does; never
@@ -420,7 +440,7 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		return -1;
 	}
 	if (rc == 1 && RLOCK_G(request_active)) {
-		keep(zv, a, o, key, id, out, ctx, wd, nwd);
+		keep(zv, a, o, key, id, out, o->fencing, ctx, wd, nwd);
 	}
 	zend_string_release(id);
 	return rc;
@@ -468,7 +488,7 @@ int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, con
 		counted = held_unwatch(h);
 		zv = drop(zv, h);
 	}
-	keep(zv, a, o, key, id, hold, ctx, wd, nwd);
+	keep(zv, a, o, key, id, hold, false, ctx, wd, nwd);
 	zend_string_release(id);
 	return counted ? 1 : 0;
 }

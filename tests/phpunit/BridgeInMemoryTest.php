@@ -124,6 +124,23 @@ final class BridgeInMemoryTest extends TestCase
         $once = new InMemoryLock('j', ['reentrant' => false]);
         $this->assertTrue($once->tryLock());
         $this->assertFalse($once->tryLock());
+        // fencing re-enters a fenced hold with its token, and refuses one that has none, as
+        // the extension does
+        $fenced = new InMemoryLock('f', ['fencing' => true]);
+        $this->assertTrue($fenced->lock());
+        $again = new InMemoryLock('f', ['fencing' => true]);
+        $this->assertTrue($again->lock());
+        $this->assertSame($fenced->fencingToken(), $again->fencingToken());
+        $plain = new InMemoryLock('p');
+        $this->assertTrue($plain->lock());
+        try {
+            (new InMemoryLock('p', ['fencing' => true]))->lock();
+            $this->fail('no RLockException');
+        } catch (RLockException $e) {
+            $this->assertStringStartsWith('Cannot re-enter the lock "rlock:p" with "fencing"', $e->getMessage());
+        }
+        $this->assertTrue($plain->unlock());
+        $this->assertFalse($plain->isLocked());
     }
 
     public function testAFiberIsAnotherContextAndItsHoldsEndWithIt(): void
