@@ -383,7 +383,8 @@ PHP_METHOD(RLock, restore)
 		me->token = zend_string_copy(token);
 		me->count = 1;
 		me->lost = false;
-		me->fence = 0;
+		/* none known: the hold's fencing token was its taker's (fencingToken() null, never 0) */
+		me->fence = -1;
 		me->valid_until = hold.valid_until;
 		rlock_lost_track(&l->on_lost, me);
 	}
@@ -534,7 +535,7 @@ PHP_METHOD(RLock, fencingToken)
 		RETURN_THROWS();
 	}
 	rlock_own *me = rlock_held(l);
-	if (!me || !l->opts->fencing) {
+	if (!me || !l->opts->fencing || me->fence < 0) {
 		RETURN_NULL();
 	}
 	RETURN_LONG(me->fence);

@@ -1,5 +1,5 @@
 --TEST--
-Fencing: a reentrant 'fencing' => true acquire inside a hold the context took without fencing (or restored) is an RLockException at once, never a fencing token of 0; the hold stays as it was. Inside a fenced hold it gets that hold's token, and a lock without fencing nested in it has none; the read-write lock's sides alike
+Fencing: a reentrant 'fencing' => true acquire inside a hold the context took without fencing (or restored) is an RLockException at once, never a fencing token of 0; the hold stays as it was. A restored hold's token is unknown: null, not 0. Inside a fenced hold it gets that hold's token, and a lock without fencing nested in it has none; the read-write lock's sides alike
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -41,8 +41,9 @@ var_dump($fenced->lock(), $fenced->fencingToken() > $token, $fenced->unlock());
 // a restored hold has no token of its own: no fencing acquire re-enters it either
 $holder = new RLock('r', $o);
 $holder->lock();
-$restored = new RLock('r', $o);
+$restored = new RLock('r', ['fencing' => true] + $o);
 var_dump($restored->restore($holder->token()));
+echo "a restored hold's token: ", json_encode($restored->fencingToken()), "\n";
 $try('fencing in a restored hold', fn () => (new RLock('r', ['fencing' => true] + $o))->lock());
 var_dump($restored->unlock());
 
@@ -74,6 +75,7 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
+a restored hold's token: null
 fencing in a restored hold: RLockException: Cannot re-enter the lock "PREFIX:r" with "fencing": the calling context (this Fiber, or the main flow) holds it already through a hold that has no fencing token (taken without "fencing", or restored), and a token issued inside it would not fence what it did before; take the outermost hold with "fencing" => true
 bool(true)
 bool(true)
