@@ -9,7 +9,7 @@
 /* One acquisition of a key. */
 typedef struct {
 	zend_string *token;     /* 32 hex digits: 128 bits from the OS CSPRNG */
-	zend_long fence;        /* fencing token, 0 without the option */
+	zend_long fence;        /* fencing token, 0 without the option; -1: none (a multi lock) */
 	zend_long valid_until;  /* the monotonic ms our lease (Redlock: its validity) ends, by our clock */
 } rlock_hold;
 
