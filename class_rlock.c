@@ -388,7 +388,8 @@ PHP_METHOD(RLock, restore)
 		me->token = zend_string_copy(token);
 		me->count = 1;
 		me->lost = false;
-		me->fence = 0;
+		/* none known: the hold's fencing token was its taker's (fencingToken() null, never 0) */
+		me->fence = -1;
 		me->valid_until = hold.valid_until;
 		rlock_lost_track(&l->on_lost, me);
 	}
@@ -539,7 +540,7 @@ PHP_METHOD(RLock, fencingToken)
 		RETURN_THROWS();
 	}
 	rlock_own *me = rlock_held(l);
-	if (!me || !l->opts->fencing) {
+	if (!me || !l->opts->fencing || me->fence < 0) {
 		RETURN_NULL();
 	}
 	RETURN_LONG(me->fence);
@@ -672,10 +673,15 @@ PHP_METHOD(RLock, releaseAll)
 	RETURN_LONG(rlock_registry_end(rlock_context_renew()));
 }
 
-/* What RLock::multi() does not do with o: the option that asks for it, or NULL. */
-static const char *multi_refused(const rlock_opts *o)
+/* What RLock::multi() does not do with o (made of options): the option that asks for it, or
+ * NULL. Fencing only as asked in options: php.ini's rlock.fencing is the other locks' default
+ * (a multi lock has no token: fencingToken() null). */
+static const char *multi_refused(const rlock_opts *o, HashTable *options)
 {
-	return o->nservers > 0 ? "servers" : o->fencing ? "fencing" : o->sync_replicas > 0 ? "sync_replicas" : NULL;
+	static const char *const fencing[] = { "fencing", NULL };
+	return o->nservers > 0 ? "servers"
+		: o->fencing && rlock_opts_given(options, fencing) ? "fencing"
+		: o->sync_replicas > 0 ? "sync_replicas" : NULL;
 }
 
 /* The Redis keys of keys (an array of RLock::multi()) into full: n of them, or 0 thrown. */
@@ -740,7 +746,7 @@ PHP_METHOD(RLock, multi)
 	if (!o) {
 		RETURN_THROWS();
 	}
-	if ((refused = multi_refused(o))) {
+	if ((refused = multi_refused(o, options))) {
 		zend_argument_value_error(2, "option \"%s\" is not supported by RLock::multi()", refused);
 		rlock_opts_release(o);
 		RETURN_THROWS();

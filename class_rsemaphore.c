@@ -340,8 +340,11 @@ PHP_METHOD(RSemaphore, __construct)
 	if (!o) {
 		RETURN_THROWS();
 	}
+	/* fencing as asked here: php.ini's rlock.fencing is the locks' default (a permit has no
+	 * fencing token, and none is asked for) */
+	static const char *const fencing[] = { "fencing", NULL };
 	const char *refused = o->nservers > 0 ? "option \"servers\" (Redlock) does not apply to a semaphore"
-		: o->fencing ? "option \"fencing\" does not apply to a semaphore"
+		: rlock_opts_given(options, fencing) && o->fencing ? "option \"fencing\" does not apply to a semaphore"
 		: NULL;
 	zend_string *full = rlock_full_key(o, name);
 	if (!refused && o->nnodes && !rlock_keys_cluster_safe(full)) {

@@ -265,6 +265,18 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long rema
 	return res->acquired;
 }
 
+bool rlock_lock_wait_out(const rlock_opts *o, bool reached, zend_long deadline, rlock_err *err)
+{
+	if (!reached || err->kind != RLOCK_ERR_CONNECTION || deadline - rlock_now_ms() <= 0) {
+		return false;
+	}
+	/* the server went away while we waited (a restart): wait for it too; an error Redis
+	 * answered (WRONGTYPE, ...) ends the wait, and so does a server never reached */
+	rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
+	memset(err, 0, sizeof(*err));
+	return true;
+}
+
 int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rlock_attempt *res, rlock_err *err)
 {
 	bool queued = false, reached = false, waited = false;
@@ -292,12 +304,8 @@ int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rl
 		if (rc == 1 && res->block != 0) {
 			rlock_stats_handed();
 		}
-		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
-			/* the server went away while we waited (a restart): wait for it too; an error
-			 * Redis answered (WRONGTYPE, ...) ends the wait */
-			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
+		if (rc < 0 && rlock_lock_wait_out(o, reached, deadline, err)) {
 			queued = false;
-			memset(err, 0, sizeof(*err));
 			continue;
 		}
 		if (rc != 0) {

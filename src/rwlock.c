@@ -40,8 +40,9 @@
  * in at once, before the next writer; with readers and writers both waiting the lock
  * alternates between all the waiting readers and one writer. A process that holds the write
  * side takes the read side at once (with reentrant on: the reader's script is given the
- * process' writer token from the registry); a reader that asks for the write side waits
- * for every reader to leave, itself included (release the read side first).
+ * process' writer token from the registry); a reader that asks for the write side would
+ * wait for every reader to leave, itself included: the registry refuses it at once
+ * (own_reader(), with reentrant on; another owner waits for it as for another process').
  *
  * Every wait is lock.c's: the acquire script and a BLPOP in one write, woken by the release
  * that lets it in, or by itself when what blocks it (a lease, a waiting writer's mark) ends. */
