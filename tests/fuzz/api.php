@@ -450,6 +450,8 @@ function fuzz_worker(int $seed, float $seconds, int $calls): int
             fuzz_step(null);
         } catch (FuzzThrow) {
             // an onLost callback's, surfacing between calls
+        } catch (Throwable $e) {
+            fuzz_finding(get_class($e) . ': ' . $e->getMessage() . ' (between calls)', '', Fuzz::$calls, $e);
         }
     }
     // the objects go, holding or not, with their callbacks (each destructor's release)
@@ -905,6 +907,13 @@ function fuzz_in_fiber(): void
             $f->resume();
         }
     } catch (FuzzThrow) {
+    } catch (FiberError $e) {
+        // inside an onLost callback no Fiber may start or switch (README: "cannot suspend
+        // there"): PHP's own refusal, zend_fiber_switch_block()
+        if ($e->getMessage() !== 'Cannot switch fibers in current execution context') {
+            throw $e;
+        }
+        Fuzz::$errors['FiberError'] = (Fuzz::$errors['FiberError'] ?? 0) + 1;
     }
     unset($f);
 }
