@@ -300,7 +300,8 @@ function fuzz_wild(): mixed
             'rediss://127.0.0.1:' . RLOCK_TEST_PORT . '/15', 'redis://u:p@127.0.0.1:' . RLOCK_TEST_PORT . '/15', 'redis://[::1', 'http://x']);
         case 43: return [Fuzz::$dsn, Fuzz::$dsn14, Fuzz::$down];
         case 44: return ['127.0.0.1:' . RLOCK_TEST_PORT, Fuzz::pick(['', "\0", '127.0.0.1:0', 'x:y:z', Fuzz::$down])];
-        case 45: return array_fill(0, Fuzz::pick([2, 64, 5000]), fuzz_key());
+        case 45: return Fuzz::chance(0.5) ? array_fill(0, Fuzz::pick([2, 64, 5000]), fuzz_key())
+            : array_map(fn ($i) => "many$i", range(1, Fuzz::pick([100, 9000])));
         case 46: return new RLockException('fuzz');
         default: return 'ordinary';
     }
@@ -385,7 +386,43 @@ function fuzz_options(): array
  * anything else. */
 function fuzz_callback(?object $self): Closure
 {
-    switch (Fuzz::int(0, 5)) {
+    switch (Fuzz::int(0, 9)) {
+        case 6:
+            // replaces itself (the closure running freed) or removes itself, then goes on
+            return function ($x = null) use ($self) {
+                $target = is_object($x) ? $x : $self;
+                if (is_object($target) && method_exists($target, 'onLost')) {
+                    fuzz_call($target, 'onLost', [Fuzz::chance(0.5) ? null : fuzz_callback($target)]);
+                }
+                fuzz_step($target);
+                return 'replaced';
+            };
+        case 7:
+            // the object given up while its call runs: the pool's references dropped, cycles
+            // (an object and its callback's closure) collected
+            return function ($x = null) use ($self) {
+                $target = is_object($x) ? $x : $self;
+                Fuzz::$pool = array_values(array_filter(Fuzz::$pool, fn ($o) => $o !== $target));
+                $target = $x = null;
+                gc_collect_cycles();
+                fuzz_step(null);
+                return 'dropped';
+            };
+        case 8:
+            // everything the context holds let go, from inside
+            return function ($x = null) {
+                fuzz_call('RLock', 'releaseAll', []);
+                return 'released all';
+            };
+        case 9:
+            // the same object's synchronized() again, inside its own
+            return function ($x = null) use ($self) {
+                $target = is_object($x) ? $x : $self;
+                if (is_object($target) && method_exists($target, 'synchronized')) {
+                    fuzz_call($target, 'synchronized', [fuzz_callback($target)]);
+                }
+                return 'nested';
+            };
         case 0: return fn ($x = null) => 42;
         case 1: return function ($x = null) { throw new FuzzThrow('callback throws'); };
         case 2:
@@ -496,6 +533,7 @@ function fuzz_step(?object $self): void
             fuzz_ini();
         } elseif ($what < 97) {
             fuzz_fault();
+            gc_collect_cycles();
         } else {
             fuzz_new(Fuzz::pick(['RLock', 'RSemaphore', 'RReadWriteLock', 'RRateLimiter', 'multi']));
         }
