@@ -476,7 +476,9 @@ function fuzz_worker(int $seed, float $seconds, int $calls): int
     Fuzz::$ini = array_keys($ext->getINIEntries());
 
     set_error_handler(function (int $no, string $msg, string $file, int $line) {
-        Fuzz::$errors['E' . $no] = (Fuzz::$errors['E' . $no] ?? 0) + 1;
+        $name = [E_WARNING => 'E_WARNING', E_NOTICE => 'E_NOTICE', E_DEPRECATED => 'E_DEPRECATED', E_USER_ERROR => 'E_USER_ERROR',
+            E_USER_WARNING => 'E_USER_WARNING', E_USER_NOTICE => 'E_USER_NOTICE', E_USER_DEPRECATED => 'E_USER_DEPRECATED'][$no] ?? "E$no";
+        Fuzz::$errors[$name] = (Fuzz::$errors[$name] ?? 0) + 1;
         $GLOBALS['fuzz_raised'][] = [$no, $msg];
         return true;
     });
