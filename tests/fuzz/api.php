@@ -45,7 +45,8 @@ function fuzz_child_cmd(array $args): array
         fwrite(STDERR, "fuzz: rlock.so is not loaded\n");
         exit(2);
     }
-    return array_merge([PHP_BINARY, '-n', '-d', "extension=$so", '-d', 'display_errors=stderr',
+    // (options without a server: the test server's database 15 too, not a Redis on 6379)
+    return array_merge([PHP_BINARY, '-n', '-d', "extension=$so", '-d', 'rlock.server=' . RLOCK_TEST_DSN . '/15', '-d', 'display_errors=stderr',
         '-d', 'memory_limit=2G', '-d', 'log_errors=0', __FILE__], $args);
 }
 
