@@ -302,7 +302,8 @@ function fuzz_wild(): mixed
         case 41: return fuzz_key();
         case 42: return Fuzz::pick([Fuzz::$dsn, Fuzz::$down, 'redis://', 'redis://:@/', 'tcp://127.0.0.1:0', 'unix:///nonexistent.sock',
             'redis://127.0.0.1:99999', 'redis://127.0.0.1:' . RLOCK_TEST_PORT . '/99999', 'redis://127.0.0.1:' . RLOCK_TEST_PORT . '/-1',
-            'rediss://127.0.0.1:' . RLOCK_TEST_PORT . '/15', 'redis://u:p@127.0.0.1:' . RLOCK_TEST_PORT . '/15', 'redis://[::1', 'http://x']);
+            'rediss://127.0.0.1:' . RLOCK_TEST_PORT . '/15', 'redis://u:p@127.0.0.1:' . RLOCK_TEST_PORT . '/15', 'redis://[::1', 'http://x',
+            'redis://us%65r:p%4@127.0.0.1:' . RLOCK_TEST_PORT . '/15', 'redis://:%00%zz%@127.0.0.1:' . RLOCK_TEST_PORT, 'redis://%:@:/', 'redis://@127.0.0.1']);
         case 43: return [Fuzz::$dsn, Fuzz::$dsn14, Fuzz::$down];
         case 44: return ['127.0.0.1:' . RLOCK_TEST_PORT, Fuzz::pick(['', "\0", '127.0.0.1:0', 'x:y:z', Fuzz::$down])];
         case 45: return Fuzz::chance(0.5) ? array_fill(0, Fuzz::pick([2, 64, 5000]), fuzz_key())
@@ -323,7 +324,7 @@ function fuzz_nested(int $depth): array
 
 function fuzz_key(): string
 {
-    return Fuzz::chance(0.9) ? 'k' . Fuzz::int(0, 5) : Fuzz::pick(['{tag}a', '{tag}b', 'a:b', '{', '}{k1}', 'rlock:k1', 'x' . Fuzz::int(0, 1000)]);
+    return Fuzz::chance(0.9) ? 'k' . Fuzz::int(0, 5) : Fuzz::pick(['{tag}a', '{tag}b', 'a:b', '{', '}{k1}', 'a}b', 'rlock:k1', '', "\0", 'x' . Fuzz::int(0, 1000)]);
 }
 
 /* A valid wait is at most 1000 ms here: a wait of days is valid, and would be waited out
@@ -648,8 +649,9 @@ function fuzz_sound(ReflectionParameter $p, ReflectionFunctionAbstract $m, ?obje
         'limit' => Fuzz::int(1, 10),
         'periodMs' => Fuzz::int(100, 2000),
         'fn' => fuzz_callback($self),
-        'keys' => $m->getName() === 'rlock_status' ? Fuzz::chance(0.5) : array_map(fn () => fuzz_key(), range(1, Fuzz::int(1, 5))),
-        'limiters' => array_map(fn () => fuzz_receiver('RRateLimiter') ?? fuzz_wild(), range(1, Fuzz::int(1, 4))),
+        'keys' => $m->getName() === 'rlock_status' ? Fuzz::chance(0.5)
+            : array_map(fn () => Fuzz::chance(0.1) ? fuzz_wild() : fuzz_key(), range(1, Fuzz::pick([1, 2, 3, 4, 5, 10, 11]))),
+        'limiters' => array_map(fn () => Fuzz::chance(0.95) ? fuzz_receiver('RRateLimiter') ?? fuzz_wild() : fuzz_wild(), range(1, Fuzz::pick([1, 2, 3, 4, 40]))),
         'message' => 'm',
         'code' => 0,
         default => fuzz_wild(),
