@@ -26,7 +26,6 @@ const FUZZ_BOUND = 20.0;      // s: a call slower than this is a finding
 const FUZZ_HANG = 120.0;      // s without a word from the worker: it hangs
 const FUZZ_EXIT_CASES = 10;
 
-
 /* ---------------------------------------------------------------------------------------
  * The supervisor */
 
