@@ -207,7 +207,8 @@ PHP_METHOD(RLock, __construct)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if (l->opts) {
-		zend_throw_error(NULL, "Cannot call RLock::__construct() twice");
+		/* a misuse, as restore() on a holder is: rlock throws no plain Error */
+		zend_throw_exception(rlock_ce_exception, "Cannot call RLock::__construct() twice", 0);
 		RETURN_THROWS();
 	}
 	zend_string *full;
@@ -351,7 +352,7 @@ PHP_METHOD(RLock, restore)
 		RETURN_THROWS();
 	}
 	if (rlock_held(l)) {
-		zend_throw_error(NULL, "RLock::restore(): this object holds the lock already");
+		zend_throw_exception(rlock_ce_exception, "RLock::restore(): this object holds the lock already", 0);
 		RETURN_THROWS();
 	}
 	if (ZSTR_LEN(token) == 0) {

@@ -108,7 +108,8 @@ PHP_METHOD(RRateLimiter, __construct)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if (l->opts) {
-		zend_throw_error(NULL, "Cannot call RRateLimiter::__construct() twice");
+		/* a misuse, as restore() on a holder is: rlock throws no plain Error */
+		zend_throw_exception(rlock_ce_exception, "Cannot call RRateLimiter::__construct() twice", 0);
 		RETURN_THROWS();
 	}
 	if (ZSTR_LEN(name) == 0) {

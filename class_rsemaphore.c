@@ -325,7 +325,8 @@ PHP_METHOD(RSemaphore, __construct)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if (s->opts) {
-		zend_throw_error(NULL, "Cannot call RSemaphore::__construct() twice");
+		/* a misuse, as restore() on a holder is: rlock throws no plain Error */
+		zend_throw_exception(rlock_ce_exception, "Cannot call RSemaphore::__construct() twice", 0);
 		RETURN_THROWS();
 	}
 	if (ZSTR_LEN(name) == 0) {

@@ -214,7 +214,7 @@ final class BridgeInMemoryTest extends TestCase
         try {
             $restored->restore($token);
             $this->fail('restore() of a holding object');
-        } catch (Error $e) {
+        } catch (\RLockException $e) {
             $this->assertStringContainsString('holds the lock already', $e->getMessage());
         }
         $this->assertTrue($restored->unlock());

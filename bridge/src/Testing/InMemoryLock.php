@@ -134,7 +134,7 @@ class InMemoryLock implements LockInterface
     public function restore(#[\SensitiveParameter] string $token): bool
     {
         if ($this->holds > 0) {
-            throw new \Error(static::class . '::restore(): this object holds the lock already');
+            throw new \RLockException(static::class . '::restore(): this object holds the lock already');
         }
         if ($token === '') {
             throw new \ValueError(static::class . '::restore(): Argument #1 ($token) must not be empty');
