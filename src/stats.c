@@ -9,7 +9,8 @@
  *
  * - a counter not yet added: one event uncounted, nothing inconsistent;
  * - a slot it claimed (its hash set) whose display name it had not finished writing: the
- *   name's tag does not match the slot's hash, and readers show the key by its hash;
+ *   slot's version stays odd, and readers show the key by its hash until the next claim of
+ *   the slot (which takes the dead writer's place: its pid is gone);
  * - an evicted key's counts half moved into "other": the pool's totals, kept apart, stay
  *   exact; only the split between rows is off by what was in flight.
  *
@@ -20,6 +21,14 @@
  * the top, one seen once is the next evicted); the evicted key's counts are moved to the
  * "other" row. The claim is a compare-and-swap on the slot's hash: the losers of a race look
  * again, then count under "other". The watchdog's thread never claims (it has no key text).
+ *
+ * A slot's name is written by one process at a time: a claimant first takes the slot's
+ * writer word (its pid; a dead writer's taken over), and a claimant that finds another
+ * writing there counts under "other". The name sits under a version (a seqlock: odd while
+ * written), so a reader never takes bytes of two writers for a name. Names are valid UTF-8
+ * whatever the key: bytes that are not UTF-8 and control characters are written as \xHH,
+ * and a name too long is cut on a character's boundary; both are marked by the key's hash
+ * after the name ("...#hash" when cut, "#hash" when escaped), which tells them apart.
  *
  * Gauges (holds, waiters now): per process, in the slot of its pid, so that a process that
  * dies (SIGKILL, a crash, a php-fpm worker recycled) takes its part with it: a reader sums
@@ -83,11 +92,18 @@ typedef struct {
 	stats_hist wait;
 } stats_row;
 
+/* stats_key.flags: how the name differs from the key */
+#define STATS_CUT 1      /* cut to STATS_NAME bytes */
+#define STATS_ESCAPED 2  /* bytes written as \xHH */
+
 typedef struct {
 	stats_row row;
 	uint64_t weight;
-	uint64_t tag;         /* the hash whose name is written below; 0 while it is written */
+	int64_t writer;       /* the pid claiming the slot and writing its name; 0: none */
+	uint64_t version;     /* of the name: odd while it is written */
+	uint64_t tag;         /* the hash whose name is written below */
 	uint32_t len;         /* bytes of name */
+	uint32_t flags;       /* STATS_CUT, STATS_ESCAPED */
 	char kind[12];
 	char name[STATS_NAME];
 } stats_key;
@@ -269,18 +285,102 @@ static zend_string *display_name(const rlock_algo *a, zend_string *key)
 	return zend_string_copy(key);
 }
 
+/* The length of the UTF-8 character at s[i] (1 to 4), or 0 when the bytes there are not
+ * one (a stray continuation byte, an overlong form, a surrogate, beyond U+10FFFF, cut). */
+static size_t utf8_char(const char *s, size_t len, size_t i)
+{
+	unsigned char c = (unsigned char) s[i];
+	size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+	if (n == 0 || i + n > len || (n == 2 && c < 0xC2) || (n == 4 && c > 0xF4)) {
+		return 0;
+	}
+	for (size_t j = 1; j < n; j++) {
+		if (((unsigned char) s[i + j] & 0xC0) != 0x80) {
+			return 0;
+		}
+	}
+	unsigned char d = (unsigned char) s[i + 1];
+	if ((n == 3 && ((c == 0xE0 && d < 0xA0) || (c == 0xED && d >= 0xA0)))
+			|| (n == 4 && ((c == 0xF0 && d < 0x90) || (c == 0xF4 && d >= 0x90)))) {
+		return 0;
+	}
+	return n;
+}
+
+/* s as a name of at most cap bytes, into out: valid UTF-8, a byte that is not (and a control
+ * character) as \xHH, cut before the first character (or escape) that would not fit. Its
+ * length; *flags: STATS_CUT, STATS_ESCAPED. */
+static size_t name_encode(const char *s, size_t len, char *out, size_t cap, uint32_t *flags)
+{
+	size_t o = 0;
+	*flags = 0;
+	for (size_t i = 0; i < len; ) {
+		unsigned char c = (unsigned char) s[i];
+		size_t n = utf8_char(s, len, i);
+		bool esc = n == 0 || c < 0x20 || c == 0x7F;
+		size_t need = esc ? 4 : n;
+		if (o + need > cap) {
+			*flags |= STATS_CUT;
+			break;
+		}
+		if (esc) {
+			char hex[5];
+			snprintf(hex, sizeof(hex), "\\x%02X", c);
+			memcpy(out + o, hex, 4);
+			*flags |= STATS_ESCAPED;
+			i++;
+		} else {
+			memcpy(out + o, s + i, n);
+			i += n;
+		}
+		o += need;
+	}
+	return o;
+}
+
+/* Whether this process may write slot k's name: it took the slot's writer word (free, or left
+ * by a writer that died in the middle); false while another writes there. */
+static bool writer_take(stats_key *k, int64_t pid)
+{
+	int64_t cur = 0;
+	if (CAS(&k->writer, &cur, pid)) {
+		return true;
+	}
+#ifndef PHP_WIN32
+	/* another thread of this process (ZTS) is alive by definition */
+	if (cur != pid && kill((pid_t) cur, 0) < 0 && errno == ESRCH && CAS(&k->writer, &cur, pid)) {
+		return true;
+	}
+#endif
+	return false;
+}
+
+static void writer_give(stats_key *k)
+{
+	__atomic_store_n(&k->writer, 0, __ATOMIC_RELEASE);
+}
+
+/* Slot k's name (its writer word ours): under its version, odd while written (a writer that
+ * died in the middle left it odd: it stays so). */
 static void name_write(stats_key *k, uint64_t h, const rlock_algo *a, zend_string *key)
 {
 	zend_string *name = display_name(a, key);
-	uint32_t len = (uint32_t) MIN(ZSTR_LEN(name), STATS_NAME);
-
-	__atomic_store_n(&k->tag, 0, __ATOMIC_RELEASE);
-	/* plain writes: a reader checks the tag around its copy */
-	memcpy(k->name, ZSTR_VAL(name), len);
-	strncpy(k->kind, a->kind, sizeof(k->kind) - 1);
-	STORE(&k->len, ZSTR_LEN(name) > STATS_NAME ? UINT32_MAX : len);
-	__atomic_store_n(&k->tag, h, __ATOMIC_RELEASE);
+	char buf[STATS_NAME];
+	uint32_t flags;
+	uint32_t len = (uint32_t) name_encode(ZSTR_VAL(name), ZSTR_LEN(name), buf, sizeof(buf), &flags);
 	zend_string_release(name);
+
+	uint64_t v = LOAD(&k->version) | 1;
+	STORE(&k->version, v);
+	__atomic_thread_fence(__ATOMIC_RELEASE);  /* odd before any byte of the name */
+	/* plain writes: one writer at a time, and a reader checks the version around its copy */
+	memcpy(k->name, buf, len);
+	memset(k->kind, 0, sizeof(k->kind));
+	strncpy(k->kind, a->kind, sizeof(k->kind) - 1);
+	STORE(&k->len, len);
+	STORE(&k->flags, flags);
+	STORE(&k->tag, h);
+	__atomic_store_n(&k->version, v + 1, __ATOMIC_RELEASE);
 }
 
 /* slot's counts (its key evicted) moved to "other" */
@@ -337,6 +437,14 @@ static stats_key *slot_of(uint64_t h, const rlock_algo *a, zend_string *key)
 			return k;
 		}
 		uint32_t i = empty != UINT32_MAX ? empty : least;
+		if (i == UINT32_MAX) {
+			return NULL;
+		}
+		int64_t pid = (int64_t) rlock_getpid();
+		if (!writer_take(&keys[i], pid)) {
+			/* another process claims it now: maybe for this key; look again */
+			continue;
+		}
 		uint64_t old = empty != UINT32_MAX ? 0 : LOAD(&hashes[i]);
 		if (CAS(&hashes[i], &old, h)) {
 			/* what the slot counted (an evicted key's, or a count that landed after a
@@ -344,8 +452,10 @@ static stats_key *slot_of(uint64_t h, const rlock_algo *a, zend_string *key)
 			ADD(&shm->evictions, old != 0);
 			move_to_other(&keys[i]);
 			name_write(&keys[i], h, a, key);
+			writer_give(&keys[i]);
 			return &keys[i];
 		}
+		writer_give(&keys[i]);
 		/* another process claimed it first: maybe for this key; look again */
 	}
 	return NULL;
@@ -477,8 +587,8 @@ static stats_server *server_of(const char *label)
 			}
 			if (cur == 0) {
 				__atomic_store_n(&s->tag, 0, __ATOMIC_RELEASE);
-				memcpy(s->label, label, MIN(len, STATS_LABEL - 1));
-				s->label[MIN(len, STATS_LABEL - 1)] = '\0';
+				uint32_t flags;
+				s->label[name_encode(label, len, s->label, STATS_LABEL - 1, &flags)] = '\0';
 				__atomic_store_n(&s->tag, h, __ATOMIC_RELEASE);
 			}
 			return s;
@@ -655,28 +765,34 @@ static void row_fields(const stats_row *r, zval *out)
 	add_assoc_zval(out, "wait", &wait);
 }
 
-/* A slot's key text, read consistently (its tag matches the slot's hash around the copy),
- * into out; false when it is being written (or its writer died): then its hash names it. */
+/* A slot's name, read consistently (under its version: no writer between the two reads, and
+ * written for the slot's hash h), into out; false when it is being written (or its writer
+ * died, or another key took the slot since): then its hash names it. */
 static bool name_read(const stats_key *k, uint64_t h, smart_str *out, char *kind)
 {
 	char buf[STATS_NAME];
-	for (int tries = 0; tries < 3; tries++) {
-		if (__atomic_load_n(&k->tag, __ATOMIC_ACQUIRE) != h) {
+	for (int tries = 0; tries < 4; tries++) {
+		uint64_t v = __atomic_load_n(&k->version, __ATOMIC_ACQUIRE);
+		if (v & 1) {
+			YIELD();
 			continue;
 		}
-		uint32_t len = LOAD(&k->len);
-		bool cut = len == UINT32_MAX;
-		len = cut ? STATS_NAME : len;
+		uint64_t tag = LOAD(&k->tag);
+		uint32_t len = MIN(LOAD(&k->len), STATS_NAME);
+		uint32_t flags = LOAD(&k->flags);
 		memcpy(buf, k->name, len);
 		memcpy(kind, k->kind, sizeof(k->kind));
 		kind[sizeof(k->kind) - 1] = '\0';
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&k->tag, __ATOMIC_ACQUIRE) != h || LOAD(&hashes[k - keys]) != h) {
+		if (LOAD(&k->version) != v) {
 			continue;
 		}
+		if (tag != h || LOAD(&hashes[k - keys]) != h) {
+			break;  /* the slot is another key's now */
+		}
 		smart_str_appendl(out, buf, len);
-		if (cut) {
-			smart_str_append_printf(out, "...#%016" PRIx64, h);
+		if (flags) {
+			smart_str_append_printf(out, "%s#%016" PRIx64, flags & STATS_CUT ? "..." : "", h);
 		}
 		return true;
 	}
@@ -894,19 +1010,8 @@ static bool label_escape(smart_str *out, const char *s, size_t len)
 	bool changed = false;
 	for (size_t i = 0; i < len; ) {
 		unsigned char c = (unsigned char) s[i];
-		size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-		bool ok = n > 0 && i + n <= len && !(n == 2 && c < 0xC2) && !(n == 4 && c > 0xF4);
-		for (size_t j = 1; ok && j < n; j++) {
-			ok = ((unsigned char) s[i + j] & 0xC0) == 0x80;
-		}
-		if (ok && n == 3) {
-			unsigned char d = (unsigned char) s[i + 1];
-			ok = !(c == 0xE0 && d < 0xA0) && !(c == 0xED && d >= 0xA0);
-		} else if (ok && n == 4) {
-			unsigned char d = (unsigned char) s[i + 1];
-			ok = !(c == 0xF0 && d < 0x90) && !(c == 0xF4 && d >= 0x90);
-		}
-		if (!ok || c == 0) {
+		size_t n = utf8_char(s, len, i);
+		if (n == 0 || c == 0) {
 			smart_str_appendc(out, '?');
 			changed = true;
 			i++;

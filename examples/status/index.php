@@ -8,10 +8,10 @@
 
 declare(strict_types=1);
 
-require __DIR__ . '/lib.php';
+require_once __DIR__ . '/lib.php';
 
 $view = rlock_status_view();
-$h = fn (mixed $v): string => htmlspecialchars((string) $v, ENT_QUOTES);
+$h = fn (mixed $v): string => htmlspecialchars((string) $v, ENT_QUOTES | ENT_SUBSTITUTE);
 $ms = fn (float $v): string => $v < 10 ? number_format($v, 2) : number_format($v, 0);
 header('Cache-Control: no-store');
 ?><!DOCTYPE html>
