@@ -28,6 +28,7 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "ratelimit.h"
+#include "stats.h"
 #include "scripts.h"
 #include "lock.h"
 #include "route.h"
@@ -267,7 +268,8 @@ static void give_back(const rlock_opts *o, zend_string *key, const rlock_rate *r
 int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *r, zend_long n, zend_long wait_ms,
 	bool fair, zend_long *retry_us, rlock_err *err)
 {
-	zend_long deadline = rlock_now_us() + wait_ms * 1000;  /* wait_ms is at most RLOCK_MS_MAX */
+	zend_long start = rlock_now_us(), deadline = start + wait_ms * 1000;  /* wait_ms is at most RLOCK_MS_MAX */
+	bool slept = false;
 	rlock_rate_wait w;
 
 	rlock_conn_begin(o, wait_ms);
@@ -287,68 +289,21 @@ int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *
 				return -2;
 			}
 			*retry_us = 0;
+			/* a decision, with the time slept for it (the round trips' included) */
+			rlock_stats_rate(key, true, slept || w.wait_us > 0 ? MAX(rlock_now_us() - start, 1) : 0);
 			return 1;
 		}
 		if (fair || w.wait_us > deadline - rlock_now_us()) {
 			*retry_us = w.wait_us;
+			rlock_stats_rate(key, false, slept ? MAX(rlock_now_us() - start, 1) : 0);
 			return 0;
 		}
 		rlock_rate_sleep(w.wait_us);
+		slept = true;
 		if (UNEXPECTED(EG(exception) != NULL)) {
 			return -2;  /* (nothing taken) */
 		}
 	}
-}
-
-int rlock_rate_remaining(const rlock_opts *o, zend_string *key, const rlock_rate *rate, zend_long *out, rlock_err *err)
-{
-	rlock_call c;
-	zend_long bs, bq = cost(rate, rate->burst, &bs);
-	zend_string *arg = zend_strpprintf(0, ZEND_LONG_FMT " " ZEND_LONG_FMT " " ZEND_LONG_FMT, rate->limit, bq, bs);
-
-	rlock_call_start(&c, &script_free, 1, &key, NULL);
-	rlock_call_str(&c, arg);
-	redisReply *r = rlock_lock_run(o, key, &c, err);
-	zend_string_release(arg);
-	if (!r) {
-		return -1;
-	}
-	if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 || r->element[0]->type != REDIS_REPLY_INTEGER
-			|| r->element[1]->type != REDIS_REPLY_INTEGER || r->element[0]->integer < 0
-			|| r->element[1]->integer < 0 || r->element[1]->integer >= rate->limit) {
-		rlock_err_set(err, RLOCK_ERR_REPLY, rlock_route_answered(o)->label, "unexpected reply to the rate limit script");
-		freeReplyObject(r);
-		return -1;
-	}
-	/* the most permits k (0 to burst) whose cost fits the free part {fq, fs}: guessed, then
-	 * put right by exact comparisons (the guess is a double's) */
-	zend_long fq = MIN((zend_long) r->element[0]->integer, bq), fs = (zend_long) r->element[1]->integer;
-	freeReplyObject(r);
-	double per = (double) rate->per_q + (double) rate->per_s / (double) rate->limit;
-	zend_long k = (zend_long) MIN(((double) fq + (double) fs / (double) rate->limit) / per, (double) rate->burst), s;
-	zend_long q;
-	while (k > 0 && ((q = cost(rate, k, &s)) > fq || (q == fq && s > fs))) {
-		k--;
-	}
-	while (k < rate->burst && ((q = cost(rate, k + 1, &s)) < fq || (q == fq && s <= fs))) {
-		k++;
-	}
-	*out = k;
-	return 0;
-}
-
-int rlock_rate_reset(const rlock_opts *o, zend_string *key, rlock_err *err)
-{
-	rlock_cmd cmd = { .argc = 2, .argv = { "DEL", ZSTR_VAL(key) }, .lens = { 3, ZSTR_LEN(key) } };
-	redisReply *r = rlock_route_call(o, key, &cmd, 0, err);
-	if (!r) {
-		return -1;
-	}
-	if (rlock_reply_error(rlock_route_answered(o), r, err)) {
-		return -1;
-	}
-	freeReplyObject(r);
-	return 0;
 }
 
 void rlock_rate_sleep(zend_long wait_us)

@@ -40,6 +40,7 @@
 #include "php_rlock.h"
 #include "stats.h"
 #include "semaphore.h"
+#include "ratelimit.h"
 #include "options.h"
 #include "zend_smart_str.h"
 
@@ -92,6 +93,13 @@ typedef struct {
 	stats_hist wait;
 } stats_row;
 
+/* A rate limiter's row (kind "ratelimit"): its decisions in a lock's events, and the sleeps
+ * of acquire() in its wait histogram. */
+#define RATE_ADMITTED RLOCK_STAT_ACQUIRES
+#define RATE_REFUSED RLOCK_STAT_CONTENDED
+#define RATE_WAITS RLOCK_STAT_WAITS
+#define RATE_KIND "ratelimit"
+
 /* stats_key.flags: how the name differs from the key */
 #define STATS_CUT 1      /* cut to STATS_NAME bytes */
 #define STATS_ESCAPED 2  /* bytes written as \xHH */
@@ -134,6 +142,8 @@ typedef struct {
 	uint64_t evictions;
 	stats_row pool;
 	stats_row other;
+	stats_row rate;        /* the rate limiters' decisions (RATE_ below) */
+	stats_row rate_other;  /* of the limiters not tracked */
 	stats_server servers[STATS_SERVERS + 1];  /* the last: servers beyond the table */
 	stats_proc procs[STATS_PROCS + 1];        /* the last: processes beyond the table */
 } stats_header;
@@ -273,6 +283,9 @@ static uint64_t hash_uncached(const rlock_algo *a, zend_string *key)
  * a semaphore by its name, a lock over several keys by them all. */
 static zend_string *display_name(const rlock_algo *a, zend_string *key)
 {
+	if (strcmp(a->kind, RATE_KIND) == 0) {
+		return rlock_rate_name(key);
+	}
 	if (strcmp(a->kind, "semaphore") == 0) {
 		return rlock_semaphore_name(key);
 	}
@@ -383,10 +396,12 @@ static void name_write(stats_key *k, uint64_t h, const rlock_algo *a, zend_strin
 	__atomic_store_n(&k->version, v + 1, __ATOMIC_RELEASE);
 }
 
-/* slot's counts (its key evicted) moved to "other" */
+/* slot's counts (its key evicted) moved to "other", a rate limiter's to its own (the slot's
+ * writer word ours: its kind is what the last writer wrote) */
 static void move_to_other(stats_key *k)
 {
-	uint64_t *from = (uint64_t *) &k->row, *to = (uint64_t *) &shm->other;
+	bool rate = strncmp(k->kind, RATE_KIND, sizeof(k->kind)) == 0;
+	uint64_t *from = (uint64_t *) &k->row, *to = (uint64_t *) (rate ? &shm->rate_other : &shm->other);
 	size_t n = sizeof(stats_row) / sizeof(uint64_t);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v = XCHG(&from[i], 0);
@@ -466,19 +481,22 @@ static void count_row(stats_row *r, rlock_stat_event ev)
 	ADD(&r->ev[ev], 1);
 }
 
-static void record(uint64_t h, const rlock_algo *a, zend_string *key, const rlock_stat_event *evs, int nev, int64_t wait_us)
+/* events evs of a's key (hash h) into its row (or other) and pool: the locks', or the rate
+ * limiters' (rate) */
+static void record_in(uint64_t h, const rlock_algo *a, zend_string *key, const rlock_stat_event *evs, int nev,
+	int64_t wait_us, stats_row *pool, stats_row *other)
 {
 	stats_key *k = slot_of(h, a, key);
 	if (nev == 1 && wait_us < 0) {
 		/* one event (an uncontended tryLock()/lock() without a wait): the common case */
-		ADD(&shm->pool.ev[evs[0]], 1);
-		ADD(k ? &k->row.ev[evs[0]] : &shm->other.ev[evs[0]], 1);
+		ADD(&pool->ev[evs[0]], 1);
+		ADD(k ? &k->row.ev[evs[0]] : &other->ev[evs[0]], 1);
 		if (k) {
 			ADD(&k->weight, 1);
 		}
 		return;
 	}
-	stats_row *rows[2] = { &shm->pool, k ? &k->row : &shm->other };
+	stats_row *rows[2] = { pool, k ? &k->row : other };
 	for (int r = 0; r < 2; r++) {
 		for (int e = 0; e < nev; e++) {
 			count_row(rows[r], evs[e]);
@@ -489,6 +507,23 @@ static void record(uint64_t h, const rlock_algo *a, zend_string *key, const rloc
 	}
 	if (k) {
 		ADD(&k->weight, (uint64_t) nev + (wait_us > 0 ? (uint64_t) wait_us / 1000 : 0));
+	}
+}
+
+static inline void record(uint64_t h, const rlock_algo *a, zend_string *key, const rlock_stat_event *evs, int nev, int64_t wait_us)
+{
+	record_in(h, a, key, evs, nev, wait_us, &shm->pool, &shm->other);
+}
+
+/* what a rate limiter is to the key table: its kind (hashed in), its name (display_name()) */
+static const rlock_algo rate_algo = { .kind = RATE_KIND };
+
+void rlock_stats_rate(zend_string *key, bool admitted, int64_t slept_us)
+{
+	if (shm) {
+		rlock_stat_event evs[2] = { admitted ? RATE_ADMITTED : RATE_REFUSED, RATE_WAITS };
+		record_in(rlock_stats_hash(&rate_algo, key), &rate_algo, key, evs, slept_us > 0 ? 2 : 1,
+			slept_us > 0 ? slept_us : -1, &shm->rate, &shm->rate_other);
 	}
 }
 
@@ -765,6 +800,18 @@ static void row_fields(const stats_row *r, zval *out)
 	add_assoc_zval(out, "wait", &wait);
 }
 
+/* A rate limiter's row: decisions admitted and refused, acquire()'s sleeps (count and time). */
+static void rate_fields(const stats_row *r, zval *out)
+{
+	zval wait;
+	array_init(out);
+	add_assoc_long(out, "admitted", (zend_long) r->ev[RATE_ADMITTED]);
+	add_assoc_long(out, "refused", (zend_long) r->ev[RATE_REFUSED]);
+	add_assoc_long(out, "waits", (zend_long) r->ev[RATE_WAITS]);
+	hist_array(&r->wait, &wait);
+	add_assoc_zval(out, "wait", &wait);
+}
+
 /* A slot's name, read consistently (under its version: no writer between the two reads, and
  * written for the slot's hash h), into out; false when it is being written (or its writer
  * died, or another key took the slot since): then its hash names it. */
@@ -819,14 +866,70 @@ static int by_weight(const void *a, const void *b)
 	return c ? c : strcmp(x->kind, y->kind);
 }
 
-/* The tracked keys, heaviest first: *n of them (the caller frees each name and the array). */
-static key_view *keys_read(uint32_t *n)
+/* The most keys rlock_status() and rlock_metrics() name one by one (each sort: the locks, the
+ * rate limiters); the rest are summed into their "other" row: what either makes stays within
+ * a few MB whatever rlock.stats_keys (65536 keys' rows would not fit in 128M). */
+#define STATS_TOP 1000
+
+/* Whether slot k holds a rate limiter: its kind's second letter, read as it is ("read" and
+ * "ratelimit" differ there; a slot being claimed may be filed with the other sort once). */
+static bool slot_is_rate(const stats_key *k)
 {
-	key_view *v = safe_emalloc(shm->nkeys, sizeof(key_view), 0);
-	*n = 0;
+	return LOAD(&k->kind[0]) == 'r' && LOAD(&k->kind[1]) == 'a';
+}
+
+typedef struct {
+	uint32_t i;
+	uint64_t weight;
+} slot_weight;
+
+static int by_slot_weight(const void *a, const void *b)
+{
+	const slot_weight *x = a, *y = b;
+	return x->weight != y->weight ? (x->weight < y->weight ? 1 : -1) : (x->i > y->i) - (x->i < y->i);
+}
+
+static void row_sum(stats_row *to, const stats_row *r)
+{
+	uint64_t *t = (uint64_t *) to;
+	const uint64_t *f = (const uint64_t *) r;
+	size_t n = sizeof(stats_row) / sizeof(uint64_t);
+	for (size_t i = 0; i < n - 1; i++) {
+		t[i] += f[i];
+	}
+	t[n - 1] = MAX(t[n - 1], f[n - 1]);  /* max_us */
+}
+
+/* The tracked keys of one sort (rate: the rate limiters, else the locks), heaviest first: at
+ * most STATS_TOP of them, *n (the caller frees them: keys_free()); the rows of the others
+ * summed into rest. Reads a slot's weight (16 bytes a slot) before any name. */
+static key_view *keys_read(bool rate, uint32_t *n, stats_row *rest)
+{
+	slot_weight *w = safe_emalloc(shm->nkeys, sizeof(slot_weight), 0);
+	uint32_t c = 0;
 	for (uint32_t i = 0; i < shm->nkeys; i++) {
+		if (LOAD(&hashes[i]) && slot_is_rate(&keys[i]) == rate) {
+			w[c].i = i;
+			w[c].weight = LOAD(&keys[i].weight);
+			c++;
+		}
+	}
+	if (c > STATS_TOP) {
+		qsort(w, c, sizeof(*w), by_slot_weight);
+	}
+	uint32_t top = MIN(c, STATS_TOP);
+	key_view *v = safe_emalloc(MAX(top, 1), sizeof(key_view), 0);
+	*n = 0;
+	for (uint32_t j = 0; j < c; j++) {
+		uint32_t i = w[j].i;
 		uint64_t h = LOAD(&hashes[i]);
 		if (!h) {
+			continue;  /* reset since */
+		}
+		if (j >= top) {
+			stats_row r;
+			row_read(&keys[i].row, &r);
+			row_sum(rest, &r);
 			continue;
 		}
 		smart_str s = {0};
@@ -835,10 +938,11 @@ static key_view *keys_read(uint32_t *n)
 		smart_str_0(&s);
 		k->name = smart_str_extract(&s);
 		k->hash = h;
-		k->weight = LOAD(&keys[i].weight);
+		k->weight = w[j].weight;
 		row_read(&keys[i].row, &k->row);
 		(*n)++;
 	}
+	efree(w);
 	qsort(v, *n, sizeof(*v), by_weight);
 	return v;
 }
@@ -971,7 +1075,8 @@ void rlock_stats_status(zval *out, bool with_keys)
 
 	if (with_keys) {
 		uint32_t n;
-		key_view *v = keys_read(&n);
+		row_read(&shm->other, &other);
+		key_view *v = keys_read(false, &n, &other);
 		zval list, o;
 		array_init_size(&list, n);
 		for (uint32_t i = 0; i < n; i++) {
@@ -994,11 +1099,34 @@ void rlock_stats_status(zval *out, bool with_keys)
 		}
 		keys_free(v, n);
 		add_assoc_zval(out, "keys", &list);
-		row_read(&shm->other, &other);
 		array_init(&o);
 		row_fields(&other, &o);
 		add_assoc_zval(out, "other", &o);
 	}
+
+	/* the rate limiters: their decisions, and with keys each limiter's (and the rest's) */
+	zval rates;
+	stats_row r;
+	row_read(&shm->rate, &r);
+	rate_fields(&r, &rates);
+	if (with_keys) {
+		uint32_t n;
+		stats_row rest;
+		zval list, o;
+		row_read(&shm->rate_other, &rest);
+		key_view *v = keys_read(true, &n, &rest);
+		array_init_size(&list, n);
+		for (uint32_t i = 0; i < n; i++) {
+			zval row;
+			rate_fields(&v[i].row, &row);
+			zend_symtable_update(Z_ARRVAL(list), v[i].name, &row);
+		}
+		keys_free(v, n);
+		add_assoc_zval(&rates, "limiters", &list);
+		rate_fields(&rest, &o);
+		add_assoc_zval(&rates, "other", &o);
+	}
+	add_assoc_zval(out, "ratelimit", &rates);
 }
 
 /* ---- Prometheus ---- */
@@ -1079,6 +1207,67 @@ static void server_counter(smart_str *m, const char *name, const char *help, zen
 	}
 }
 
+/* A row's label: name="key" (escaped; one that had to change told apart by its hash), and
+ * kind="kind" when kind. */
+static zend_string *key_label(const char *name, const key_view *k, bool kind)
+{
+	smart_str l = {0};
+	smart_str_append_printf(&l, "%s=\"", name);
+	if (label_escape(&l, ZSTR_VAL(k->name), ZSTR_LEN(k->name))) {
+		/* two keys may read the same once changed: the hash tells them apart */
+		smart_str_append_printf(&l, "#%016" PRIx64, k->hash);
+	}
+	smart_str_appendc(&l, '"');
+	if (kind) {
+		smart_str_appends(&l, ",kind=\"");
+		label_escape(&l, k->kind, strlen(k->kind));
+		smart_str_appendc(&l, '"');
+	}
+	smart_str_0(&l);
+	return smart_str_extract(&l);
+}
+
+/* The rate limiters' families: decisions by limiter (the top ones, then "other"), acquire()'s
+ * sleeps for their permits. */
+static void rate_metrics(smart_str *m)
+{
+	uint32_t n;
+	stats_row rest;
+	row_read(&shm->rate_other, &rest);
+	key_view *v = keys_read(true, &n, &rest);
+	zend_string **labels = safe_emalloc(n + 1, sizeof(zend_string *), 0);
+	for (uint32_t i = 0; i <= n; i++) {
+		labels[i] = i == n ? zend_string_init("limiter=\"other\"", strlen("limiter=\"other\""), 0)
+			: key_label("limiter", &v[i], false);
+	}
+	family(m, "rlock_ratelimit_decisions_total", "counter",
+		"Rate limiter decisions (tryAcquire(), acquire(), all()), by limiter and decision: admitted or refused.");
+	for (uint32_t i = 0; i <= n; i++) {
+		const stats_row *r = i == n ? &rest : &v[i].row;
+		for (int d = 0; d < 2; d++) {
+			smart_str s = {0};
+			smart_str_append_printf(&s, "%s,decision=\"%s\"", ZSTR_VAL(labels[i]), d ? "refused" : "admitted");
+			smart_str_0(&s);
+			sample(m, "rlock_ratelimit_decisions_total", "", ZSTR_VAL(s.s), NULL, r->ev[d ? RATE_REFUSED : RATE_ADMITTED]);
+			smart_str_free(&s);
+		}
+	}
+	family(m, "rlock_ratelimit_waits_total", "counter", "RRateLimiter::acquire() calls that slept for their permits.");
+	for (uint32_t i = 0; i <= n; i++) {
+		sample(m, "rlock_ratelimit_waits_total", "", ZSTR_VAL(labels[i]), NULL, (i == n ? &rest : &v[i].row)->ev[RATE_WAITS]);
+	}
+	family(m, "rlock_ratelimit_wait_seconds_total", "counter", "Time RRateLimiter::acquire() calls slept for their permits.");
+	for (uint32_t i = 0; i <= n; i++) {
+		smart_str_append_printf(m, "rlock_ratelimit_wait_seconds_total{%s} %.6f\n", ZSTR_VAL(labels[i]),
+			(i == n ? &rest : &v[i].row)->wait.sum_us / 1e6);
+	}
+	for (uint32_t i = 0; i <= n; i++) {
+		zend_string_release(labels[i]);
+	}
+	efree(labels);
+	keys_free(v, n);
+}
+
 zend_string *rlock_stats_metrics(void)
 {
 	smart_str m = {0};
@@ -1090,27 +1279,14 @@ zend_string *rlock_stats_metrics(void)
 		return smart_str_extract(&m);
 	}
 	uint32_t n;
-	key_view *v = keys_read(&n);
 	stats_row other;
 	row_read(&shm->other, &other);
+	key_view *v = keys_read(false, &n, &other);
 	/* each row's labels, made once: key="...",kind="..." */
 	zend_string **labels = safe_emalloc(n + 1, sizeof(zend_string *), 0);
 	for (uint32_t i = 0; i <= n; i++) {
-		smart_str l = {0};
-		smart_str_appends(&l, "key=\"");
-		if (i == n) {
-			smart_str_appends(&l, "other\",kind=\"other\"");
-		} else {
-			if (label_escape(&l, ZSTR_VAL(v[i].name), ZSTR_LEN(v[i].name))) {
-				/* two keys may read the same once changed: the hash tells them apart */
-				smart_str_append_printf(&l, "#%016" PRIx64, v[i].hash);
-			}
-			smart_str_appends(&l, "\",kind=\"");
-			label_escape(&l, v[i].kind, strlen(v[i].kind));
-			smart_str_appendc(&l, '"');
-		}
-		smart_str_0(&l);
-		labels[i] = smart_str_extract(&l);
+		labels[i] = i == n ? zend_string_init("key=\"other\",kind=\"other\"", strlen("key=\"other\",kind=\"other\""), 0)
+			: key_label("key", &v[i], true);
 	}
 	for (int e = 0; e < RLOCK_STAT_NEVENTS; e++) {
 		snprintf(name, sizeof(name), "rlock_%s_total", event_names[e]);
@@ -1122,7 +1298,10 @@ zend_string *rlock_stats_metrics(void)
 	family(&m, "rlock_wait_seconds", "histogram",
 		"Time lock() calls with a wait took to acquire or give up (0 when the lock was free).");
 	for (uint32_t i = 0; i <= n; i++) {
-		hist_samples(&m, "rlock_wait_seconds", ZSTR_VAL(labels[i]), i == n ? &other.wait : &v[i].row.wait);
+		/* a key's 22 lines only once it has a wait to show (a tryLock()'s never has) */
+		if (i == n || hist_count(&v[i].row.wait) > 0) {
+			hist_samples(&m, "rlock_wait_seconds", ZSTR_VAL(labels[i]), i == n ? &other.wait : &v[i].row.wait);
+		}
 	}
 	for (uint32_t i = 0; i <= n; i++) {
 		zend_string_release(labels[i]);
@@ -1136,6 +1315,7 @@ zend_string *rlock_stats_metrics(void)
 	sample(&m, "rlock_holds", "", "", NULL, (uint64_t) holds);
 	family(&m, "rlock_waiters", "gauge", "Callers of the pool blocked waiting for a lock now.");
 	sample(&m, "rlock_waiters", "", "", NULL, (uint64_t) waiters);
+	rate_metrics(&m);
 	family(&m, "rlock_stats_keys", "gauge", "Keys the statistics table tracks at most (rlock.stats_keys).");
 	sample(&m, "rlock_stats_keys", "", "", NULL, shm->nkeys);
 	family(&m, "rlock_stats_evictions_total", "counter", "Keys evicted from the statistics table (their counts moved to key=\"other\").");
@@ -1192,6 +1372,8 @@ void rlock_stats_reset(void)
 #define ZERO(p, size) for (w = (uint64_t *) (p), n = (size) / sizeof(uint64_t); n-- > 0; w++) { STORE(w, 0); }
 	ZERO(&shm->pool, sizeof(stats_row));
 	ZERO(&shm->other, sizeof(stats_row));
+	ZERO(&shm->rate, sizeof(stats_row));
+	ZERO(&shm->rate_other, sizeof(stats_row));
 	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
 		/* counts only: a server keeps its place, which connections remember */
 		stats_server *s = &shm->servers[i];

@@ -66,6 +66,11 @@ void rlock_stats_count(const rlock_algo *a, zend_string *key, rlock_stat_event e
 /* A hold of a's lock on key found lost: what RLock::onLost's dispatch calls too. */
 void rlock_stats_lost(const rlock_algo *a, zend_string *key);
 
+/* One decision of the rate limiter on key (its Redis key): admitted or refused; slept_us: the
+ * time acquire() slept before it (0: none), counted as a wait with its time. The limiters
+ * share the key table with the locks (kind "ratelimit"), and have totals of their own. */
+void rlock_stats_rate(zend_string *key, bool admitted, int64_t slept_us);
+
 /* Around one acquire call (the registry's, a semaphore's): begin before it, end after it
  * with its result (1 acquired, 0 not, -1 error: not counted here). end counts an acquire (a
  * hand-over when a release handed it to us), a timeout (a wait that ended without it), a

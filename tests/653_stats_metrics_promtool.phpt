@@ -45,8 +45,17 @@ echo "long keys cut, and told apart by hash: ", preg_match_all('/^rlock_acquires
 // 5 more: evictions, their counts under "other"
 $take(['e1', 'e2', 'e3', 'e4', 'e5']);
 $check(rlock_metrics());
+
 $s = rlock_status();
 echo "tracked {$s['table']['tracked']}, evictions {$s['table']['evictions']}, other acquires {$s['other']['acquires']}, pool acquires {$s['acquires']}\n";
+
+// a rate limiter whose name needs escaping: its decisions, valid too
+$r = new RRateLimiter("rate \"limit\"\xff", 1, 60000, $o);
+$r->tryAcquire();
+$r->tryAcquire();
+$m = rlock_metrics();
+$check($m);
+echo "limiter's decisions: ", preg_match_all('/^rlock_ratelimit_decisions_total\{limiter="[^"]*rate \x5c"limit\x5c"\x5c\x5cxFF#[0-9a-f]{16}",decision="(admitted|refused)"\} 1$/m', $m), "\n";
 ?>
 --EXPECT--
 promtool: exit 0
@@ -60,3 +69,7 @@ promtool: exit 0
 every line a comment or a sample: true
 9 acquires rows, summing to 12, other last: true
 tracked 8, evictions 4, other acquires 4, pool acquires 12
+promtool: exit 0
+every line a comment or a sample: true
+8 acquires rows, summing to 12, other last: true
+limiter's decisions: 2
