@@ -738,7 +738,7 @@ static uint64_t hist_count(const stats_hist *h)
 }
 
 /* The q-quantile in ms, as Prometheus' histogram_quantile() computes it (linear within the
- * bucket), and never above the largest seen. */
+ * bucket), never above the largest seen, rounded to the microsecond. */
 static double hist_quantile(const stats_hist *h, double q)
 {
 	uint64_t count = hist_count(h), seen = 0;
@@ -753,7 +753,8 @@ static double hist_quantile(const stats_hist *h, double q)
 			}
 			double lo = b ? (double) bucket_us[b - 1] : 0, hi = (double) bucket_us[b];
 			double v = lo + (hi - lo) * (rank - (double) seen) / (double) h->n[b];
-			return MIN(v, (double) h->max_us) / 1000.0;
+			/* to the microsecond, as every time here is (not 34.69387755102 ms) */
+			return round(MIN(v, (double) h->max_us)) / 1000.0;
 		}
 		seen += h->n[b];
 	}
