@@ -34,7 +34,16 @@
  * dies (SIGKILL, a crash, a php-fpm worker recycled) takes its part with it: a reader sums
  * the slots of live pids and frees the slots of dead ones (kill(pid, 0) says ESRCH). A new
  * process whose pid a dead one had takes that slot over and zeroes it. More live processes
- * than STATS_PROCS share one overflow slot, which nothing frees (documented). */
+ * than STATS_PROCS share one overflow slot, which nothing frees (documented).
+ *
+ * Where the mapping is: in php-fpm, one per pool, a named segment
+ * /dev/shm/rlock-stats.<master's pid>.<pool> that the pool's first worker makes in its first
+ * request, as the pool's user, mode 0600, and the pool's other workers map: two pools never
+ * share one, and a pool under another user cannot open it; the pool's user (and root) can
+ * read it from a shell (rlock_status(pool: 'www'), mapped read-only). The master maps none
+ * and removes its pools' segments when it starts (those of a former master of its pid) and
+ * when it ends. Anywhere else (CLI, other SAPIs): an anonymous mapping made at module start,
+ * shared with the processes forked after it. */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -43,6 +52,9 @@
 #include "ratelimit.h"
 #include "options.h"
 #include "zend_smart_str.h"
+#include "SAPI.h"
+#include "zend_exceptions.h"
+#include "errors.h"
 
 #include <errno.h>
 #include <time.h>
@@ -51,6 +63,9 @@
 # include <signal.h>
 # include <unistd.h>
 # include <sched.h>
+# include <fcntl.h>
+# include <dirent.h>
+# include <sys/stat.h>
 # define YIELD() sched_yield()
 #else
 # define YIELD() SwitchToThread()
@@ -191,6 +206,146 @@ void rlock_stats_ini(zend_string *value, bool warn)
 	}
 }
 
+/* A new table's header, in the zeroed memory p of size bytes (its magic last: a worker of the
+ * pool that maps it meanwhile waits for it). */
+static void table_init(void *p, size_t size, zend_long nkeys)
+{
+	stats_header *h = p;
+	h->bytes = size;
+	h->nkeys = (uint32_t) nkeys;
+	h->ways = (uint32_t) MIN(nkeys, STATS_WAYS);
+	h->started = h->reset = (uint64_t) time(NULL);
+	__atomic_store_n(&h->magic, STATS_MAGIC, __ATOMIC_RELEASE);
+}
+
+/* Whether the mapping p of size bytes holds a table (a segment found on disk is input). */
+static bool table_valid(const stats_header *h, size_t size)
+{
+	return size >= sizeof(stats_header) && __atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) == STATS_MAGIC
+		&& h->bytes == size && h->nkeys >= 1 && h->nkeys <= RLOCK_STATS_KEYS_MAX
+		&& mapping_size(h->nkeys) == size && h->ways == MIN(h->nkeys, STATS_WAYS);
+}
+
+static void table_use(void *p)
+{
+	shm = p;
+	hashes = (uint64_t *) (shm + 1);
+	keys = (stats_key *) (hashes + shm->nkeys);
+	rlock_stats_on = true;
+}
+
+#ifndef PHP_WIN32
+#define POOL_PREFIX "rlock-stats."
+#define POOL_NAME_MAX 64
+
+/* php-fpm: the tables are the pools' (per_pool), the master's pid in their names */
+static bool per_pool;
+static bool pool_tried;
+static pid_t master_pid;
+
+/* Remove the segments of the pools of the master pid (a former master's of the same pid). */
+static void pool_segments_remove(pid_t pid)
+{
+	char prefix[64];
+	int n = snprintf(prefix, sizeof(prefix), POOL_PREFIX "%d.", (int) pid);
+	DIR *d = opendir("/dev/shm");
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, prefix, (size_t) n) == 0) {
+			char name[300];
+			snprintf(name, sizeof(name), "/%s", e->d_name);
+			shm_unlink(name);
+		}
+	}
+	if (d) {
+		closedir(d);
+	}
+}
+
+/* This worker's pool into out ([A-Za-z0-9_.-], others '_'): from its process title, which
+ * php-fpm sets to "php-fpm: pool NAME" (fpm_get_status() would say it too, but reads the
+ * scoreboard while the request starts). */
+static bool pool_name(char *out, size_t cap)
+{
+	char title[256];
+	int fd = open("/proc/self/cmdline", O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, title, sizeof(title) - 1) : -1;
+	if (fd >= 0) {
+		close(fd);
+	}
+	if (n <= 0) {
+		return false;
+	}
+	title[n] = '\0';
+	const char *at = strstr(title, "pool ");
+	if (!at || !at[5]) {
+		return false;
+	}
+	at += 5;
+	size_t len = 0;
+	for (; at[len] && at[len] != ' ' && len + 1 < cap; len++) {
+		char c = at[len];
+		out[len] = isalnum((unsigned char) c) || c == '_' || c == '-' || c == '.' ? c : '_';
+	}
+	out[len] = '\0';
+	return len > 0;
+}
+
+/* A php-fpm worker's first request: its pool's table mapped, made when it is the first. */
+static void pool_attach(void)
+{
+	char pool[POOL_NAME_MAX + 1], name[POOL_NAME_MAX + 64];
+	pool_tried = true;
+	if (!pool_name(pool, sizeof(pool))) {
+		php_error_docref(NULL, E_WARNING, "rlock: this worker's process title names no php-fpm pool: statistics are off in it");
+		return;
+	}
+	snprintf(name, sizeof(name), "/" POOL_PREFIX "%d.%s", (int) master_pid, pool);
+	size_t size = mapping_size(keys_setting);
+	int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	bool made = fd >= 0;
+	if (!made && errno == EEXIST) {
+		fd = shm_open(name, O_RDWR, 0);
+	}
+	if (fd < 0 || (made && ftruncate(fd, (off_t) size) < 0)) {
+		php_error_docref(NULL, E_WARNING, "rlock: cannot %s the statistics of pool %s (/dev/shm%s): %s; statistics are off "
+			"in this worker", made ? "size" : "open", pool, name, strerror(errno));
+		if (made) {
+			shm_unlink(name);
+		}
+		if (fd >= 0) {
+			close(fd);
+		}
+		return;
+	}
+	struct stat st;
+	/* another worker made it: its size once that one set it (a moment) */
+	for (int i = 0; !made && i < 1000 && fstat(fd, &st) == 0 && (size_t) st.st_size < sizeof(stats_header); i++) {
+		usleep(1000);
+	}
+	if (!made) {
+		size = fstat(fd, &st) == 0 ? (size_t) st.st_size : 0;
+	}
+	void *p = size >= sizeof(stats_header) ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+	close(fd);
+	if (p != MAP_FAILED && made) {
+		table_init(p, size, keys_setting);
+	}
+	for (int i = 0; p != MAP_FAILED && !made && i < 1000 && !table_valid(p, size); i++) {
+		usleep(1000);
+	}
+	if (p == MAP_FAILED || !table_valid(p, size)) {
+		php_error_docref(NULL, E_WARNING, "rlock: the statistics of pool %s (/dev/shm%s) are not a table of this "
+			"version; statistics are off in this worker", pool, name);
+		if (p != MAP_FAILED) {
+			munmap(p, size);
+		}
+		return;
+	}
+	table_use(p);
+}
+#endif
+
 void rlock_stats_minit(void)
 {
 	zend_long nkeys = keys_setting;
@@ -201,6 +356,13 @@ void rlock_stats_minit(void)
 		return;
 	}
 #ifndef PHP_WIN32
+	if (strcmp(sapi_module.name, "fpm-fcgi") == 0) {
+		/* the master: each pool's workers map their pool's (pool_attach()) */
+		per_pool = true;
+		master_pid = getpid();
+		pool_segments_remove(master_pid);
+		return;
+	}
 	size_t size = mapping_size(nkeys);
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
@@ -209,15 +371,17 @@ void rlock_stats_minit(void)
 		return;
 	}
 	/* an anonymous mapping comes zeroed */
-	shm = p;
-	rlock_stats_on = true;
-	shm->magic = STATS_MAGIC;
-	shm->bytes = size;
-	shm->nkeys = (uint32_t) nkeys;
-	shm->ways = (uint32_t) MIN(nkeys, STATS_WAYS);
-	shm->started = shm->reset = (uint64_t) time(NULL);
-	hashes = (uint64_t *) (shm + 1);
-	keys = (stats_key *) (hashes + nkeys);
+	table_init(p, size, nkeys);
+	table_use(p);
+#endif
+}
+
+void rlock_stats_rinit(void)
+{
+#ifndef PHP_WIN32
+	if (per_pool && !pool_tried) {
+		pool_attach();
+	}
 #endif
 }
 
@@ -228,6 +392,9 @@ void rlock_stats_mshutdown(void)
 		rlock_stats_on = false;
 		munmap(shm, shm->bytes);
 		shm = NULL;
+	}
+	if (per_pool && getpid() == master_pid) {
+		pool_segments_remove(master_pid);
 	}
 #endif
 }
@@ -704,11 +871,30 @@ static stats_proc *proc_slot(void)
 
 void rlock_stats_gauge(bool waiters, int delta)
 {
+	if (!shm) {
+		return;  /* php-fpm's master, or a worker whose pool's table could not be mapped */
+	}
 	stats_proc *p = proc_slot();
 	ADD(waiters ? &p->waiters : &p->holds, delta);
 }
 
 /* ---- reading ---- */
+
+/* The table a reading function reads (rd): this process' own, or a php-fpm pool's mapped
+ * read-only from a shell (rlock_status(pool: ...)). Per thread: the watchdog's thread
+ * records into the own table (shm) whatever a request reads. */
+typedef struct {
+	stats_header *shm;
+	uint64_t *hashes;
+	stats_key *keys;
+	bool ro;
+} stats_table;
+ZEND_TLS stats_table rd;
+
+static void read_own(void)
+{
+	rd = (stats_table) { .shm = shm, .hashes = hashes, .keys = keys };
+}
 
 static void row_read(const stats_row *r, stats_row *out)
 {
@@ -838,7 +1024,7 @@ static bool name_read(const stats_key *k, uint64_t h, smart_str *out, char *kind
 		if (LOAD(&k->version) != v) {
 			continue;
 		}
-		if (tag != h || LOAD(&hashes[k - keys]) != h) {
+		if (tag != h || LOAD(&rd.hashes[k - rd.keys]) != h) {
 			break;  /* the slot is another key's now */
 		}
 		smart_str_appendl(out, buf, len);
@@ -909,12 +1095,12 @@ static void row_sum(stats_row *to, const stats_row *r)
  * summed into rest. Reads a slot's weight (16 bytes a slot) before any name. */
 static key_view *keys_read(bool rate, uint32_t *n, stats_row *rest)
 {
-	slot_weight *w = safe_emalloc(shm->nkeys, sizeof(slot_weight), 0);
+	slot_weight *w = safe_emalloc(rd.shm->nkeys, sizeof(slot_weight), 0);
 	uint32_t c = 0;
-	for (uint32_t i = 0; i < shm->nkeys; i++) {
-		if (LOAD(&hashes[i]) && slot_is_rate(&keys[i]) == rate) {
+	for (uint32_t i = 0; i < rd.shm->nkeys; i++) {
+		if (LOAD(&rd.hashes[i]) && slot_is_rate(&rd.keys[i]) == rate) {
 			w[c].i = i;
-			w[c].weight = LOAD(&keys[i].weight);
+			w[c].weight = LOAD(&rd.keys[i].weight);
 			c++;
 		}
 	}
@@ -926,24 +1112,24 @@ static key_view *keys_read(bool rate, uint32_t *n, stats_row *rest)
 	*n = 0;
 	for (uint32_t j = 0; j < c; j++) {
 		uint32_t i = w[j].i;
-		uint64_t h = LOAD(&hashes[i]);
+		uint64_t h = LOAD(&rd.hashes[i]);
 		if (!h) {
 			continue;  /* reset since */
 		}
 		if (j >= top) {
 			stats_row r;
-			row_read(&keys[i].row, &r);
+			row_read(&rd.keys[i].row, &r);
 			row_sum(rest, &r);
 			continue;
 		}
 		smart_str s = {0};
 		key_view *k = &v[*n];
-		name_read(&keys[i], h, &s, k->kind);
+		name_read(&rd.keys[i], h, &s, k->kind);
 		smart_str_0(&s);
 		k->name = smart_str_extract(&s);
 		k->hash = h;
 		k->weight = w[j].weight;
-		row_read(&keys[i].row, &k->row);
+		row_read(&rd.keys[i].row, &k->row);
 		(*n)++;
 	}
 	efree(w);
@@ -964,17 +1150,20 @@ static void gauges(int64_t *holds, int64_t *waiters)
 {
 	*holds = *waiters = 0;
 	for (uint32_t i = 0; i <= STATS_PROCS; i++) {
-		stats_proc *p = &shm->procs[i];
+		stats_proc *p = &rd.shm->procs[i];
 		int64_t pid = LOAD(&p->pid);
 		if (pid == 0 && i < STATS_PROCS) {
 			continue;
 		}
 #ifndef PHP_WIN32
 		if (i < STATS_PROCS && kill((pid_t) pid, 0) < 0 && errno == ESRCH) {
-			/* dead: what it held or waited for is no more */
-			STORE(&p->holds, 0);
-			STORE(&p->waiters, 0);
-			CAS(&p->pid, &pid, 0);
+			/* dead: what it held or waited for is no more (a pool's table read from a
+			 * shell is mapped read-only: its workers free the slot) */
+			if (!rd.ro) {
+				STORE(&p->holds, 0);
+				STORE(&p->waiters, 0);
+				CAS(&p->pid, &pid, 0);
+			}
 			continue;
 		}
 #endif
@@ -987,7 +1176,7 @@ static void gauges(int64_t *holds, int64_t *waiters)
 
 static bool server_read(uint32_t i, stats_server *out, smart_str *label)
 {
-	stats_server *s = &shm->servers[i];
+	stats_server *s = &rd.shm->servers[i];
 	uint64_t h = LOAD(&s->hash);
 	if (i < STATS_SERVERS && !h) {
 		return false;
@@ -1022,32 +1211,32 @@ static bool server_read(uint32_t i, stats_server *out, smart_str *label)
 	return true;
 }
 
-void rlock_stats_status(zval *out, bool with_keys)
+static void status_read(zval *out, bool with_keys)
 {
 	stats_row pool, other;
 	int64_t holds, waiters;
 	zval table, servers;
 
 	array_init(out);
-	add_assoc_bool(out, "enabled", shm != NULL);
+	add_assoc_bool(out, "enabled", rd.shm != NULL);
 	array_init(&table);
-	add_assoc_long(&table, "keys", shm ? (zend_long) shm->nkeys : 0);
-	add_assoc_long(&table, "bytes", shm ? (zend_long) shm->bytes : 0);
-	if (!shm) {
+	add_assoc_long(&table, "keys", rd.shm ? (zend_long) rd.shm->nkeys : 0);
+	add_assoc_long(&table, "bytes", rd.shm ? (zend_long) rd.shm->bytes : 0);
+	if (!rd.shm) {
 		add_assoc_zval(out, "table", &table);
 		return;
 	}
 	uint32_t tracked = 0;
-	for (uint32_t i = 0; i < shm->nkeys; i++) {
-		tracked += LOAD(&hashes[i]) != 0;
+	for (uint32_t i = 0; i < rd.shm->nkeys; i++) {
+		tracked += LOAD(&rd.hashes[i]) != 0;
 	}
 	add_assoc_long(&table, "tracked", (zend_long) tracked);
-	add_assoc_long(&table, "evictions", (zend_long) LOAD(&shm->evictions));
-	add_assoc_long(&table, "started", (zend_long) shm->started);
-	add_assoc_long(&table, "reset", (zend_long) LOAD(&shm->reset));
+	add_assoc_long(&table, "evictions", (zend_long) LOAD(&rd.shm->evictions));
+	add_assoc_long(&table, "started", (zend_long) rd.shm->started);
+	add_assoc_long(&table, "reset", (zend_long) LOAD(&rd.shm->reset));
 	add_assoc_zval(out, "table", &table);
 
-	row_read(&shm->pool, &pool);
+	row_read(&rd.shm->pool, &pool);
 	row_fields(&pool, out);
 	gauges(&holds, &waiters);
 	add_assoc_long(out, "holds", (zend_long) holds);
@@ -1079,7 +1268,7 @@ void rlock_stats_status(zval *out, bool with_keys)
 
 	if (with_keys) {
 		uint32_t n;
-		row_read(&shm->other, &other);
+		row_read(&rd.shm->other, &other);
 		key_view *v = keys_read(false, &n, &other);
 		zval list, o;
 		array_init_size(&list, n);
@@ -1111,13 +1300,13 @@ void rlock_stats_status(zval *out, bool with_keys)
 	/* the rate limiters: their decisions, and with keys each limiter's (and the rest's) */
 	zval rates;
 	stats_row r;
-	row_read(&shm->rate, &r);
+	row_read(&rd.shm->rate, &r);
 	rate_fields(&r, &rates);
 	if (with_keys) {
 		uint32_t n;
 		stats_row rest;
 		zval list, o;
-		row_read(&shm->rate_other, &rest);
+		row_read(&rd.shm->rate_other, &rest);
 		key_view *v = keys_read(true, &n, &rest);
 		array_init_size(&list, n);
 		for (uint32_t i = 0; i < n; i++) {
@@ -1237,7 +1426,7 @@ static void rate_metrics(smart_str *m)
 {
 	uint32_t n;
 	stats_row rest;
-	row_read(&shm->rate_other, &rest);
+	row_read(&rd.shm->rate_other, &rest);
 	key_view *v = keys_read(true, &n, &rest);
 	zend_string **labels = safe_emalloc(n + 1, sizeof(zend_string *), 0);
 	for (uint32_t i = 0; i <= n; i++) {
@@ -1272,19 +1461,19 @@ static void rate_metrics(smart_str *m)
 	keys_free(v, n);
 }
 
-zend_string *rlock_stats_metrics(void)
+static zend_string *metrics_read(void)
 {
 	smart_str m = {0};
 	char name[64];
 
-	if (!shm) {
+	if (!rd.shm) {
 		smart_str_appends(&m, "# rlock: statistics are off (rlock.stats_keys=0)\n");
 		smart_str_0(&m);
 		return smart_str_extract(&m);
 	}
 	uint32_t n;
 	stats_row other;
-	row_read(&shm->other, &other);
+	row_read(&rd.shm->other, &other);
 	key_view *v = keys_read(false, &n, &other);
 	/* each row's labels, made once: key="...",kind="..." */
 	zend_string **labels = safe_emalloc(n + 1, sizeof(zend_string *), 0);
@@ -1321,9 +1510,9 @@ zend_string *rlock_stats_metrics(void)
 	sample(&m, "rlock_waiters", "", "", NULL, (uint64_t) waiters);
 	rate_metrics(&m);
 	family(&m, "rlock_stats_keys", "gauge", "Keys the statistics table tracks at most (rlock.stats_keys).");
-	sample(&m, "rlock_stats_keys", "", "", NULL, shm->nkeys);
+	sample(&m, "rlock_stats_keys", "", "", NULL, rd.shm->nkeys);
 	family(&m, "rlock_stats_evictions_total", "counter", "Keys evicted from the statistics table (their counts moved to key=\"other\").");
-	sample(&m, "rlock_stats_evictions_total", "", "", NULL, LOAD(&shm->evictions));
+	sample(&m, "rlock_stats_evictions_total", "", "", NULL, LOAD(&rd.shm->evictions));
 
 	stats_server s[STATS_SERVERS + 1];
 	zend_string *slabels[STATS_SERVERS + 1] = {0};
@@ -1362,6 +1551,124 @@ zend_string *rlock_stats_metrics(void)
 	}
 	smart_str_0(&m);
 	return smart_str_extract(&m);
+}
+
+void rlock_stats_status(zval *out, bool with_keys)
+{
+	read_own();
+	status_read(out, with_keys);
+}
+
+zend_string *rlock_stats_metrics(void)
+{
+	read_own();
+	return metrics_read();
+}
+
+#ifndef PHP_WIN32
+/* The table of the running php-fpm pool named pool, mapped read-only into rd; false with an
+ * exception thrown (arg: the pool argument's number). */
+static bool pool_read_begin(zend_string *pool, uint32_t arg)
+{
+	size_t len = ZSTR_LEN(pool);
+	bool ok = len > 0 && len <= POOL_NAME_MAX;
+	for (size_t i = 0; ok && i < len; i++) {
+		char c = ZSTR_VAL(pool)[i];
+		ok = isalnum((unsigned char) c) || c == '_' || c == '-' || c == '.';
+	}
+	if (!ok) {
+		zend_argument_value_error(arg, "must be a php-fpm pool's name (1 to %d of A-Z a-z 0-9 _ - .)", POOL_NAME_MAX);
+		return false;
+	}
+	/* rlock-stats.<pid>.<pool> of a master that runs (another user's: EPERM) */
+	char path[POOL_NAME_MAX + 64] = "";
+	DIR *d = opendir("/dev/shm");
+	struct dirent *e;
+	while (d && !path[0] && (e = readdir(d)) != NULL) {
+		char *end;
+		if (strncmp(e->d_name, POOL_PREFIX, strlen(POOL_PREFIX)) != 0) {
+			continue;
+		}
+		long pid = strtol(e->d_name + strlen(POOL_PREFIX), &end, 10);
+		if (pid > 0 && *end == '.' && strcmp(end + 1, ZSTR_VAL(pool)) == 0 && (kill((pid_t) pid, 0) == 0 || errno == EPERM)) {
+			snprintf(path, sizeof(path), "/dev/shm/%s", e->d_name);
+		}
+	}
+	if (d) {
+		closedir(d);
+	}
+	if (!path[0]) {
+		zend_throw_exception_ex(rlock_ce_exception, 0, "No running php-fpm pool \"%s\" keeps rlock statistics (none in "
+			"/dev/shm/" POOL_PREFIX "<master pid>.%s: a pool's table is made by its first request)", ZSTR_VAL(pool), ZSTR_VAL(pool));
+		return false;
+	}
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	void *p = MAP_FAILED;
+	size_t size = 0;
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size >= (off_t) sizeof(stats_header)
+			&& st.st_size <= (off_t) mapping_size(RLOCK_STATS_KEYS_MAX)) {
+		size = (size_t) st.st_size;
+		p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	}
+	int err = errno;
+	if (fd >= 0) {
+		close(fd);
+	}
+	if (fd < 0) {
+		zend_throw_exception_ex(rlock_ce_exception, 0, "Cannot read the statistics of php-fpm pool \"%s\" (%s): %s; "
+			"read them as the pool's user or root", ZSTR_VAL(pool), path, strerror(err));
+		return false;
+	}
+	if (p == MAP_FAILED || !table_valid(p, size)) {
+		if (p != MAP_FAILED) {
+			munmap(p, size);
+		}
+		zend_throw_exception_ex(rlock_ce_exception, 0, "The statistics of php-fpm pool \"%s\" (%s) are not a table "
+			"this rlock reads (another version?)", ZSTR_VAL(pool), path);
+		return false;
+	}
+	stats_header *h = p;
+	rd = (stats_table) { .shm = h, .hashes = (uint64_t *) (h + 1), .keys = (stats_key *) ((uint64_t *) (h + 1) + h->nkeys),
+		.ro = true };
+	return true;
+}
+
+static void pool_read_end(void)
+{
+	munmap(rd.shm, rd.shm->bytes);
+	read_own();
+}
+#endif
+
+bool rlock_stats_pool_status(zend_string *pool, uint32_t arg, zval *out, bool with_keys)
+{
+#ifndef PHP_WIN32
+	if (!pool_read_begin(pool, arg)) {
+		return false;
+	}
+	status_read(out, with_keys);
+	pool_read_end();
+	return true;
+#else
+	zend_throw_exception_ex(rlock_ce_exception, 0, "No php-fpm pool keeps rlock statistics on Windows");
+	return false;
+#endif
+}
+
+zend_string *rlock_stats_pool_metrics(zend_string *pool, uint32_t arg)
+{
+#ifndef PHP_WIN32
+	if (!pool_read_begin(pool, arg)) {
+		return NULL;
+	}
+	zend_string *m = metrics_read();
+	pool_read_end();
+	return m;
+#else
+	zend_throw_exception_ex(rlock_ce_exception, 0, "No php-fpm pool keeps rlock statistics on Windows");
+	return NULL;
+#endif
 }
 
 void rlock_stats_reset(void)

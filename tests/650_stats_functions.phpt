@@ -47,8 +47,8 @@ try {
 }
 ?>
 --EXPECT--
-rlock_status(bool $keys = true): array
-rlock_metrics(): string
+rlock_status(bool $keys = true, ?string $pool = NULL): array
+rlock_metrics(?string $pool = NULL): string
 rlock_status_reset(): void
 top: enabled table acquires contended waits timeouts lost renewals renewal_failures handovers wait holds waiters servers keys other ratelimit
 table: keys bytes tracked evictions started reset

@@ -5,6 +5,7 @@ rlock
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --INI--
+pcre.jit=0
 rlock.stats_keys=16
 --FILE--
 <?php
