@@ -71,7 +71,7 @@
 # define YIELD() SwitchToThread()
 #endif
 
-#define STATS_MAGIC UINT64_C(0x726c6f636b737431)  /* "rlockst1" */
+#define STATS_MAGIC UINT64_C(0x726c6f636b737432)  /* "rlockst2": a table of this layout (a pool's segment is read by other processes) */
 #define STATS_WAYS 8
 #define STATS_SERVERS 32
 #define STATS_PROCS 4096
