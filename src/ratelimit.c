@@ -306,6 +306,57 @@ int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *
 	}
 }
 
+int rlock_rate_remaining(const rlock_opts *o, zend_string *key, const rlock_rate *rate, zend_long *out, rlock_err *err)
+{
+	rlock_call c;
+	zend_long bs, bq = cost(rate, rate->burst, &bs);
+	zend_string *arg = zend_strpprintf(0, ZEND_LONG_FMT " " ZEND_LONG_FMT " " ZEND_LONG_FMT, rate->limit, bq, bs);
+
+	rlock_call_start(&c, &script_free, 1, &key, NULL);
+	rlock_call_str(&c, arg);
+	redisReply *r = rlock_lock_run(o, key, &c, err);
+	zend_string_release(arg);
+	if (!r) {
+		return -1;
+	}
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 || r->element[0]->type != REDIS_REPLY_INTEGER
+			|| r->element[1]->type != REDIS_REPLY_INTEGER || r->element[0]->integer < 0
+			|| r->element[1]->integer < 0 || r->element[1]->integer >= rate->limit) {
+		rlock_err_set(err, RLOCK_ERR_REPLY, rlock_route_answered(o)->label, "unexpected reply to the rate limit script");
+		freeReplyObject(r);
+		return -1;
+	}
+	/* the most permits k (0 to burst) whose cost fits the free part {fq, fs}: guessed, then
+	 * put right by exact comparisons (the guess is a double's) */
+	zend_long fq = MIN((zend_long) r->element[0]->integer, bq), fs = (zend_long) r->element[1]->integer;
+	freeReplyObject(r);
+	double per = (double) rate->per_q + (double) rate->per_s / (double) rate->limit;
+	zend_long k = (zend_long) MIN(((double) fq + (double) fs / (double) rate->limit) / per, (double) rate->burst), s;
+	zend_long q;
+	while (k > 0 && ((q = cost(rate, k, &s)) > fq || (q == fq && s > fs))) {
+		k--;
+	}
+	while (k < rate->burst && ((q = cost(rate, k + 1, &s)) < fq || (q == fq && s <= fs))) {
+		k++;
+	}
+	*out = k;
+	return 0;
+}
+
+int rlock_rate_reset(const rlock_opts *o, zend_string *key, rlock_err *err)
+{
+	rlock_cmd cmd = { .argc = 2, .argv = { "DEL", ZSTR_VAL(key) }, .lens = { 3, ZSTR_LEN(key) } };
+	redisReply *r = rlock_route_call(o, key, &cmd, 0, err);
+	if (!r) {
+		return -1;
+	}
+	if (rlock_reply_error(rlock_route_answered(o), r, err)) {
+		return -1;
+	}
+	freeReplyObject(r);
+	return 0;
+}
+
 void rlock_rate_sleep(zend_long wait_us)
 {
 	/* to a deadline: a signal that cuts a sleep short is slept through; in a Swoole
