@@ -14,6 +14,7 @@
 #include "src/route.h"
 #include "src/scripts.h"
 #include "src/ratelimit.h"
+#include "src/stats.h"
 #include "rlock_class.h"
 
 static zend_class_entry *rratelimiter_ce;
@@ -357,8 +358,17 @@ PHP_METHOD(RRateLimiter, all)
 	if (rc < 0) {
 		rlock_throw(l[0]->opts, &err);
 	} else {
+		bool blamed = false;
 		for (int i = 0; i < count; i++) {
 			l[i]->retry_after = rc ? 0 : retry_ms(waits[i].wait_us);
+			blamed |= !rc && waits[i].wait_us > 0;
+		}
+		/* statistics: admitted, each limiter; refused, the limiters that refused (every one
+		 * when none says so: a reply that names none) */
+		for (int i = 0; i < count; i++) {
+			if (rc || !blamed || waits[i].wait_us > 0) {
+				rlock_stats_rate(keys[i], rc, 0);
+			}
 		}
 		RETVAL_BOOL(rc);
 	}

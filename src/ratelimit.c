@@ -28,6 +28,7 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "ratelimit.h"
+#include "stats.h"
 #include "scripts.h"
 #include "lock.h"
 #include "route.h"
@@ -267,7 +268,8 @@ static void give_back(const rlock_opts *o, zend_string *key, const rlock_rate *r
 int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *r, zend_long n, zend_long wait_ms,
 	bool fair, zend_long *retry_us, rlock_err *err)
 {
-	zend_long deadline = rlock_now_us() + wait_ms * 1000;  /* wait_ms is at most RLOCK_MS_MAX */
+	zend_long start = rlock_now_us(), deadline = start + wait_ms * 1000;  /* wait_ms is at most RLOCK_MS_MAX */
+	bool slept = false;
 	rlock_rate_wait w;
 	bool reached = false;
 
@@ -297,13 +299,17 @@ int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *
 				return -2;
 			}
 			*retry_us = 0;
+			/* a decision, with the time slept for it (the round trips' included) */
+			rlock_stats_rate(key, true, slept || w.wait_us > 0 ? MAX(rlock_now_us() - start, 1) : 0);
 			return 1;
 		}
 		if (fair || w.wait_us > deadline - rlock_now_us()) {
 			*retry_us = w.wait_us;
+			rlock_stats_rate(key, false, slept ? MAX(rlock_now_us() - start, 1) : 0);
 			return 0;
 		}
 		rlock_rate_sleep(w.wait_us);
+		slept = true;
 		if (UNEXPECTED(EG(exception) != NULL)) {
 			return -2;  /* (nothing taken) */
 		}
