@@ -1164,6 +1164,74 @@ final class SwooleTest extends OneServerTestCase
         $this->assertSame(['called in the Fiber' => true, 'lost()' => true], $r);
     }
 
+    public static function fiberCounts(): array
+    {
+        return ['2 coroutines, a Fiber each' => [2, 1], '2 coroutines, 2 Fibers each' => [2, 2],
+            '3 coroutines, 6 Fibers each' => [3, 6]];
+    }
+
+    /**
+     * Fibers of several coroutines, each Fiber holding a lock of its own and taking turns with
+     * the others on a shared one, both held across Fiber::suspend() while its coroutine sleeps
+     * (the other coroutines run their Fibers meanwhile): each Fiber is its context, its own
+     * unlock() releases. Before: the lock() round trip yielded the coroutine inside the Fiber,
+     * and Swoole 6.2.2, which keeps PHP's current Fiber per thread, not per coroutine, let the
+     * other coroutine's Fiber switches suspend or resume the wrong Fiber: a FiberError
+     * ("Cannot resume a fiber that is not suspended"), the Fiber's unlock() refused as another
+     * context's, or, with 2 Fibers per coroutine, a segfault. Now rlock's waits inside a Fiber
+     * block the worker (never yield there). Under valgrind when installed.
+     *
+     * @dataProvider fiberCounts
+     */
+    public function testFibersOfCoroutinesHoldAcrossSuspend(int $coroutines, int $fibers): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn, $nc, $nf] = $argv;
+            $r = ["held after the suspend" => [], "own unlock()" => [], "shared unlock()" => []];
+            $inside = $max = $sections = 0;
+            Co\run(function () use ($dsn, $nc, $nf, &$r, &$inside, &$max, &$sections) {
+                $o = ["server" => $dsn, "wait" => 5000];
+                for ($c = 0; $c < $nc; $c++) {
+                    go(function () use ($c, $nf, $o, &$r, &$inside, &$max, &$sections) {
+                        $fs = [];
+                        for ($j = 0; $j < $nf; $j++) {
+                            $fs[] = $f = new Fiber(function () use ($c, $j, $o, &$r, &$inside, &$max, &$sections) {
+                                $own = new RLock("own.$c.$j", $o);
+                                $own->lock();
+                                $shared = new RLock("shared", $o);
+                                while (!$shared->tryLock()) {
+                                    Fiber::suspend();
+                                }
+                                $max = max($max, ++$inside);
+                                Fiber::suspend();
+                                $r["held after the suspend"][] = $own->isAcquired() && $shared->isAcquired();
+                                $inside--;
+                                $sections++;
+                                $r["shared unlock()"][] = $shared->unlock();
+                                $r["own unlock()"][] = $own->unlock();
+                            });
+                            $f->start();
+                        }
+                        while (array_filter($fs, fn ($f) => !$f->isTerminated())) {
+                            Co::sleep(0.002);  // (the other coroutines run their Fibers meanwhile)
+                            foreach ($fs as $f) {
+                                if ($f->isSuspended()) {
+                                    $f->resume();
+                                }
+                            }
+                        }
+                    });
+                }
+            });
+            $r = array_map(fn ($v) => is_array($v) ? array_count_values(array_map("json_encode", $v)) : $v, $r);
+            echo json_encode($r + ["most inside at once" => $max, "sections" => $sections]), "\n";',
+            [$coroutines, $fibers], $coroutines * $fibers <= 4);
+        [$r] = $this->finish($i, 120);
+        $n = $coroutines * $fibers;
+        $this->assertSame(['held after the suspend' => ['true' => $n], 'own unlock()' => ['true' => $n],
+            'shared unlock()' => ['true' => $n], 'most inside at once' => 1, 'sections' => $n], $r);
+    }
+
     /**
      * Without the hooks (Swoole\Http\Server's default, or hook_flags 0) a coroutine is a context
      * all the same: rlock's sockets are its own, not PHP streams, and wait through Swoole's
