@@ -136,7 +136,8 @@ static int co_fiber_at(const co_state *st, const zend_fiber_context *c)
 static void fiber_switched(zend_fiber_context *from, zend_fiber_context *to)
 {
 	long cid = rlock_swoole_coroutine();
-	if (cid <= 0 || from != EG(current_fiber_context)) {
+	if (cid <= 0 || from != EG(current_fiber_context) || RLOCK_G(ctx_fibers_broken)) {
+		/* (once broken, from and to may be Fibers freed meanwhile: nothing is read) */
 		return;
 	}
 	if (is_php_fiber(to) && zend_fiber_from_context(to)->caller == from) {

@@ -42,19 +42,20 @@ final class SwooleTest extends OneServerTestCase
         return array_key_last($this->children);
     }
 
-    /** Child $i's exit: its stdout's lines, JSON-decoded, once it exited with 0. */
-    private function finish(int $i, float $seconds = 30): array
+    /** Child $i's exit: its stdout's lines, JSON-decoded, once it exited with 0 (with $killed:
+     * once it killed itself with SIGKILL). */
+    private function finish(int $i, float $seconds = 30, bool $killed = false): array
     {
         [$proc, $pipes] = $this->children[$i];
         $code = null;
-        $this->await(function () use ($proc, &$code) {
+        $this->await(function () use ($proc, &$code, $killed) {
             $st = proc_get_status($proc);
-            $code = $st['exitcode'];
+            $code = $killed ? ($st['signaled'] ? 'signal ' . $st['termsig'] : $st['exitcode']) : $st['exitcode'];
             return !$st['running'];
         }, 'child ' . $i . ' exits', $seconds);
         [, $out, $err] = Processes::finish($proc, $pipes);
         unset($this->children[$i]);
-        $this->assertSame(0, $code, "child $i: $out $err");
+        $this->assertSame($killed ? 'signal ' . SIGKILL : 0, $code, "child $i: $out $err");
         return array_map(fn ($l) => json_decode($l, true), array_filter(explode("\n", $out)));
     }
 
@@ -1375,6 +1376,92 @@ final class SwooleTest extends OneServerTestCase
         [$r] = $this->finish($i, 120);
         $this->assertSame(['cancel' => ['other takes it' => false, 'slept' => false, 'free once the coroutine ended' => true],
             'cancel, throwing' => ['other takes it' => false, 'threw' => true, 'free once the coroutine ended' => true]], $r);
+    }
+
+    /**
+     * A coroutine that yields inside a Fiber (Co::sleep() there) while another coroutine's
+     * Fiber yields inside its own: Swoole 6.2.2 keeps PHP's current Fiber per thread, so the
+     * first wakes up in its Fiber with the other's for PHP's current one. An rlock call there
+     * throws RLockException (a switch of Fibers now would suspend or end the wrong one); the
+     * same call once the other Fiber ended (its own current again) goes on. Under valgrind
+     * when installed.
+     */
+    public function testCallInAFiberWhileAnotherCoroutinesFiberIsCurrent(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn] = $argv;
+            $r = [];
+            Co\run(function () use ($dsn, &$r) {
+                $o = ["server" => $dsn];
+                go(function () use ($o, &$r) {
+                    $f = new Fiber(function () use ($o, &$r) {
+                        $l = new RLock("a", $o);
+                        $r["locks"] = $l->lock();
+                        Co::sleep(0.05);  // (B\'s Fiber yields inside its own meanwhile)
+                        try {
+                            $r["unlocks while B\'s Fiber is current"] = $l->unlock();
+                        } catch (RLockException $e) {
+                            $r["unlocks while B\'s Fiber is current"] = strstr($e->getMessage(), ":", true);
+                        }
+                        Co::sleep(0.3);  // (B\'s Fiber ends meanwhile)
+                        $r["unlocks once B\'s Fiber ended"] = $l->unlock();
+                    });
+                    $f->start();
+                });
+                go(function () {
+                    (new Fiber(fn () => Co::sleep(0.15)))->start();
+                });
+            });
+            echo json_encode($r), "\n";', [], true);
+        [$r] = $this->finish($i, 60);
+        $this->assertSame(['locks' => true, "unlocks while B's Fiber is current" => 'Cannot use rlock in this Fiber',
+            "unlocks once B's Fiber ended" => true], $r);
+    }
+
+    /**
+     * The same, but the first coroutine's Fiber returns while the other's is PHP's current one:
+     * the engine takes the other Fiber for the one that ended (it never tells the end of the
+     * first: what it held was never released) and comes back into the coroutine's own flow.
+     * From then on rlock refuses every call: code may run as another context. Before: the
+     * coroutine's own flow was taken for the ended Fiber, isAcquired() and unlock() of the
+     * Fiber's hold true. The child kills itself once it printed (the engine goes on with the
+     * other Fiber's end, into the freed Fiber: a memory error of Swoole's and PHP's, with or
+     * without rlock), so not under valgrind.
+     */
+    public function testRefusesAllOnceSwooleSwitchedTheWrongFiber(): void
+    {
+        $i = $this->swoole(self::HOOKS . '
+            [, $dsn] = $argv;
+            Co\run(function () use ($dsn) {
+                $o = ["server" => $dsn];
+                go(function () use ($o) {
+                    $q = new RLock("q", $o);
+                    $f = new Fiber(function () use ($q) {
+                        $q->lock();
+                        Co::sleep(0.05);  // (B\'s Fiber yields inside its own meanwhile)
+                    });
+                    $f->start();
+                    $r = ["the Fiber ended" => $f->isTerminated()];
+                    $calls = ["isAcquired" => fn () => $q->isAcquired(), "unlock" => fn () => $q->unlock(),
+                        "a new lock" => fn () => (new RLock("n", $o))->tryLock()];
+                    foreach ($calls as $name => $call) {
+                        try {
+                            $r["the coroutine\'s own flow: $name"] = $call();
+                        } catch (RLockException $e) {
+                            $r["the coroutine\'s own flow: $name"] = strstr($e->getMessage(), ":", true);
+                        }
+                    }
+                    echo json_encode($r), "\n";
+                    posix_kill(posix_getpid(), SIGKILL);
+                });
+                go(function () {
+                    (new Fiber(fn () => Co::sleep(5)))->start();
+                });
+            });', []);
+        [$r] = $this->finish($i, 60, true);
+        $refused = 'rlock refuses every call in this process';
+        $this->assertSame(['the Fiber ended' => true, "the coroutine's own flow: isAcquired" => $refused,
+            "the coroutine's own flow: unlock" => $refused, "the coroutine's own flow: a new lock" => $refused], $r);
     }
 
     /**
