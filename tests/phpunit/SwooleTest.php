@@ -1403,19 +1403,23 @@ final class SwooleTest extends OneServerTestCase
                         } catch (RLockException $e) {
                             $r["unlocks while B\'s Fiber is current"] = strstr($e->getMessage(), ":", true);
                         }
-                        Co::sleep(0.3);  // (B\'s Fiber ends meanwhile)
+                        while (!isset($r["B\'s Fiber ended"])) {
+                            Co::sleep(0.01);
+                        }
                         $r["unlocks once B\'s Fiber ended"] = $l->unlock();
                     });
                     $f->start();
                 });
-                go(function () {
+                go(function () use (&$r) {
+                    // (its sleep ends after A\'s: Swoole\'s timers go by their due time)
                     (new Fiber(fn () => Co::sleep(0.15)))->start();
+                    $r["B\'s Fiber ended"] = true;
                 });
             });
             echo json_encode($r), "\n";', [], true);
         [$r] = $this->finish($i, 60);
         $this->assertSame(['locks' => true, "unlocks while B's Fiber is current" => 'Cannot use rlock in this Fiber',
-            "unlocks once B's Fiber ended" => true], $r);
+            "B's Fiber ended" => true, "unlocks once B's Fiber ended" => true], $r);
     }
 
     /**
