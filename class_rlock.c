@@ -114,6 +114,9 @@ static rlock_object *rlock_this(zval *this_ptr)
 		zend_throw_error(NULL, "RLock object is not initialized");
 		return NULL;
 	}
+	if (!rlock_context_usable()) {
+		return NULL;
+	}
 	return l;
 }
 
@@ -653,6 +656,9 @@ PHP_METHOD(RLock, release)
 		zend_argument_value_error(1, "must not be empty");
 		RETURN_THROWS();
 	}
+	if (!rlock_context_usable()) {
+		RETURN_THROWS();
+	}
 	rlock_opts *o = rlock_opts_create(options, 3);
 	if (!o) {
 		RETURN_THROWS();
@@ -671,6 +677,9 @@ PHP_METHOD(RLock, release)
 PHP_METHOD(RLock, releaseAll)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
+	if (!rlock_context_usable()) {
+		RETURN_THROWS();
+	}
 	RETURN_LONG(rlock_registry_end(rlock_context_renew()));
 }
 

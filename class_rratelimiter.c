@@ -70,6 +70,9 @@ static rratelimiter_object *rratelimiter_this(zval *this_ptr)
 		zend_throw_error(NULL, "RRateLimiter object is not initialized");
 		return NULL;
 	}
+	if (!rlock_context_usable()) {
+		return NULL;
+	}
 	return l;
 }
 

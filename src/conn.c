@@ -106,10 +106,11 @@ typedef struct {
 	rlock_stats_mark *stats;
 } call_state;
 
-/* Whether the running coroutine's waits yield (swoole.h): then *saved is the call's. */
+/* Whether the running coroutine's waits yield (swoole.h; not inside one of its Fibers:
+ * context.h): then *saved is the call's. */
 static zend_always_inline bool yielding(call_state *saved)
 {
-	if (EXPECTED(rlock_swoole == NULL) || !rlock_swoole_coroutine()) {
+	if (EXPECTED(rlock_swoole == NULL) || !rlock_context_may_yield()) {
 		return false;
 	}
 	saved->deadline = RLOCK_G(call_deadline);
