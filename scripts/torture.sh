@@ -20,7 +20,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 . scripts/lib/deps.sh
 
-seed= seconds=120 workers= lane=plain php= ext= swoole=
+seed= seconds=120 workers= lane=plain php= ext= swoole= norogue=
 for arg in "$@"; do
 	case "$arg" in
 		--seed=*) seed=${arg#*=} ;;
@@ -31,6 +31,8 @@ for arg in "$@"; do
 		--php=*) php=${arg#*=} ;;
 		--ext=*) ext=${arg#*=} ;;
 		--swoole=*) swoole=${arg#*=} ;;
+		# (a run without the rogue caller: to tell what it finds from the rest)
+		--no-rogue) norogue=1 ;;
 		*) echo "usage: $0 [--seed=N] [--seconds=N | --minutes=N] [--workers=N] [--lane=plain|valgrind|sanitizers|swoole] [--php=PATH] [--ext=rlock.so] [--swoole=swoole.so]" >&2
 			exit 2 ;;
 	esac
@@ -79,5 +81,6 @@ args=(--dir="$work" --ext="$ext" --seconds="$seconds" --lane="$lane")
 [ -z "$workers" ] || args+=(--workers="$workers")
 [ -z "$php" ] || args+=(--php="$php")
 [ -z "$swoole" ] || args+=(--swoole="$swoole")
+[ -z "$norogue" ] || args+=(--no-rogue)
 php tests/torture/run.php "${args[@]}" || status=$?
 exit $status

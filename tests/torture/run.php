@@ -138,6 +138,20 @@ function write_pids(): void
     file_put_contents("$dir/pids.tmp", json_encode($pids));
     rename("$dir/pids.tmp", "$dir/pids.json");
 }
+/* proc_get_status(), remembered once the process ended: PHP gives its exit code only once */
+function status_of($p): array
+{
+    static $ended = [];
+    $id = (int) $p;
+    if (isset($ended[$id])) {
+        return $ended[$id];
+    }
+    $st = proc_get_status($p);
+    if (!$st['running']) {
+        $ended[$id] = $st;
+    }
+    return $st;
+}
 /* exit status of proc_get_status: [exited code|null, signal|null] */
 function ended(array $st): array
 {
@@ -167,7 +181,7 @@ function reap(int $i, bool $again): void
 {
     global $procs, $failures, $respawns, $dir;
     [$p, $pid, $inc] = $procs[$i];
-    $st = proc_get_status($p);
+    $st = status_of($p);
     if ($st['running']) {
         return;
     }
@@ -195,7 +209,7 @@ while (hrtime(true) < $cfg['deadline']) {
         reap($i, hrtime(true) < $cfg['deadline'] - 2000000000);
     }
     foreach ($others as $name => [$p, $pid]) {
-        $st = proc_get_status($p);
+        $st = status_of($p);
         if (!$st['running'] && ($name !== 'faults' || hrtime(true) < $cfg['deadline'] - 2000000000)) {
             [$code, $sig] = ended($st);
             if ($sig !== null || $code !== 0) {
@@ -225,10 +239,10 @@ foreach ($procs as $i => [$p, $pid]) {
 }
 foreach ([$rogue, $faults] as [$p, $pid]) {
     $until = hrtime(true) + 60 * 1000000000;
-    while (proc_get_status($p)['running'] && hrtime(true) < $until) {
+    while (status_of($p)['running'] && hrtime(true) < $until) {
         usleep(50000);
     }
-    $st = proc_get_status($p);
+    $st = status_of($p);
     if ($st['running']) {
         posix_kill($pid, SIGKILL);
         $failures[] = "pid $pid did not end";

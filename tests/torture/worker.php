@@ -5,6 +5,7 @@
  *   enter  when it returned holding (tcall=, ttl=, token=, fence=, permits=)
  *   exit   the time before the release call, written once the release returned: ret=1|0|
  *          d (released by the destructor) | t (synchronized() threw the closure's exception)
+ *          | u (symfony's release: unknown)
  *          | E:class, lost=, tcall=, tenter=, tret= (the release's return)
  *   admit / refuse  a rate limiter's decision (tcall=, tret=, n=)
  *   exc    an RLock exception a fault explains (counted); fatal: anything else (the run fails)
@@ -205,6 +206,9 @@ function guarded_op(string $kind, array $resources): void
         $log->line('-', 'exc', "$kind - class=" . get_class($e) . ' ' . msg($e));
     } catch (DomainException $e) {
         $log->line('-', 'exc', "$kind - class=DomainException " . msg($e));
+    } catch (Symfony\Component\Lock\Exception\ExceptionInterface $e) {
+        // symfony/lock's own for what an RLock exception says (the store wraps them)
+        $log->line('-', 'exc', "$kind - class=" . get_class($e) . ' ' . msg($e));
     }
 }
 
@@ -322,10 +326,12 @@ function run_op(string $kind, array $resources): void
             $lock = $factory->createLock("r$r", $cfg['ttl'] / 1000, false);
             section('symfony', "m:r$r", $cfg['ttl'], fn () => $lock->acquire(false) ? 'token=-' : null, function () use ($lock) {
                 try {
+                    // (the store's delete() does not say whether the hold was still there: u)
                     $lock->release();
-                    return ['1', '0'];
-                } catch (Symfony\Component\Lock\Exception\LockReleasingException) {
-                    return ['0', '?'];
+                    return ['u', '?'];
+                } catch (Symfony\Component\Lock\Exception\LockReleasingException $e) {
+                    // the store's release found the hold gone (false) or could not ask (a cause)
+                    return [$e->getPrevious() instanceof RLockException ? 'E:' . get_class($e->getPrevious()) : '0', '?'];
                 }
             });
             return;
