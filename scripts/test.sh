@@ -20,7 +20,8 @@
 #   scripts/test.sh --swoole    the Swoole scenarios (tests/phpunit/SwooleTest.php) with Swoole
 #                               built once into /var/cache/rlock/swoole (scripts/lib/swoole.sh)
 # The plain run (no argument) also runs the torture test (scripts/torture.sh) for 130 s;
-# --valgrind, --sanitizers and --swoole a shorter one each, against their build or runtime.
+# --valgrind, --sanitizers, --swoole and --zts a shorter one each, against their build or
+# runtime (--zts: its workers threads of the harness).
 # PHP: the installed one, else the newest the distribution has (rlock_php; RLOCK_PHP=8.x).
 # A test that hangs fails after run-tests' 60 s without output (300 s under valgrind), and
 # every process the run started is stopped when it ends, however it ends.
@@ -189,6 +190,10 @@ run_zts() {
 		fork -f 3 1
 		stats 8 3
 	LIST
+	# the torture test, its workers processes of the harness' threads (ThreadSanitizer), the
+	# rogue caller on the ZTS php
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66 die_after_fork=0 second_deadlock_stack=1 suppressions=$repo/tests/zts/tsan.supp" \
+		run_torture 60 --lane=zts --php="$zts/bin/php" --ext="$work/zts/modules/rlock.so" --harness="$dir/harness" --harness-ini="$dir/harness.ini"
 	echo "zts: $((SECONDS - start)) s"
 }
 # The torture test (scripts/torture.sh, tests/torture/) for SECONDS against the build of the

@@ -6,21 +6,24 @@
 # keys left). Seeded: every choice of every process derives from the seed it prints first.
 #
 #   scripts/torture.sh [--seed=N] [--seconds=N | --minutes=N] [--workers=N]
-#       [--lane=plain|valgrind|sanitizers|swoole] [--php=PATH] [--ext=rlock.so] [--swoole=swoole.so]
+#       [--lane=plain|valgrind|sanitizers|swoole|zts] [--php=PATH] [--ext=rlock.so] [--swoole=swoole.so]
+#       [--harness=PATH --harness-ini=PATH [--threads=N]]
 #
 # Ends with "torture: 1 passed, 0 failed" (exit 0) or "torture: 0 passed, 1 failed" after
 # each violation, its seed and the last lines of the processes involved (exit 1); a failed
 # run's logs are kept (their folder is printed). --lane=valgrind runs the workers and the
 # rogue caller under valgrind, --lane=sanitizers under --php (scripts/test.sh's sanitizer
 # wrapper) with --ext its build, --lane=swoole their pairs of contexts as coroutines (hooks
-# on) with --swoole's swoole.so (default: scripts/lib/swoole.sh's cached build). It starts its
+# on) with --swoole's swoole.so (default: scripts/lib/swoole.sh's cached build), --lane=zts
+# its workers as processes of tests/zts/harness.c's threads (--threads each, 3) on a ZTS PHP,
+# the rogue caller on --php with --ext (scripts/test.sh --zts runs it). It starts its
 # own redis-servers on free ports and stops everything it started however it ends.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 . scripts/lib/deps.sh
 
-seed= seconds=120 workers= lane=plain php= ext= swoole= norogue=
+seed= seconds=120 workers= lane=plain php= ext= swoole= norogue= harness= harness_ini= threads=
 for arg in "$@"; do
 	case "$arg" in
 		--seed=*) seed=${arg#*=} ;;
@@ -33,7 +36,10 @@ for arg in "$@"; do
 		--swoole=*) swoole=${arg#*=} ;;
 		# (a run without the rogue caller: to tell what it finds from the rest)
 		--no-rogue) norogue=1 ;;
-		*) echo "usage: $0 [--seed=N] [--seconds=N | --minutes=N] [--workers=N] [--lane=plain|valgrind|sanitizers|swoole] [--php=PATH] [--ext=rlock.so] [--swoole=swoole.so]" >&2
+		--harness=*) harness=${arg#*=} ;;
+		--harness-ini=*) harness_ini=${arg#*=} ;;
+		--threads=*) threads=${arg#*=} ;;
+		*) echo "usage: $0 [--seed=N] [--seconds=N | --minutes=N] [--workers=N] [--lane=plain|valgrind|sanitizers|swoole|zts] [--php=PATH] [--ext=rlock.so] [--swoole=swoole.so] [--harness=PATH --harness-ini=PATH [--threads=N]]" >&2
 			exit 2 ;;
 	esac
 done
@@ -50,8 +56,10 @@ case "$lane" in
 			swoole=$(rlock_swoole_cached) || { echo "torture: no cached swoole.so (scripts/lib/swoole.sh rlock_swoole_so builds it)" >&2; exit 2; }
 		fi ;;
 	zts)
-		echo "torture: no zts lane: tests/zts/harness.c's threads serve one request script each and cannot be killed, stopped or respawned one by one as the workers are; scripts/test.sh --zts runs its exclusion scenarios" >&2
-		exit 2 ;;
+		if [ -z "$php" ] || [ -z "$ext" ] || [ -z "$harness" ] || [ -z "$harness_ini" ]; then
+			echo "torture: --lane=zts needs --php= (a ZTS php) and --ext= (its build), --harness= (tests/zts/harness.c built) and --harness-ini= (an ini loading rlock for it): scripts/test.sh --zts runs it" >&2
+			exit 2
+		fi ;;
 	*) echo "torture: no lane $lane" >&2; exit 2 ;;
 esac
 command -v faketime >/dev/null || rlock_install faketime
@@ -82,5 +90,7 @@ args=(--dir="$work" --ext="$ext" --seconds="$seconds" --lane="$lane")
 [ -z "$php" ] || args+=(--php="$php")
 [ -z "$swoole" ] || args+=(--swoole="$swoole")
 [ -z "$norogue" ] || args+=(--no-rogue)
+[ -z "$harness" ] || args+=(--harness="$harness" --harness-ini="$harness_ini")
+[ -z "$threads" ] || args+=(--threads="$threads")
 php tests/torture/run.php "${args[@]}" || status=$?
 exit $status

@@ -17,6 +17,23 @@ function torture_config(string $file): array
     return $cfg;
 }
 
+/* The start signal: run.php writes "t0 deadline" (hrtime ns) to DIR/go once every worker is
+ * up (a worker under valgrind takes seconds to start); every process waits for it (5
+ * minutes at most) and runs until the deadline. */
+function torture_go(array &$cfg): void
+{
+    for ($i = 0; $i < 15000; $i++) {
+        $go = @file_get_contents("{$cfg['dir']}/go");
+        if ($go !== false && preg_match('/^(\d+) (\d+)$/', $go, $m)) {
+            [$cfg['t0'], $cfg['deadline']] = [(int) $m[1], (int) $m[2]];
+            return;
+        }
+        usleep(20000);
+    }
+    fwrite(STDERR, "torture: no start signal in {$cfg['dir']}/go\n");
+    exit(2);
+}
+
 /* One process' log: a line per event, appended (O_APPEND) and written through at once,
  * so that a process killed at any instant leaves every event it saw before the kill. */
 final class TortureLog

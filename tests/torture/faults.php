@@ -21,13 +21,14 @@ require __DIR__ . '/common.php';
 $cfg = torture_config($argv[1]);
 mt_srand($cfg['seed'] ^ 0xfa17);
 $log = new TortureLog("{$cfg['dir']}/faults.log", 'faults');
+torture_go($cfg);
 $main = new TortureResp($cfg['port']);
 $servers = [$cfg['port'] => $main];
 foreach ($cfg['masters'] as $p) {
     $servers[$p] = new TortureResp($p);
 }
 $checks = [];  // [due ns, worker, pid, token, resource, kill ns]
-$lastRestart = hrtime(true);
+$lastRestart = $cfg['t0'];
 $weights = $cfg['fault_weights'];
 
 function pids(array $cfg): array
@@ -51,12 +52,11 @@ function open_sections(string $file): array
         if ($e === null) {
             continue;
         }
-        if ($e['event'] === 'start') {
-            $open = [];  // a new incarnation: the old one's are its own, already checked
-        } elseif ($e['event'] === 'enter') {
-            $open[$e['op']] = $e;
+        // (lines of every incarnation: the caller keeps those of the pid it killed)
+        if ($e['event'] === 'enter') {
+            $open[$e['pid'] . '.' . $e['op']] = $e;
         } elseif ($e['event'] === 'exit') {
-            unset($open[$e['op']]);
+            unset($open[$e['pid'] . '.' . $e['op']]);
         }
     }
     fclose($fh);
@@ -177,7 +177,7 @@ while (hrtime(true) < $cfg['deadline'] - 1000000000 && !file_exists("{$cfg['dir'
             $down = hrtime(true);
             exec($cfg['redis_cmd'][$cfg['port']] . ' 2>&1', $out, $rc);
             $ok = redis_up($cfg['port'], 10);
-            $lastRestart = hrtime(true);
+            $lastRestart = $cfg['t0'];
             $log->line('-', 'fault', "restart down_ms=" . intdiv($down - $t, 1000000) . ' up_ms=' . intdiv($lastRestart - $t, 1000000) . ' ok=' . ($ok ? 1 : 0), $t);
             if (!$ok) {
                 $log->line('-', 'violation', 'restart: the main server did not come back (harness)');

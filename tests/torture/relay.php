@@ -69,7 +69,8 @@ function resp_split(string $buf): array
 }
 
 $pairs = [];  // id => ['c', 'u', 'cin' (partial command), 'uin' (partial reply), 'pending', 'out' => [[due ns, data]]]
-$deadline = $cfg['deadline'] + 60 * 1000000000;
+// (bounded: run.php stops it; its start signal may come up to 5 minutes late)
+$deadline = hrtime(true) + ($cfg['seconds'] + 600) * 1000000000;
 $close = function (int $id, string $why) use (&$pairs, $log) {
     @fclose($pairs[$id]['c']);
     @fclose($pairs[$id]['u']);

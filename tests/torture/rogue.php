@@ -115,6 +115,7 @@ function attempt(string $what, callable $fn): void
     }
 }
 
+torture_go($cfg);
 $deadline = $cfg['deadline'];
 for ($i = 0; $i < 1000000 && hrtime(true) < $deadline && !file_exists("{$cfg['dir']}/stop"); $i++) {
     if ($i % 20 === 0) {

@@ -14,7 +14,7 @@ declare(strict_types=1);
 require __DIR__ . '/common.php';
 require __DIR__ . '/check.php';
 
-$opt = getopt('', ['dir:', 'ext:', 'seed:', 'seconds:', 'workers:', 'lane:', 'php:', 'swoole:', 'no-rogue']);
+$opt = getopt('', ['dir:', 'ext:', 'seed:', 'seconds:', 'workers:', 'lane:', 'php:', 'swoole:', 'no-rogue', 'harness:', 'harness-ini:', 'threads:']);
 $dir = $opt['dir'] ?? null;
 $ext = $opt['ext'] ?? null;
 if (!$dir || !$ext || !is_dir($dir) || !is_file($ext)) {
@@ -24,13 +24,15 @@ if (!$dir || !$ext || !is_dir($dir) || !is_file($ext)) {
 $seed = isset($opt['seed']) ? (int) $opt['seed'] : random_int(1, 2 ** 31 - 1);
 $seconds = (int) ($opt['seconds'] ?? 60);
 $lane = $opt['lane'] ?? 'plain';
-$workers = (int) ($opt['workers'] ?? ($lane === 'valgrind' ? 3 : 6));
+$workers = (int) ($opt['workers'] ?? ($lane === 'valgrind' ? 3 : ($lane === 'zts' ? 2 : 6)));
+$threads = (int) ($opt['threads'] ?? 3);
 $php = $opt['php'] ?? PHP_BINARY;
-if (!in_array($lane, ['plain', 'valgrind', 'sanitizers', 'swoole'], true) || $workers < 1 || $seconds < 1) {
+if (!in_array($lane, ['plain', 'valgrind', 'sanitizers', 'swoole', 'zts'], true) || $workers < 1 || $seconds < 1
+    || ($lane === 'zts' && (!is_file($opt['harness'] ?? '') || !is_file($opt['harness-ini'] ?? '') || $threads < 1))) {
     fwrite(STDERR, "run.php: bad --lane, --workers or --seconds\n");
     exit(2);
 }
-echo "torture: seed=$seed seconds=$seconds workers=$workers lane=$lane\n";
+echo "torture: seed=$seed seconds=$seconds workers=$workers", $lane === 'zts' ? " threads=$threads" : '', " lane=$lane\n";
 mt_srand($seed);
 
 function free_port(): int
@@ -49,7 +51,6 @@ function redis_cmd(string $dir, int $port, string $name): string
         '--maxmemory-policy', 'noeviction', '--lua-time-limit', '50']));
 }
 
-$slow = $lane === 'valgrind' || $lane === 'sanitizers';
 $main = free_port();
 $masters = [free_port(), free_port(), free_port()];
 $relay = free_port();
@@ -66,7 +67,7 @@ $cfg = [
     'symfony' => is_file('/usr/share/php/Symfony/Component/Lock/autoload.php'),
     'relay_workers' => $workers >= 3 ? [0 => true, 1 => true] : [],
     'relay_faults' => ['delay' => 8, 'cut' => 2, 'drop' => 2, 'loading' => 4, 'busy' => 3],
-    'fault_weights' => ['kill' => 2, 'stop' => 3, 'clientkill' => 2, 'scriptflush' => 2, 'restart' => 1, 'busy' => 1],
+    'fault_weights' => ['kill' => $lane === 'valgrind' ? 1 : 2, 'stop' => 3, 'clientkill' => 2, 'scriptflush' => 2, 'restart' => 1, 'busy' => 1],
     'redis_cmd' => [],
 ];
 $servers = [$main => 'main'] + array_combine($masters, ['m1', 'm2', 'm3']);
@@ -81,8 +82,8 @@ foreach ($servers as $port => $name) {
     }
     $r->cmd('CONFIG', 'SET', 'busy-reply-threshold', '50');
 }
-$cfg['t0'] = hrtime(true);
-$cfg['deadline'] = $cfg['t0'] + $seconds * 1000000000;
+$cfg['seconds'] = $seconds;
+$cfg['t0'] = $cfg['deadline'] = 0;  // run.php's go, once every worker is up (torture_go())
 file_put_contents("$dir/config.json", json_encode($cfg, JSON_PRETTY_PRINT));
 $cfgFile = "$dir/config.json";
 
@@ -99,6 +100,9 @@ if ($lane === 'valgrind') {
 if ($lane === 'sanitizers') {
     $env['USE_ZEND_ALLOC'] = '0';
 }
+// the ZTS lane: the rogue caller on the ZTS php with no php.ini (the machine's extensions
+// are built for another PHP); the workers are harness processes reading --harness-ini
+$roguePhp = $lane === 'zts' ? array_merge([$php, '-n'], array_slice($phpCmd, 1)) : $phpCmd;
 
 function spawn(array $cmd, array $env, string $out): array
 {
@@ -107,16 +111,22 @@ function spawn(array $cmd, array $env, string $out): array
         fwrite(STDERR, "torture: cannot start {$cmd[0]}\n");
         exit(2);
     }
-    return [$p, proc_get_status($p)['pid']];
+    return [$p, status_of($p)['pid']];
 }
 
 $procs = [];   // index => [proc, pid, incarnation]
 $failures = [];
 function start_worker(int $i, int $inc): void
 {
-    global $procs, $phpCmd, $prefix, $env, $dir, $cfgFile, $lane, $workers;
+    global $procs, $phpCmd, $prefix, $env, $dir, $cfgFile, $lane, $workers, $opt, $threads;
     $cmd = array_merge($prefix, $phpCmd, [__DIR__ . '/worker.php', $cfgFile, (string) $i, (string) $inc]);
     $e = $env;
+    if ($lane === 'zts') {
+        // threads of one process, each a worker's request (worker.php reads these)
+        $cmd = [$opt['harness'], (string) $threads, '1', __DIR__ . '/worker.php'];
+        $e = ['TORTURE_CONFIG' => $cfgFile, 'TORTURE_INDEX' => (string) $i, 'TORTURE_INCARNATION' => (string) $inc,
+            'PHPRC' => $opt['harness-ini'], 'PHP_INI_SCAN_DIR' => ''] + $env;
+    }
     // a worker's clock 2 s ahead (libfaketime; hrtime's monotonic clock stays true): rlock
     // must not trust a client's wall clock. (Not under a sanitizer or valgrind: libfaketime
     // hangs their start.)
@@ -171,9 +181,21 @@ for ($i = 0; $i < $workers; $i++) {
     start_worker($i, 0);
 }
 // (--no-rogue: a run without it, to tell what the rogue caller finds from the rest)
-$rogue = spawn(isset($opt['no-rogue']) ? ['true'] : array_merge($prefix, $phpCmd, [__DIR__ . '/rogue.php', $cfgFile]), $env, "$dir/rogue.err");
+$rogue = spawn(isset($opt['no-rogue']) ? ['true'] : array_merge($prefix, $roguePhp, [__DIR__ . '/rogue.php', $cfgFile]), $env, "$dir/rogue.err");
 $faults = spawn([PHP_BINARY, __DIR__ . '/faults.php', $cfgFile], getenv(), "$dir/faults.err");
 $respawns = 0;
+// every worker up (its log's first line), then the start signal: the run's time starts
+$up = hrtime(true) + 300 * 1000000000;
+for ($i = 0; $i < $workers && hrtime(true) < $up; usleep(20000)) {
+    if (str_contains((string) @file_get_contents("$dir/worker-$i.log"), ' start ')) {
+        $i++;
+    }
+}
+$cfg['t0'] = hrtime(true);
+$cfg['deadline'] = $cfg['t0'] + $seconds * 1000000000;
+file_put_contents("$dir/config.json", json_encode($cfg, JSON_PRETTY_PRINT));
+file_put_contents("$dir/go.tmp", "{$cfg['t0']} {$cfg['deadline']}");
+rename("$dir/go.tmp", "$dir/go");
 
 /* a worker that ended: started again if faults.php killed it, else a failure unless it
  * ended its loop (exit 0 after the deadline) */
@@ -254,9 +276,11 @@ foreach ([$rogue, $faults] as [$p, $pid]) {
 touch("$dir/relay.stop");
 proc_close($relayProc[0]);
 // what the processes printed: nothing is expected (a warning, a valgrind or sanitizer report)
+// (but the harness' line of a run that passed)
 foreach (glob("$dir/*.err") as $f) {
-    if (filesize($f) > 0) {
-        $failures[] = basename($f) . " is not empty:\n" . implode("\n", array_slice(file($f, FILE_IGNORE_NEW_LINES), 0, 40));
+    $said = preg_grep('/^harness: \d+ threads x \d+ requests of .*: ok$/', file($f, FILE_IGNORE_NEW_LINES), PREG_GREP_INVERT);
+    if ($said) {
+        $failures[] = basename($f) . " is not empty:\n" . implode("\n", array_slice($said, 0, 40));
     }
 }
 

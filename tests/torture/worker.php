@@ -18,13 +18,26 @@ declare(strict_types=1);
 
 require __DIR__ . '/common.php';
 
+/* In the ZTS lane a worker is a process of tests/zts/harness.c's threads, each running this
+ * as its request ($phase, $thread): its arguments come from the environment, its threads
+ * share the worker's log (O_APPEND: a line is one write) and its op numbers say the thread. */
+if (isset($phase)) {
+    if ($phase !== 'request') {
+        return;
+    }
+    $argv = [null, getenv('TORTURE_CONFIG'), getenv('TORTURE_INDEX'), getenv('TORTURE_INCARNATION')];
+    $tid = 't' . $thread . '.';
+} else {
+    $thread = 0;
+    $tid = '';
+}
 [, $cfgFile, $index, $incarnation] = $argv;
 $cfg = torture_config($cfgFile);
 $index = (int) $index;
 $incarnation = (int) $incarnation;
-mt_srand($cfg['seed'] ^ ($index << 16) ^ ($incarnation << 24));
+mt_srand($cfg['seed'] ^ ($index << 16) ^ ($incarnation << 24) ^ ($thread << 8));
 $log = new TortureLog("{$cfg['dir']}/worker-$index.log", "w$index");
-$log->line('0', 'start', "worker $index inc=$incarnation");
+$log->line($tid . '0', 'start', "worker $index inc=$incarnation");
 
 $symfony = false;
 if ($cfg['symfony']) {
@@ -44,8 +57,8 @@ $ctx = 'm';  // the context a section runs in: m (main), f1/f2 (Fibers), c1/c2 (
 
 function opid(): string
 {
-    global $ops, $ctx, $incarnation;
-    return $incarnation . '.' . $ctx . '.' . (++$ops);
+    global $ops, $ctx, $incarnation, $tid;
+    return $tid . $incarnation . '.' . $ctx . '.' . (++$ops);
 }
 
 /* the work inside a section: a few ms, sometimes longer; a Fiber or coroutine lets the other
@@ -417,6 +430,7 @@ function pair(array $ctxKinds): void
 if ($cfg['coroutines']) {
     Swoole\Runtime::enableCoroutine(SWOOLE_HOOK_ALL);
 }
+torture_go($cfg);
 $deadline = $cfg['deadline'];
 $stop = $cfg['dir'] . '/stop';
 try {
@@ -436,5 +450,5 @@ try {
     fwrite(STDERR, "worker $index: " . get_class($e) . ': ' . $e->getMessage() . "\n" . $e->getTraceAsString() . "\n");
     exit(3);
 }
-$log->line('0', 'end', "worker $index inc=$incarnation ops=$ops");
+$log->line($tid . '0', 'end', "worker $index inc=$incarnation ops=$ops");
 exit(0);
