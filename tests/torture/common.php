@@ -137,7 +137,8 @@ final class TortureResp
         throw new RuntimeException("bad reply: $line");
     }
 
-    /* Every key of the server: name => [type, pttl, members or value]. */
+    /* Every key of the server: name => [type, pttl, value, or members => score], and the
+     * server's clock (ms) as '' => now. */
     public function dump(): ?array
     {
         $keys = [];
@@ -162,7 +163,7 @@ final class TortureResp
             $pttl = $this->cmd('PTTL', $k);
             $v = match ($type) {
                 'string' => $this->cmd('GET', $k),
-                'zset' => $this->cmd('ZRANGE', $k, '0', '-1'),
+                'zset' => $this->cmd('ZRANGE', $k, '0', '-1', 'WITHSCORES'),
                 'hash' => $this->cmd('HGETALL', $k),
                 'set' => $this->cmd('SMEMBERS', $k),
                 'list' => $this->cmd('LRANGE', $k, '0', '-1'),
@@ -171,27 +172,33 @@ final class TortureResp
             if ($pttl === -2) {
                 continue;  // expired meanwhile
             }
+            if ($type === 'zset' && is_array($v)) {
+                $m = [];
+                for ($i = 0; $i + 1 < count($v); $i += 2) {
+                    $m[(string) $v[$i]] = (float) $v[$i + 1];
+                }
+                $v = $m;
+            }
             $out[$k] = [$type, $pttl, $v];
         }
+        $t = $this->cmd('TIME');
+        $out[''] = ['time', 0, is_array($t) && count($t) === 2 ? (int) $t[0] * 1000 + intdiv((int) $t[1], 1000) : 0];
         return $out;
     }
 }
 
-/* Whether a token is held anywhere on the server: a lock's value, or a member or field of a
- * semaphore's or read side's set (in any of its spellings, "!tok", "%tok"...). Wait lists
- * (a waiter's place in a queue) are not holds. */
+/* Where a token is held on the server, or null: a lock's value, or a member of a read side's
+ * set whose score (its lease's end, the server's ms) is still ahead. Wait lists (a waiter's
+ * place in a queue) and bookkeeping are not holds. */
 function torture_token_held(array $dump, string $token): ?string
 {
+    $now = $dump[''][2] ?? 0;
     foreach ($dump as $k => [$type, , $v]) {
         if ($type === 'string' && $v === $token) {
-            return $k;
+            return (string) $k;
         }
-        if (($type === 'zset' || $type === 'hash' || $type === 'set') && is_array($v)) {
-            foreach ($v as $m) {
-                if (is_string($m) && str_contains($m, $token)) {
-                    return $k;
-                }
-            }
+        if ($type === 'zset' && is_array($v) && isset($v[$token]) && $v[$token] > $now) {
+            return (string) $k;
         }
     }
     return null;

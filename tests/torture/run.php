@@ -294,6 +294,7 @@ foreach ($servers as $port => $name) {
         $failures[] = "server $name did not answer the final scan";
         continue;
     }
+    unset($dump['']);  // (the server's clock)
     foreach ($dump as $k => [$type, $pttl]) {
         // fencing counters and rate limiter state: kept, each with an expiry. A companion a
         // waiter BLPOPs on ("self-" and its token) keeps 10 s after its last push: it may be
