@@ -57,20 +57,30 @@ $ctx = 'm';  // the context a section runs in: m (main), f1/f2 (Fibers), c1/c2 (
 
 function opid(): string
 {
-    global $ops, $ctx, $incarnation, $tid;
-    return $tid . $incarnation . '.' . $ctx . '.' . (++$ops);
+    global $ops, $incarnation, $tid;
+    return $tid . $incarnation . '.' . context() . '.' . (++$ops);
+}
+
+/* the context running: m (main), f1/f2 (the pair's Fibers), c<id> (a coroutine) */
+function context(): string
+{
+    global $ctx;
+    if (class_exists('Swoole\Coroutine', false) && Swoole\Coroutine::getCid() > 0) {
+        return 'c' . Swoole\Coroutine::getCid();
+    }
+    return Fiber::getCurrent() !== null ? $ctx : 'm';
 }
 
 /* the work inside a section: a few ms, sometimes longer; a Fiber or coroutine lets the other
  * one run in the middle */
 function work(int $ms): void
 {
-    global $ctx;
     $half = intdiv($ms * 1000, 2);
     usleep($half);
-    if ($ctx[0] === 'f' && Fiber::getCurrent() !== null) {
+    $c = context();
+    if ($c[0] === 'f') {
         Fiber::suspend();
-    } elseif ($ctx[0] === 'c') {
+    } elseif ($c[0] === 'c') {
         Swoole\Coroutine::sleep(0.001);
     }
     usleep($half);
@@ -382,20 +392,16 @@ function pair(array $ctxKinds): void
     $sets = [array_slice($res, 0, 2), array_slice($res, 2, 2)];
     $n = mt_rand(1, 3);
     $body = function (int $which) use ($sets, $n, $ctxKinds) {
-        global $ctx;
         for ($i = 0; $i < $n; $i++) {
             guarded_op(pick($ctxKinds), $sets[$which]);
         }
     };
     if ($cfg['coroutines']) {
         Swoole\Coroutine\run(function () use ($body) {
-            global $ctx;
             $wg = new Swoole\Coroutine\WaitGroup();
             foreach ([0, 1] as $w) {
                 $wg->add();
                 Swoole\Coroutine::create(function () use ($body, $w, $wg) {
-                    global $ctx;
-                    $ctx = 'c' . ($w + 1);
                     try {
                         $body($w);
                     } finally {
@@ -405,7 +411,6 @@ function pair(array $ctxKinds): void
             }
             $wg->wait();
         });
-        $ctx = 'm';
         return;
     }
     // the same choices whatever the timing: the Fibers draw from mt_rand in the order they run
