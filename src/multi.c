@@ -69,8 +69,8 @@ static rlock_script script_acquire = { .source = RLOCK_LUA_ATLEAST
 /* KEYS: lock, grants, waiters, fence, wakes of each key. ARGV: token, "fair ttl keep", a fresh
  * token for each key (space-separated), what a hand-over of that key sets it to. Each key
  * still ours is released as the mutex's release does (free()). 1: all were ours; 0: some
- * were not (those that were are released all the same). Token '' (forceUnlock()): each key
- * whoever holds it; 1: one was held. */
+ * were not (those that were are released all the same). Token '*' (RLOCK_TOKEN_ANY,
+ * forceUnlock()): each key whoever holds it; 1: one was held. */
 static rlock_script script_release = { .source = RLOCK_LUA_FREE
 	"local token = ARGV[1]\n"
 	"local fair, ttl, keep = string.match(ARGV[2], '^([01]) (%d+) (%d+)$')\n"
@@ -78,7 +78,7 @@ static rlock_script script_release = { .source = RLOCK_LUA_FREE
 	"for nexttoken in string.gmatch(ARGV[3], '%x+') do\n"
 	"  local lock, waiters = KEYS[5 * i + 1], KEYS[5 * i + 3]\n"
 	"  local holder = redis.call('get', lock)\n"
-	"  if holder and (holder == token or token == '') then\n"
+	"  if holder and (holder == token or token == '*') then\n"
 	"    ours = ours + 1\n"
 	"    local n = tonumber(redis.call('get', waiters)) or 0\n"
 	"    if n <= 0 then redis.call('del', lock)\n"
@@ -86,7 +86,7 @@ static rlock_script script_release = { .source = RLOCK_LUA_FREE
 	"  end\n"
 	"  i = i + 1\n"
 	"end\n"
-	"if ours == i or (token == '' and ours > 0) then return 1 end\n"
+	"if ours == i or (token == '*' and ours > 0) then return 1 end\n"
 	"return 0\n"
 };
 
@@ -297,7 +297,7 @@ static int multi_release(const rlock_opts *o, zend_string *key, const rlock_hold
 	}
 	smart_str_0(&next);
 	rlock_call_start(&c, &script_release, 5 * m.n, m.all, NULL);
-	rlock_call_str(&c, h->token ? h->token : ZSTR_EMPTY_ALLOC());
+	rlock_call_token(&c, h->token);
 	rlock_call_packed(&c, NULL, nums, 3);
 	rlock_call_str(&c, next.s);
 	int rc = run_script(o, &m, &c, 0, 1, &n, err);

@@ -208,10 +208,10 @@ static rlock_script rw_script_write_acquire = { .source = RLOCK_LUA_ISSUE LUA_NO
 	"end\n"
 
 /* ARGV: token, next token. 0 not ours (its lease ended), 1 released, 2 the last reader out
- * handed the lock to a waiting writer. Token '' (forceUnlock()): every reader out; 0 none
- * was in. */
+ * handed the lock to a waiting writer. Token '*' (RLOCK_TOKEN_ANY, forceUnlock()): every
+ * reader out; 0 none was in. */
 static rlock_script rw_script_read_release = { .source = LUA_NOW LUA_KEYS LUA_HANDED LUA_GRANT_WRITER
-	"if ARGV[1] == '' then\n"
+	"if ARGV[1] == '*' then\n"
 	"  redis.call('zremrangebyscore', R, '-inf', now)\n"
 	"  if redis.call('del', R) == 0 then return 0 end\n"
 	"  if redis.call('exists', W) == 1 then return 1 end\n"
@@ -227,11 +227,11 @@ static rlock_script rw_script_read_release = { .source = LUA_NOW LUA_KEYS LUA_HA
 
 /* ARGV: token, next token. 0 not ours, 1 released, 2 let the waiting readers in (all of
  * them; a waiting writer, whose round was planned against our lease, plans it again), or
- * else handed the lock to a waiting writer. Token '' (forceUnlock()): whoever writes; 0
- * nobody did. */
+ * else handed the lock to a waiting writer. Token '*' (RLOCK_TOKEN_ANY, forceUnlock()):
+ * whoever writes; 0 nobody did. */
 static rlock_script rw_script_write_release = { .source = RLOCK_LUA_ATLEAST LUA_NOW LUA_KEYS LUA_READERS_IN LUA_GRANT_WRITER
 	"local writer = redis.call('get', W)\n"
-	"if not writer or (ARGV[1] ~= '' and writer ~= ARGV[1]) then return 0 end\n"
+	"if not writer or (ARGV[1] ~= '*' and writer ~= ARGV[1]) then return 0 end\n"
 	"redis.call('del', W)\n"
 	"if readers_in() then wake_writer() return 2 end\n"
 	"return grant_writer()\n"
@@ -246,10 +246,10 @@ static rlock_script rw_script_read_extend = { .source = RLOCK_LUA_ATLEAST LUA_NO
 	"return 1\n"
 };
 
-/* KEYS: read. ARGV: token ('' none). With a token: 1 its lease runs, else 0. Without: the
- * longest lease left in ms, -2 when no reader is in. */
+/* KEYS: read. ARGV: token, or '*' (RLOCK_TOKEN_ANY) for any reader. With a token: 1 its lease
+ * runs, else 0. With '*': the longest lease left in ms, -2 when no reader is in. */
 static rlock_script rw_script_read_query = { .source = LUA_NOW
-	"if ARGV[1] ~= '' then\n"
+	"if ARGV[1] ~= '*' then\n"
 	"  local s = redis.call('zscore', KEYS[1], ARGV[1])\n"
 	"  return (s and tonumber(s) > now) and 1 or 0\n"
 	"end\n"
@@ -337,7 +337,7 @@ static int rw_key_release(bool write, const rlock_opts *o, rw_keys *rk, zend_str
 		return -1;
 	}
 	rlock_call_start(&c, write ? &rw_script_write_release : &rw_script_read_release, RW_NKEYS, rk->keys, NULL);
-	rlock_call_str(&c, token ? token : ZSTR_EMPTY_ALLOC());
+	rlock_call_token(&c, token);
 	rlock_call_str(&c, next);
 	redisReply *r = rlock_lock_run(o, rk->k.keys[0], &c, err);
 	zend_string_release(next);
@@ -458,7 +458,7 @@ static int read_script(const rlock_opts *o, zend_string *key, rlock_script *s, z
 	zend_string *read = side_key(key, false);
 	rlock_conn_begin(o, 0);
 	rlock_call_start(&c, s, 1, &read, NULL);
-	rlock_call_str(&c, token);
+	rlock_call_token(&c, token);
 	if (ttl > 0) {
 		rlock_call_num(&c, 1, ttl);
 	}
@@ -487,7 +487,7 @@ static int read_is_owner(const rlock_opts *o, zend_string *key, zend_string *tok
 
 static int read_pttl(const rlock_opts *o, zend_string *key, zend_long *out, rlock_err *err)
 {
-	return read_script(o, key, &rw_script_read_query, ZSTR_EMPTY_ALLOC(), 0, -2, ZEND_LONG_MAX, out, err);
+	return read_script(o, key, &rw_script_read_query, NULL, 0, -2, ZEND_LONG_MAX, out, err);
 }
 
 static int read_exists(const rlock_opts *o, zend_string *key, rlock_err *err)
