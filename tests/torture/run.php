@@ -14,6 +14,8 @@ declare(strict_types=1);
 require __DIR__ . '/common.php';
 require __DIR__ . '/check.php';
 
+ini_set('memory_limit', '4G');  // (the witness reads every log of a long run)
+
 $opt = getopt('', ['dir:', 'ext:', 'seed:', 'seconds:', 'workers:', 'lane:', 'php:', 'swoole:', 'no-rogue', 'harness:', 'harness-ini:', 'threads:']);
 $dir = $opt['dir'] ?? null;
 $ext = $opt['ext'] ?? null;
