@@ -8,7 +8,8 @@
  *   scriptflush SCRIPT FLUSH on every server
  *   restart     SHUTDOWN SAVE of the main server and a start on the same port and data: the
  *               holds survive it (their expiry is absolute in the rdb file)
- *   busy        a Lua script that runs 150 ms (busy-reply-threshold 50): others get BUSY
+ *   busy        a Lua script that runs 150 ms (busy-reply-threshold 50, set again after a
+ *               restart): others get BUSY
  * (the relay, relay.php, misbehaves on its own draws: its log). A violation it sees is a line
  * "violation deadowner ..." of its log, which check.php reports.
  *
@@ -177,6 +178,9 @@ while (hrtime(true) < $cfg['deadline'] - 1000000000 && !file_exists("{$cfg['dir'
             $down = hrtime(true);
             exec($cfg['redis_cmd'][$cfg['port']] . ' 2>&1', $out, $rc);
             $ok = redis_up($cfg['port'], 10);
+            if ($ok && !is_string($main->cmd('CONFIG', 'SET', 'busy-reply-threshold', '50'))) {
+                $main->cmd('CONFIG', 'SET', 'lua-time-limit', '50');  // (before Redis 7)
+            }
             $lastRestart = $cfg['t0'];
             $log->line('-', 'fault', "restart down_ms=" . intdiv($down - $t, 1000000) . ' up_ms=' . intdiv($lastRestart - $t, 1000000) . ' ok=' . ($ok ? 1 : 0), $t);
             if (!$ok) {
