@@ -62,6 +62,8 @@ $cfg = [
     // generous: a section is a few ms, a SIGSTOP at most stop_max_ms, the margin 500 ms
     'ttl' => $lane === 'valgrind' ? 6000 : 3000, 'watchdog_ttl' => $lane === 'valgrind' ? 3000 : 1500,
     'margin' => $lane === 'valgrind' ? 1000 : 500, 'stop_max_ms' => 800,
+    // the onLost kind's watched lease: short, so that stops and outages make it lost
+    'onlost_ttl' => 300,
     // a waiter a release let in keeps a lease of at most a second until it comes back
     'handover_ms' => 1000,
     'rate_limit' => 20, 'rate_period' => 1000, 'rate_burst' => 5,
@@ -330,7 +332,7 @@ echo 'torture: kinds ', json_encode($kinds), ' exceptions ', json_encode($c['exc
 echo "torture: seed=$seed seconds=$seconds sections={$c['sections']} guaranteed={$c['guaranteed']} expired={$c['expired']}",
     " misses={$c['misses']} admitted={$c['admitted']} faults={$c['faults']} kills={$c['kills']} stops={$c['stops']}",
     " restarts={$c['restarts']} clientkills={$c['clientkills']} scriptflushes={$c['scriptflushes']} busy={$c['busy']} relay={$c['relay']}",
-    " deadchecks={$c['deadchecks']} rogue={$c['rogue']} exceptions={$c['exceptions']} respawns=$respawns expiring_left=$expiring violations=", count($violations), "\n";
+    " deadchecks={$c['deadchecks']} onlost_fired={$c['onlost']} rogue={$c['rogue']} exceptions={$c['exceptions']} respawns=$respawns expiring_left=$expiring violations=", count($violations), "\n";
 echo 'torture: ', $violations ? '0 passed, 1 failed' : '1 passed, 0 failed', "\n";
 foreach ($servers as $port => $name) {
     (new TortureResp($port, 1))->cmd('SHUTDOWN', 'NOSAVE');

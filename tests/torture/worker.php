@@ -311,7 +311,8 @@ function run_op(string $kind, array $resources): void
             return;
         case 'onlost':
             // a watched lock whose onLost callback throws or takes another lock
-            $o = ['watchdog' => true, 'ttl' => $cfg['watchdog_ttl']] + $base;
+            // (a short lease: a SIGSTOP, a restart or a busy server makes it lost)
+            $o = ['watchdog' => true, 'ttl' => $cfg['onlost_ttl']] + $base;
             $l = new RLock("r$r", $o);
             $again = mt_rand(0, 1) === 1;
             $l->onLost(function (RLock $lost) use ($again, $o, $log) {
@@ -326,10 +327,11 @@ function run_op(string $kind, array $resources): void
             });
             $wait = wait_ms();
             try {
-                section('onlost', "m:r$r", $cfg['watchdog_ttl'], fn () => $l->lock($wait) ? 'token=' . $l->token() : null,
-                    fn () => [b($l->unlock()), b($l->lost())]);
+                // held past its lease: the watchdog keeps it, unless a stop or an outage comes
+                section('onlost', "m:r$r", $cfg['onlost_ttl'], fn () => $l->lock($wait) ? 'token=' . $l->token() : null,
+                    fn () => [b($l->unlock()), b($l->lost())], mt_rand($cfg['onlost_ttl'], 3 * $cfg['onlost_ttl']));
             } catch (DomainException) {
-                $log->line('-', 'exc', 'onlost class=DomainException');
+                $log->line('-', 'exc', 'onlost - class=DomainException');
             }
             return;
         case 'rate':
@@ -445,13 +447,22 @@ $stop = $cfg['dir'] . '/stop';
 try {
     for ($i = 0; $i < 1000000 && hrtime(true) < $deadline && !file_exists($stop); $i++) {
         if (mt_rand(1, 100) <= $cfg['pair_pct']) {
-            pair($ctxKinds);
+            try {
+                pair($ctxKinds);
+            } catch (RLockException|DomainException $e) {
+                // (an onLost callback's exception surfaces where PHP runs next: between ops)
+                $log->line('-', 'exc', 'pair class=' . get_class($e) . ' ' . msg($e));
+            }
             continue;
         }
         guarded_op(pick($kinds), range(0, $nres - 1));
         // now and then a pause, so that the others get their turn
         if (mt_rand(1, 10) === 1) {
-            usleep(mt_rand(1000, 20000));
+            try {
+                usleep(mt_rand(1000, 20000));
+            } catch (DomainException $e) {
+                $log->line('-', 'exc', 'pause class=DomainException ' . msg($e));
+            }
         }
     }
 } catch (Throwable $e) {
