@@ -607,15 +607,16 @@ static int release_any(const rlock_opts *o, zend_string *key, zend_string *token
 {
 	const rlock_algo *algos[3] = { rlock_algo_of(o), &rlock_rwlock_write_algo, &rlock_rwlock_read_algo };
 	uint32_t nalgos = o->nservers > 0 ? 1 : 3;  /* Redlock: mutexes only */
-	zend_string *keys[2] = { rlock_keys_is_lock_key(key, o->prefix) ? zend_string_copy(key) : NULL, rlock_full_key(o, key) };
 	rlock_hold hold = { .token = token };
 	int rc = 0;
 
 	/* Only a token a hold was given releases anything: the scripts read an empty token as
-	 * forceUnlock()'s "whoever holds", and nothing else is a token of ours. */
+	 * forceUnlock()'s "whoever holds", and nothing else is a token of ours. (Asked before
+	 * the keys are made: nothing to free on this way out.) */
 	if (!rlock_token_ours(ZSTR_VAL(token), ZSTR_LEN(token))) {
 		return 0;
 	}
+	zend_string *keys[2] = { rlock_keys_is_lock_key(key, o->prefix) ? zend_string_copy(key) : NULL, rlock_full_key(o, key) };
 	rlock_conn_enter(o, 0);
 	if (o->nservers == 0 && rlock_multi_is_key(key)) {
 		rlock_registry_forget(&rlock_multi_algo, o, key, token);
