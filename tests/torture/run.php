@@ -281,6 +281,13 @@ foreach ([$rogue, $faults] as [$p, $pid]) {
     proc_close($p);
 }
 touch("$dir/relay.stop");
+// (its select wakes every 0.2 s: it is gone within a second; else it is killed)
+for ($i = 0; $i < 100 && status_of($relayProc[0])['running']; $i++) {
+    usleep(50000);
+}
+if (status_of($relayProc[0])['running']) {
+    proc_terminate($relayProc[0], SIGKILL);
+}
 proc_close($relayProc[0]);
 // what the processes printed: nothing is expected (a warning, a valgrind or sanitizer report)
 // (but the harness' line of a run that passed)
