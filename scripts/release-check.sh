@@ -41,7 +41,7 @@ trap cleanup EXIT
 # "path role" for every tracked file that belongs in the release
 git ls-files | awk '
 	/^(src\/)?[^\/]+\.[ch]$/ || /^(rlock\.stub\.php|config\.m4|config\.w32)$/ { print $0, "src"; next }
-	/^(README\.md|CHANGELOG\.md|LICENSE)$/ { print $0, "doc"; next }
+	/^(README\.md|CHANGELOG\.md|LICENSE)$/ || /^examples\/status\/[^\/]+\.php$/ { print $0, "doc"; next }
 	/^tests\/(tls\/)?[^\/]+\.(phpt|inc|supp)$/ { print $0, "test" }
 ' | sort > "$work/wanted"
 # "path role" for every file package.xml lists (nested <dir>s joined)
