@@ -86,6 +86,17 @@ enum {
 
 typedef struct wd_cluster wd_cluster;
 
+/* A heal to give back (a Redlock master the thread set the key on again where no quorum
+ * renewed it, or for a lock let go meanwhile): the key deleted there if it holds the token. */
+typedef struct wd_giveback {
+	struct wd_giveback *next;
+	wd_server *server;
+	char *key;
+	size_t key_len;
+	char *token;
+	size_t token_len;
+} wd_giveback;
+
 /* A lock the request side watches: a lock on one server (linked in its server's entries), or
  * a Redlock lock over N masters (a group, in wd.groups), renewed through its legs, one per
  * master, each linked in its master's entries. A leg is no handle of the request side's: it
@@ -195,6 +206,7 @@ static struct {
 	wd_server *servers;
 	rlock_watchdog_entry *groups;  /* the Redlock locks watched */
 	wd_cluster *clusters;
+	wd_giveback *givebacks;  /* the round's heals to give back: the thread's */
 	uint32_t active;      /* linked entries (and groups) not lost */
 	const char *script_source, *script_sha;
 	/* one command's arguments: the thread's scratch (hiredis copies them at once) */
@@ -915,6 +927,89 @@ static bool wd_reroute(wd_server *s, rlock_watchdog_entry *e, signed char result
 	return true;
 }
 
+/* Give back, after this round, the heal the thread made of key on s (a Redlock master that
+ * had lost it): no quorum renewed the lock in the same round, or it was let go while the
+ * round was under way (an unlock() whose release came before the renewal). Otherwise the
+ * key, set again under a token nobody holds any more, would keep everyone out for a whole
+ * lease: after a forceUnlock(), after a release. Out of memory: it expires with its lease.
+ * Mutex held. */
+static void giveback_add(wd_server *s, const char *key, size_t key_len, const char *token, size_t token_len)
+{
+	wd_giveback *b = calloc(1, sizeof(*b));
+
+	if (b && (b->key = copy_bytes(key, key_len)) && (b->token = copy_bytes(token, token_len))) {
+		b->server = s;
+		b->key_len = key_len;
+		b->token_len = token_len;
+		b->next = wd.givebacks;
+		wd.givebacks = b;
+		return;
+	}
+	if (b) {
+		free(b->key);
+		free(b);
+	}
+}
+
+static void giveback_free(wd_giveback *b)
+{
+	while (b) {
+		wd_giveback *next = b->next;
+		free(b->key);
+		free(b->token);
+		free(b);
+		b = next;
+	}
+}
+
+/* Send the round's give-backs, each on its master's connection of the thread's (none there
+ * now: it expires with its lease): the renew script with a ttl of 0, which deletes the key
+ * where it still holds the token (PEXPIRE 0) and touches nothing else; every one written,
+ * then every reply read, within a read timeout. EVAL: the script may be gone from a master
+ * that restarted. Mutex held, let go while talking. */
+static void wd_give_back(void)
+{
+	wd_giveback *list = wd.givebacks, *b;
+	int64_t timeout = 0, deadline;
+
+	wd.givebacks = NULL;
+	if (!list) {
+		return;
+	}
+	pthread_mutex_unlock(&wd.mutex);
+	for (b = list; b; b = b->next) {
+		wd_server *s = b->server;
+		const char *argv[6] = { "EVAL", wd.script_source, "1", b->key, b->token, "0" };
+		size_t lens[6] = { 4, strlen(wd.script_source), 1, b->key_len, b->token_len, 1 };
+		if (s->ctx && redisAppendCommandArgv(s->ctx, 6, argv, lens) != REDIS_OK) {
+			wd_disconnect(s);
+		}
+	}
+	for (b = list; b; b = b->next) {
+		wd_server *s = b->server;
+		if (s->ctx && !wd_flush(s->ctx, deadline_of(s->read_timeout))) {
+			wd_disconnect(s);
+		}
+	}
+	for (b = list; b; b = b->next) {
+		timeout = MAX(timeout, b->server->read_timeout);
+	}
+	deadline = deadline_of(timeout);
+	for (b = list; b; b = b->next) {
+		wd_server *s = b->server;
+		redisReply *r;
+		if (s->ctx) {
+			if ((r = wd_reply(s->ctx, deadline))) {
+				freeReplyObject(r);
+			} else {
+				wd_disconnect(s);
+			}
+		}
+	}
+	pthread_mutex_lock(&wd.mutex);
+	giveback_free(list);
+}
+
 /* What the round trip to s that started at sent found, into the batch's entries (a leg's
  * into its state: its group is judged once every leg is in). Mutex held. */
 static void wd_apply(wd_server *s, int64_t sent)
@@ -930,7 +1025,11 @@ static void wd_apply(wd_server *s, int64_t sent)
 			g->legs_in_flight--;
 		}
 		if (!e->linked) {
-			/* let go while we talked; a group is freed with its last leg in flight */
+			/* let go while we talked: a heal came after the release, or in its place */
+			if (g && s->results[i] == WD_HEALED) {
+				giveback_add(s, e->key, e->key_len, e->token, e->token_len);
+			}
+			/* a group is freed with its last leg in flight */
 			if (g ? !g->held && g->legs_in_flight == 0 : !e->held) {
 				entry_free(g ? g : e);
 			}
@@ -1006,6 +1105,16 @@ static bool group_judge(rlock_watchdog_entry *g, int64_t sent, int64_t now)
 				untils[j] = untils[j - 1];
 			}
 			untils[j] = l->valid_until;
+		}
+	}
+	if (ours < g->quorum) {
+		/* the heals do not count: given back */
+		for (uint32_t i = 0; i < g->nlegs; i++) {
+			rlock_watchdog_entry *l = &g->legs[i];
+			if (l->state == WD_HEALED && l->server) {
+				giveback_add(l->server, l->key, l->key_len, l->token, l->token_len);
+				l->state = WD_ABSENT;
+			}
 		}
 	}
 	if (ours >= g->quorum) {
@@ -1112,6 +1221,7 @@ static void wd_round(int64_t now)
 			}
 		}
 	}
+	wd_give_back();
 }
 
 /* The thread is ending: free the servers no lock refers to, and close its connections unless
@@ -1288,6 +1398,8 @@ static void servers_drop(bool child)
 		}
 	}
 	wd.groups = NULL;
+	giveback_free(wd.givebacks);
+	wd.givebacks = NULL;
 	for (wd_cluster *cl = wd.clusters, *next_cl; cl; cl = next_cl) {
 		next_cl = cl->next;
 		cluster_free(cl);
