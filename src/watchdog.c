@@ -168,6 +168,8 @@ struct wd_server {
 	size_t cap;
 	int trips;        /* round trips of the batch */
 	bool sent;        /* the batch went out whole: its replies are to be read */
+	bool tried;       /* wd_send() ran for the batch this round */
+	bool has_legs;    /* the batch holds a leg of a Redlock group */
 	/* Sentinel: host and port are those of the master the Sentinels named at the last
 	 * connect (the thread's to change) */
 	wd_server **sentinels;
@@ -401,10 +403,10 @@ static int wd_poll(int fd, short events, int64_t deadline)
 	struct pollfd p[2] = { { .fd = fd, .events = events }, { .fd = wd.interrupt[0], .events = POLLIN } };
 	int n;
 
-	if (left <= 0) {
-		return 0;
-	}
-	n = poll(p, wd.interrupt[0] >= 0 ? 2 : 1, (int) MIN(left, INT_MAX));
+	/* past the deadline, what is there already is still taken (a poll that does not wait):
+	 * the replies of a round are read one server after another against one deadline, and
+	 * a hung server read first must not cost the replies that came meanwhile from the others */
+	n = poll(p, wd.interrupt[0] >= 0 ? 2 : 1, (int) MIN(MAX(left, 0), INT_MAX));
 	if (n < 0) {
 		return errno == EINTR ? 1 : -1;
 	}
@@ -1107,7 +1109,7 @@ static bool group_judge(rlock_watchdog_entry *g, int64_t sent, int64_t now)
 			untils[j] = l->valid_until;
 		}
 	}
-	if (ours < g->quorum) {
+	if (ours < g->quorum || untils[g->quorum - 1] - drift_of(g->ttl_sent) <= now) {
 		/* the heals do not count: given back */
 		for (uint32_t i = 0; i < g->nlegs; i++) {
 			rlock_watchdog_entry *l = &g->legs[i];
@@ -1117,7 +1119,8 @@ static bool group_judge(rlock_watchdog_entry *g, int64_t sent, int64_t now)
 			}
 		}
 	}
-	if (ours >= g->quorum) {
+	/* a quorum renewed, and its leases are not over already (the replies came late) */
+	if (ours >= g->quorum && untils[g->quorum - 1] - drift_of(g->ttl_sent) > now) {
 		g->until = g->valid_until = untils[g->quorum - 1] - drift_of(g->ttl_sent);
 		g->due = sent + period_of(MIN(g->ttl_sent, g->ttl));
 		wd.stats.renewals++;
@@ -1172,6 +1175,10 @@ static void wd_round(int64_t now)
 	wd_server *first = wd.servers;
 	int64_t start = now;
 	bool any = false;
+	/* A group's masters are waited for at most half its lease: a hung one (or a read timeout
+	 * longer than the lease) must not hold up the next renewal of the others until their
+	 * leases ran out, another process taking the lock while its owner still held it. */
+	int64_t cap = INT64_MAX;
 
 	/* the groups that go: the due ones, and those half-way that may as well go with them */
 	for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
@@ -1179,6 +1186,7 @@ static void wd_round(int64_t now)
 		if (g->in_round) {
 			g->heal = g->until > now;
 			g->ttl_sent = g->ttl;
+			cap = MIN(cap, now + g->ttl / 2);
 			for (uint32_t i = 0; i < g->nlegs; i++) {
 				g->legs[i].state = WD_UNKNOWN;
 			}
@@ -1191,17 +1199,29 @@ static void wd_round(int64_t now)
 		}
 	}
 	if (any) {
-		pthread_mutex_unlock(&wd.mutex);
 		for (wd_server *s = first; s; s = s->next) {
-			if (s->batch_len > 0) {
-				wd_send(s);
+			s->tried = false;
+			s->has_legs = false;
+			for (size_t i = 0; i < s->batch_len; i++) {
+				s->has_legs |= s->batch[i]->group != NULL;
+			}
+		}
+		pthread_mutex_unlock(&wd.mutex);
+		/* the servers connected first, then those to connect to (a connect may wait) */
+		for (int pass = 0; pass < 2; pass++) {
+			for (wd_server *s = first; s; s = s->next) {
+				if (s->batch_len > 0 && !s->tried && (pass == 1 || s->ctx)) {
+					s->tried = true;
+					wd_send(s);
+				}
 			}
 		}
 		/* every server's replies awaited from one moment on */
 		int64_t sent = (int64_t) rlock_now_ms();
 		for (wd_server *s = first; s; s = s->next) {
 			if (s->batch_len > 0) {
-				wd_receive(s, s->read_timeout > INT64_MAX - sent ? INT64_MAX : sent + s->read_timeout);
+				int64_t deadline = s->read_timeout > INT64_MAX - sent ? INT64_MAX : sent + s->read_timeout;
+				wd_receive(s, s->has_legs ? MIN(deadline, cap) : deadline);
 			}
 		}
 		pthread_mutex_lock(&wd.mutex);
