@@ -169,7 +169,6 @@ struct wd_server {
 	int trips;        /* round trips of the batch */
 	bool sent;        /* the batch went out whole: its replies are to be read */
 	bool tried;       /* wd_send() ran for the batch this round */
-	bool has_legs;    /* the batch holds a leg of a Redlock group */
 	/* Sentinel: host and port are those of the master the Sentinels named at the last
 	 * connect (the thread's to change) */
 	wd_server **sentinels;
@@ -209,6 +208,7 @@ static struct {
 	rlock_watchdog_entry *groups;  /* the Redlock locks watched */
 	wd_cluster *clusters;
 	wd_giveback *givebacks;  /* the round's heals to give back: the thread's */
+	int64_t round_cap;    /* no wait of the round under way goes past it; 0: none (the thread's) */
 	uint32_t active;      /* linked entries (and groups) not lost */
 	const char *script_source, *script_sha;
 	/* one command's arguments: the thread's scratch (hiredis copies them at once) */
@@ -383,6 +383,13 @@ static int64_t deadline_of(int64_t ms)
 	return ms > INT64_MAX - now ? INT64_MAX : now + ms;
 }
 
+/* now + ms, but not past the end the round under way allows itself (wd_round()). */
+static int64_t round_deadline_of(int64_t ms)
+{
+	int64_t d = deadline_of(ms);
+	return wd.round_cap && wd.round_cap < d ? wd.round_cap : d;
+}
+
 /* Sleep until when (monotonic ms), a new lock due sooner, MSHUTDOWN or a fork. Mutex held. */
 static void wd_wait(int64_t when)
 {
@@ -507,7 +514,7 @@ static bool wd_master(wd_server *s)
 		redisContext *c = wd_connect(sentinel);
 		redisReply *r = NULL;
 		if (c && redisAppendCommandArgv(c, 3, argv, lens) == REDIS_OK) {
-			int64_t deadline = deadline_of(sentinel->read_timeout);
+			int64_t deadline = round_deadline_of(sentinel->read_timeout);
 			if (wd_flush(c, deadline)) {
 				r = wd_reply(c, deadline);
 			}
@@ -544,7 +551,7 @@ static redisContext *wd_connect(wd_server *s)
 	redisContext *c = s->port ? redisConnectNonBlock(s->host, s->port) : redisConnectUnixNonBlock(s->host);
 
 	/* the connect goes on in the background: writable once it is done, SO_ERROR says how */
-	deadline = deadline_of(s->connect_timeout);
+	deadline = round_deadline_of(s->connect_timeout);
 	if (!c || c->err || wd_poll(c->fd, POLLOUT, deadline) <= 0
 			|| getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) {
 		goto fail;
@@ -564,7 +571,7 @@ static redisContext *wd_connect(wd_server *s)
 		goto fail;
 	}
 	if (n > 0) {
-		deadline = deadline_of(s->read_timeout);
+		deadline = round_deadline_of(s->read_timeout);
 		if (!wd_flush(c, deadline)) {
 			goto fail;
 		}
@@ -857,7 +864,7 @@ static void wd_send(wd_server *s)
 		pthread_mutex_unlock(&wd.mutex);
 	}
 	s->trips = 1;
-	s->sent = wd_write(s, false, deadline_of(s->read_timeout), &sent);
+	s->sent = wd_write(s, false, round_deadline_of(s->read_timeout), &sent);
 }
 
 /* The second half: the replies, by deadline (every server's batch was written before: the
@@ -873,7 +880,7 @@ static void wd_receive(wd_server *s, int64_t deadline)
 		}
 		if (sent > 0) {
 			s->trips++;
-			deadline = deadline_of(s->read_timeout);
+			deadline = round_deadline_of(s->read_timeout);
 			if (wd_write(s, true, deadline, &sent)) {
 				wd_read(s, true, deadline);
 			}
@@ -1175,9 +1182,10 @@ static void wd_round(int64_t now)
 	wd_server *first = wd.servers;
 	int64_t start = now;
 	bool any = false;
-	/* A group's masters are waited for at most half its lease: a hung one (or a read timeout
-	 * longer than the lease) must not hold up the next renewal of the others until their
-	 * leases ran out, another process taking the lock while its owner still held it. */
+	/* The round waits (connects, replies) at most half the shortest lease in it: a hung
+	 * server (or a read timeout longer than a lease) must not hold up the next renewal of
+	 * the locks on the other servers, a group's other masters among them, until their
+	 * leases ran out, another process taking a lock while its owner still held it. */
 	int64_t cap = INT64_MAX;
 
 	/* the groups that go: the due ones, and those half-way that may as well go with them */
@@ -1186,7 +1194,6 @@ static void wd_round(int64_t now)
 		if (g->in_round) {
 			g->heal = g->until > now;
 			g->ttl_sent = g->ttl;
-			cap = MIN(cap, now + g->ttl / 2);
 			for (uint32_t i = 0; i < g->nlegs; i++) {
 				g->legs[i].state = WD_UNKNOWN;
 			}
@@ -1199,13 +1206,25 @@ static void wd_round(int64_t now)
 		}
 	}
 	if (any) {
+		/* ... and a lock that is not in it must not wait past half a period after its due time */
 		for (wd_server *s = first; s; s = s->next) {
 			s->tried = false;
-			s->has_legs = false;
 			for (size_t i = 0; i < s->batch_len; i++) {
-				s->has_legs |= s->batch[i]->group != NULL;
+				rlock_watchdog_entry *e = s->batch[i];
+				cap = MIN(cap, start + MAX((e->group ? e->group->ttl_sent : e->ttl) / 2, 1));
+			}
+			for (rlock_watchdog_entry *e = s->entries; e; e = e->next) {
+				if (!e->group && !e->in_flight && !is_lost(e)) {
+					cap = MIN(cap, e->due + period_of(e->ttl) / 2);
+				}
 			}
 		}
+		for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
+			if (!g->in_round && !is_lost(g)) {
+				cap = MIN(cap, g->due + period_of(g->ttl) / 2);
+			}
+		}
+		wd.round_cap = cap;
 		pthread_mutex_unlock(&wd.mutex);
 		/* the servers connected first, then those to connect to (a connect may wait) */
 		for (int pass = 0; pass < 2; pass++) {
@@ -1221,9 +1240,10 @@ static void wd_round(int64_t now)
 		for (wd_server *s = first; s; s = s->next) {
 			if (s->batch_len > 0) {
 				int64_t deadline = s->read_timeout > INT64_MAX - sent ? INT64_MAX : sent + s->read_timeout;
-				wd_receive(s, s->has_legs ? MIN(deadline, cap) : deadline);
+				wd_receive(s, MIN(deadline, cap));
 			}
 		}
+		wd.round_cap = 0;
 		pthread_mutex_lock(&wd.mutex);
 		for (wd_server *s = first; s; s = s->next) {
 			if (s->batch_len > 0) {
