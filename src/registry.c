@@ -482,7 +482,7 @@ void rlock_registry_extended(const rlock_algo *a, const rlock_opts *o, zend_stri
 	if (h) {
 		h->hold.valid_until = hold->valid_until;
 		for (uint32_t i = 0; i < h->nwd; i++) {
-			rlock_watchdog_set_ttl(h->wd[i], ttl);
+			rlock_watchdog_set_ttl(h->wd[i], ttl, hold->valid_until);
 		}
 	}
 	zend_string_release(id);

@@ -1092,6 +1092,17 @@ static void wd_apply(wd_server *s, int64_t sent)
 	}
 }
 
+/* Group g is lost (not told yet). Mutex held. */
+static void group_lose(rlock_watchdog_entry *g)
+{
+	mark_lost(g);
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		mark_lost(&g->legs[i]);
+	}
+	wd.active--;
+	wd.stats.losses++;
+}
+
 /* Judge group g once every leg's renewal sent at sent is in: held while a quorum of masters
  * renewed it (their keys still held our token), its validity then the quorum-th longest
  * lease less the drift; a heal (a master that had lost the key, set again) counts only then.
@@ -1137,19 +1148,14 @@ static bool group_judge(rlock_watchdog_entry *g, int64_t sent, int64_t now)
 		return false;
 	}
 	if (ours + unknown >= g->quorum && g->until > now) {
-		g->due = now + retry_of(g->ttl);
+		g->due = MIN(now + retry_of(g->ttl), g->until);
 		wd.stats.failures++;
 		if (g->stats_key) {
 			rlock_stats_count_hash(g->stats_key, RLOCK_STAT_RENEWAL_FAILURES);
 		}
 		return false;
 	}
-	mark_lost(g);
-	for (uint32_t i = 0; i < g->nlegs; i++) {
-		mark_lost(&g->legs[i]);
-	}
-	wd.active--;
-	wd.stats.losses++;
+	group_lose(g);
 	return true;
 }
 
@@ -1188,6 +1194,14 @@ static void wd_round(int64_t now)
 	 * leases ran out, another process taking a lock while its owner still held it. */
 	int64_t cap = INT64_MAX;
 
+	/* a group whose validity ended with no quorum renewing it is lost now, not after a round
+	 * (another process may take it as soon as its leases end, a drift later) */
+	for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
+		if (!is_lost(g) && g->until <= now) {
+			group_lose(g);
+			tell_lost(g);
+		}
+	}
 	/* the groups that go: the due ones, and those half-way that may as well go with them */
 	for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
 		g->in_round = !is_lost(g) && now >= g->due - period_of(g->ttl) / 2;
@@ -1219,9 +1233,13 @@ static void wd_round(int64_t now)
 				}
 			}
 		}
+		/* ... nor past a group's validity: lost then, at the next round's start */
 		for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
 			if (!g->in_round && !is_lost(g)) {
 				cap = MIN(cap, g->due + period_of(g->ttl) / 2);
+			}
+			if (!is_lost(g)) {
+				cap = MIN(cap, g->until);
 			}
 		}
 		wd.round_cap = cap;
@@ -1910,7 +1928,7 @@ bool rlock_watchdog_lost(const rlock_watchdog_entry *e)
 	return is_lost(e);
 }
 
-void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl)
+void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl, zend_long valid_until)
 {
 	pthread_mutex_lock(&wd.mutex);
 	e->ttl = ttl;
@@ -1918,8 +1936,9 @@ void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl)
 		int64_t now = (int64_t) rlock_now_ms();
 		e->due = now + period_of(ttl);
 		if (e->legs) {
-			/* extend() just renewed a quorum */
-			e->until = MAX(e->until, now + ttl - drift_of(ttl));
+			/* extend() just set every master's lease to ttl: the validity is what it found,
+			 * even when shorter than the last renewal's (its leases are gone sooner now) */
+			e->until = valid_until;
 		}
 		wake_for(e->due);
 	}
@@ -1980,10 +1999,11 @@ bool rlock_watchdog_lost(const rlock_watchdog_entry *e)
 	return false;
 }
 
-void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl)
+void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl, zend_long valid_until)
 {
 	(void) e;
 	(void) ttl;
+	(void) valid_until;
 }
 
 zend_long rlock_watchdog_valid_until(const rlock_watchdog_entry *e)

@@ -37,8 +37,10 @@ bool rlock_watchdog_unwatch(rlock_watchdog_entry *e);
 /* Whether a renewal found the lock no longer ours. Asks nothing of Redis. */
 bool rlock_watchdog_lost(const rlock_watchdog_entry *e);
 
-/* The lease was set to ttl ms just now (extend()): renew to that from now on. */
-void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl);
+/* The lease was set to ttl ms just now (extend()): renew to that from now on. valid_until:
+ * the validity extend() found (rlock_now_ms()), which a Redlock lock's group takes as its own,
+ * shorter or longer. */
+void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl, zend_long valid_until);
 
 /* When the lease ends by the monotonic clock (ms, as rlock_now_ms()), as the last renewal
  * left it; 0 before the first renewal. */
