@@ -1796,7 +1796,8 @@ static int wd_start(void)
 }
 
 /* The lock over o's Redlock masters: a group, and a leg on each master. Mutex not held. */
-static rlock_watchdog_entry *group_watch(const rlock_opts *o, rlock_watchdog_entry *g, rlock_err *err)
+static rlock_watchdog_entry *group_watch(const rlock_opts *o, rlock_watchdog_entry *g, zend_long valid_until,
+	rlock_err *err)
 {
 	wd_server *servers[RLOCK_MAX_SERVERS];
 	int rc;
@@ -1837,9 +1838,14 @@ static rlock_watchdog_entry *group_watch(const rlock_opts *o, rlock_watchdog_ent
 		return NULL;
 	}
 	int64_t now = (int64_t) rlock_now_ms();
-	g->due = now + period_of(g->ttl);
-	/* as acquired (a little before now) */
+	/* as the acquire found it: its leases were set when it sent, which may be a read timeout
+	 * before now (a hung master awaited); restore(): what the lease has left. Renewed by half
+	 * of it at the latest. */
 	g->until = now + g->ttl - drift_of(g->ttl);
+	if (valid_until > 0 && valid_until < g->until) {
+		g->until = valid_until;
+	}
+	g->due = MIN(now + period_of(g->ttl), now + MAX((g->until - now) / 2, 0));
 	for (uint32_t i = 0; i < g->nlegs; i++) {
 		entry_link(servers[i], &g->legs[i]);
 	}
@@ -1851,7 +1857,7 @@ static rlock_watchdog_entry *group_watch(const rlock_opts *o, rlock_watchdog_ent
 }
 
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long ttl, uint64_t stats_key, rlock_err *err)
+	zend_long ttl, zend_long valid_until, uint64_t stats_key, rlock_err *err)
 {
 	rlock_watchdog_entry *e = calloc(1, sizeof(*e));
 	wd_server *s;
@@ -1873,7 +1879,7 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	e->lost_pending = &RLOCK_G(lost_pending);
 	e->vm_interrupt = (void *) &EG(vm_interrupt);
 	if (o->nservers > 0) {
-		return group_watch(o, e, err);
+		return group_watch(o, e, valid_until, err);
 	}
 
 	pthread_mutex_lock(&wd.mutex);
@@ -1977,11 +1983,12 @@ void rlock_watchdog_mshutdown(void)
 }
 
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long ttl, uint64_t stats_key, rlock_err *err)
+	zend_long ttl, zend_long valid_until, uint64_t stats_key, rlock_err *err)
 {
 	(void) key;
 	(void) token;
 	(void) ttl;
+	(void) valid_until;
 	(void) stats_key;
 	rlock_err_set(err, RLOCK_ERR_REPLY, o->server.label, "the watchdog needs POSIX threads, which this build lacks");
 	return NULL;
