@@ -330,6 +330,10 @@ final class SwooleTest extends OneServerTestCase
             $keep = [];
             Co\run(function () use ($dsn, &$keep) {
                 $free = fn ($k) => (new RLock($k, ["server" => $dsn, "wait" => 0, "ttl" => 60000]))->lock();
+                // an ended coroutine releases after its defers (the done() of the WaitGroup among
+                // them), in a round trip of its own: awaited, woken by that release (within 5 s;
+                // never released, the 60 s lease would keep it)
+                $freed = fn ($k) => (new RLock($k, ["server" => $dsn, "wait" => 5000, "ttl" => 60000]))->lock();
                 $wg = new Swoole\Coroutine\WaitGroup();
                 $wg->add();
                 go(function () use ($dsn, &$keep, $wg) {
@@ -338,7 +342,7 @@ final class SwooleTest extends OneServerTestCase
                     $l->lock();
                 });
                 $wg->wait();
-                echo json_encode(["returned" => $free("returned")]), "\n";
+                echo json_encode(["returned" => $freed("returned")]), "\n";
                 $ch = new Swoole\Coroutine\Channel(1);
                 $wg->add();
                 $cid = go(function () use ($dsn, &$keep, $wg, $ch) {
@@ -351,7 +355,7 @@ final class SwooleTest extends OneServerTestCase
                 $held = $free("cancelled");
                 Co::cancel($cid);
                 $wg->wait();
-                echo json_encode(["held" => $held, "cancelled" => $free("cancelled")]), "\n";
+                echo json_encode(["held" => $held, "cancelled" => $freed("cancelled")]), "\n";
                 go(function () use ($dsn, &$keep) {
                     $keep[] = $l = new RLock("thrown", ["server" => $dsn, "ttl" => 60000]);
                     $l->lock();
