@@ -60,7 +60,7 @@ try {
 		return $this->fpm->get("{$this->fpm->dir}/$script", http_build_query($query), $port);
 	}
 
-	private function status(int $port = 0): array
+	private function poolStatus(int $port = 0): array
 	{
 		$body = $this->get('status.php', [], $port);
 		$s = json_decode($body, true);
@@ -76,8 +76,8 @@ try {
 			$this->assertSame('ok', $this->get('take.php', ['key' => 'tenantA:order:4711', 'dsn' => $dsn]));
 			$this->assertSame('ok', $this->get('take.php', ['key' => 'tenantB:cart:9', 'dsn' => $dsn], $this->shopPort));
 		}
-		$www = $this->status();
-		$shop = $this->status($this->shopPort);
+		$www = $this->poolStatus();
+		$shop = $this->poolStatus($this->shopPort);
 		$this->assertSame(['rlock:tenantA:order:4711'], array_keys($www['keys']), 'www sees its key alone');
 		$this->assertSame(['rlock:tenantB:cart:9'], array_keys($shop['keys']), 'shop sees its key alone');
 		$this->assertSame(4, $www['acquires']);
@@ -86,9 +86,9 @@ try {
 
 		// shop resets: www keeps its numbers
 		$this->assertSame('reset', $this->get('reset.php', [], $this->shopPort));
-		$this->assertSame(0, $this->status($this->shopPort)['acquires']);
-		$this->assertSame([], $this->status($this->shopPort)['keys']);
-		$this->assertSame(4, $this->status()['acquires'], "shop's reset left www's counters");
+		$this->assertSame(0, $this->poolStatus($this->shopPort)['acquires']);
+		$this->assertSame([], $this->poolStatus($this->shopPort)['keys']);
+		$this->assertSame(4, $this->poolStatus()['acquires'], "shop's reset left www's counters");
 
 		// a worker of shop (www-data) cannot read www's table (nobody's, 0600)
 		$this->assertMatchesRegularExpression('/^Cannot read the statistics of php-fpm pool "www" .*Permission denied/',
@@ -107,7 +107,7 @@ try {
 		$s = rlock_status(pool: 'www');
 		$this->assertSame(2, $s['keys']['rlock:tenantA:order:1']['acquires'] ?? null, json_encode($s));
 		$this->assertStringContainsString('rlock_acquires_total{key="rlock:tenantA:order:1",kind="lock"} 2', rlock_metrics(pool: 'www'));
-		$this->status($this->shopPort);   // shop's first request makes its table
+		$this->poolStatus($this->shopPort);   // shop's first request makes its table
 		$shop = rlock_status(pool: 'shop');
 		$this->assertSame([], $shop['keys'], 'a pool that took no lock has nothing of the other');
 
