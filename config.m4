@@ -58,8 +58,11 @@ if test "$PHP_RLOCK" != "no"; then
   AC_CHECK_LIB([pthread], [pthread_create], [PHP_ADD_LIBRARY(pthread,, RLOCK_SHARED_LIBADD)])
 
   PHP_SUBST(RLOCK_SHARED_LIBADD)
-  PHP_NEW_EXTENSION(rlock,
-    rlock.c class_rlock.c class_rreadwritelock.c class_rsemaphore.c class_rratelimiter.c src/options.c src/conn.c src/scripts.c src/route.c src/lock.c src/redlock.c src/multi.c src/rwlock.c src/semaphore.c src/ratelimit.c src/registry.c src/context.c src/errors.c src/watchdog.c src/swoole.c src/stats.c src/lost.c,
+  dnl the module entry, then src/ folder by folder (docs/design.md draws the layers)
+  PHP_NEW_EXTENSION(rlock, rlock.c \
+    src/php/class_rlock.c src/php/class_rreadwritelock.c src/php/class_rsemaphore.c src/php/class_rratelimiter.c src/php/shared.c \
+    src/options.c src/conn.c src/scripts.c src/route.c src/lock.c src/redlock.c src/multi.c src/rwlock.c src/semaphore.c src/ratelimit.c src/registry.c src/context.c src/errors.c src/watchdog.c src/swoole.c src/stats.c src/lost.c,
     $ext_shared,, -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
   PHP_ADD_BUILD_DIR($ext_builddir/src)
+  PHP_ADD_BUILD_DIR($ext_builddir/src/php)
 fi

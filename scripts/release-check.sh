@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Release check: what `pecl install rlock` gets is what the repository tests.
 #   1. package.xml lists every tracked release file (sources and headers of the root and
-#      src/, stub, arginfo, config.m4, config.w32, README.md, CHANGELOG.md, LICENSE,
-#      tests/*.phpt, tests/*.inc, tests/tls/*) with its role, and nothing it lists is missing;
+#      src/ and its folders, the Lua scripts, stub, arginfo, config.m4, config.w32, README.md,
+#      CHANGELOG.md, LICENSE, the phpt, .inc and .supp of tests/, tests/NN_area/ and tests/tls/)
+#      with its role, and nothing it lists is missing (scripts/package_contents.php writes it);
 #   2. config.m4 and config.w32 build the same sources, and every tracked .c is built;
 #   3. the version set in php_rlock.h (PHP_RLOCK_VERSION) is package.xml's release and the
 #      top entry of CHANGELOG.md; composer.json is a php-ext package for PIE;
@@ -40,9 +41,9 @@ trap cleanup EXIT
 # --- 1. package.xml <contents> against the tracked release files -------------------------
 # "path role" for every tracked file that belongs in the release
 git ls-files | awk '
-	/^(src\/)?[^\/]+\.[ch]$/ || /^(rlock\.stub\.php|config\.m4|config\.w32)$/ { print $0, "src"; next }
+	/^([^\/]+|src\/.+)\.[ch]$/ || /^src\/.+\.lua$/ || /^(rlock\.stub\.php|config\.m4|config\.w32)$/ { print $0, "src"; next }
 	/^(README\.md|CHANGELOG\.md|LICENSE)$/ { print $0, "doc"; next }
-	/^tests\/(tls\/)?[^\/]+\.(phpt|inc|supp)$/ { print $0, "test" }
+	/^tests\/([0-9][0-9]_[^\/]+\/|tls\/)?[^\/]+\.(phpt|inc|supp)$/ { print $0, "test" }
 ' | sort > "$work/wanted"
 # "path role" for every file package.xml lists (nested <dir>s joined)
 php -r '
@@ -75,7 +76,7 @@ fi
 php -r '
 	$m4 = file_get_contents("config.m4");
 	preg_match("/PHP_NEW_EXTENSION\(\s*rlock\s*,\s*([^,]+),/", $m4, $m) or exit(1);
-	$s = preg_split("/\s+/", trim($m[1]));
+	$s = array_diff(preg_split("/\s+/", trim($m[1])), ["\\"]);
 	sort($s);
 	echo implode("\n", $s), "\n";
 ' > "$work/m4" || fail "config.m4: no PHP_NEW_EXTENSION(rlock, ...)"
@@ -92,7 +93,7 @@ php -r '
 	sort($s);
 	echo implode("\n", $s), "\n";
 ' > "$work/w32" || fail "config.w32: no EXTENSION(\"rlock\", ...)"
-git ls-files | grep -E '^(src/)?[^/]+\.c$' | sort > "$work/csrc"
+git ls-files | grep -E '^([^/]+|src/.+)\.c$' | sort > "$work/csrc"
 if ! diff -u "$work/m4" "$work/w32" >"$work/m4w32.diff"; then
 	fail "config.m4 (-) and config.w32 (+) build different sources:
 $(tail -n +3 "$work/m4w32.diff" | grep '^[-+]' | sed 's/^/    /')"

@@ -77,7 +77,7 @@ rlock_build() {
 	if command -v "phpize$v" >/dev/null; then
 		phpize=phpize$v config=(--with-php-config="php-config$v")
 	fi
-	if [ ! -f modules/rlock.so ] || [ -n "$(find rlock.c class_*.c ./*.h src config.m4 -newer modules/rlock.so -print -quit)" ]; then
+	if [ ! -f modules/rlock.so ] || [ -n "$(find rlock.c ./*.h src config.m4 -newer modules/rlock.so -print -quit)" ]; then
 		[ -f configure ] && [ config.m4 -ot configure ] || "$phpize" >/dev/null
 		[ -f Makefile ] && [ configure -ot Makefile ] || ./configure -q --enable-rlock "${config[@]}" CFLAGS="-O2 -g -Wall -Wextra" >/dev/null
 		make -s -j"$(nproc)" >/dev/null

@@ -27,7 +27,7 @@
 #include "src/rwlock.h"
 #include "src/watchdog.h"
 #include "src/lost.h"
-#include "rlock_class.h"
+#include "src/php/classes.h"
 
 #include <hiredis/hiredis.h>
 #include <unistd.h>

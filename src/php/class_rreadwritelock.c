@@ -9,7 +9,7 @@
 #include "php_rlock.h"
 #include "src/rwlock.h"
 #include "src/lost.h"
-#include "rlock_class.h"
+#include "src/php/classes.h"
 
 static zend_object_handlers rrwlock_object_handlers;
 

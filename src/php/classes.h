@@ -1,7 +1,8 @@
-#ifndef RLOCK_CLASS_H
-#define RLOCK_CLASS_H
+#ifndef RLOCK_PHP_CLASSES_H
+#define RLOCK_PHP_CLASSES_H
 
-/* What the files of the PHP classes (class_*.c) share with the module entry (rlock.c). */
+/* What the files of the PHP classes (src/php/class_*.c) share with the module entry (rlock.c),
+ * and the helpers they share (src/php/shared.c). */
 
 #include "php.h"
 #include "src/options.h"

@@ -14,7 +14,7 @@
 #include "src/route.h"
 #include "src/scripts.h"
 #include "src/ratelimit.h"
-#include "rlock_class.h"
+#include "src/php/classes.h"
 
 static zend_class_entry *rratelimiter_ce;
 static zend_object_handlers rratelimiter_object_handlers;

@@ -16,7 +16,7 @@
 #include "src/registry.h"
 #include "src/lost.h"
 #include "src/stats.h"
-#include "rlock_class.h"
+#include "src/php/classes.h"
 
 static zend_class_entry *rsemaphore_ce;
 static zend_object_handlers rsemaphore_object_handlers;
