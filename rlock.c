@@ -12,22 +12,22 @@
 #include "zend_attributes.h"
 #include "ext/spl/spl_exceptions.h"
 #include "php_rlock.h"
-#include "src/options.h"
-#include "src/errors.h"
-#include "src/conn.h"
-#include "src/lock.h"
-#include "src/scripts.h"
-#include "src/route.h"
-#include "src/registry.h"
-#include "src/context.h"
-#include "src/swoole.h"
-#include "src/multi.h"
-#include "src/semaphore.h"
-#include "src/watchdog.h"
-#include "src/lost.h"
-#include "src/rwlock.h"
-#include "src/ratelimit.h"
-#include "src/stats.h"
+#include "src/core/options.h"
+#include "src/core/errors.h"
+#include "src/transport/conn.h"
+#include "src/primitives/lock.h"
+#include "src/primitives/scripts.h"
+#include "src/transport/route.h"
+#include "src/state/registry.h"
+#include "src/state/context.h"
+#include "src/runtime/swoole.h"
+#include "src/primitives/multi.h"
+#include "src/primitives/semaphore.h"
+#include "src/state/watchdog.h"
+#include "src/state/lost.h"
+#include "src/primitives/rwlock.h"
+#include "src/primitives/ratelimit.h"
+#include "src/stats/stats.h"
 #include "src/php/classes.h"
 #include "rlock_arginfo.h"
 
@@ -55,7 +55,7 @@ static bool ini_read;
 
 /* Every setting: never refused, as a refusal would leave the default in its place (often
  * another Redis). An invalid value is kept as given, and every call that would use it
- * throws (src/options.c); one warning says so at startup, none per request (a pool's
+ * throws (src/core/options.c); one warning says so at startup, none per request (a pool's
  * php_value, .user.ini) nor at ini_set(), whose calls throw. */
 static ZEND_INI_MH(OnUpdateOpt)
 {
@@ -65,7 +65,7 @@ static ZEND_INI_MH(OnUpdateOpt)
 	return SUCCESS;
 }
 
-/* A DSN, or a comma-separated list of them, with passwords masked as src/options.c reads
+/* A DSN, or a comma-separated list of them, with passwords masked as src/core/options.c reads
  * them: phpinfo() never shows a password. */
 static ZEND_INI_DISP(display_servers)
 {
@@ -131,7 +131,7 @@ PHP_METHOD(RLockLostException, getResult)
 	RETURN_COPY(zend_read_property(rlock_ce_lost_exception, Z_OBJ_P(ZEND_THIS), "result", sizeof("result") - 1, 0, &rv));
 }
 
-/* ---- statistics (src/stats.c) ---- */
+/* ---- statistics (src/stats/stats.c) ---- */
 
 PHP_FUNCTION(rlock_status)
 {

@@ -1,5 +1,5 @@
 /* The class RRateLimiter: its object and its methods, thin over the rate limit's algorithm
- * (src/ratelimit.c). */
+ * (src/primitives/ratelimit.c). */
 
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -8,12 +8,12 @@
 #include "php.h"
 #include "zend_exceptions.h"
 #include "php_rlock.h"
-#include "src/options.h"
-#include "src/errors.h"
-#include "src/conn.h"
-#include "src/route.h"
-#include "src/scripts.h"
-#include "src/ratelimit.h"
+#include "src/core/options.h"
+#include "src/core/errors.h"
+#include "src/transport/conn.h"
+#include "src/transport/route.h"
+#include "src/primitives/scripts.h"
+#include "src/primitives/ratelimit.h"
 #include "src/php/classes.h"
 
 static zend_class_entry *rratelimiter_ce;

@@ -1,5 +1,5 @@
 /* The class RReadWriteLock: many readers or one writer. Its two sides are RLocks whose holds
- * the read-write algorithm keeps (src/rwlock.c); this file only makes them. */
+ * the read-write algorithm keeps (src/primitives/rwlock.c); this file only makes them. */
 
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -7,8 +7,8 @@
 
 #include "php.h"
 #include "php_rlock.h"
-#include "src/rwlock.h"
-#include "src/lost.h"
+#include "src/primitives/rwlock.h"
+#include "src/state/lost.h"
 #include "src/php/classes.h"
 
 static zend_object_handlers rrwlock_object_handlers;

@@ -1,5 +1,5 @@
 /* The class RSemaphore: its object and its methods, thin over the registry and the
- * semaphore's algorithm (src/semaphore.c). */
+ * semaphore's algorithm (src/primitives/semaphore.c). */
 
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -8,14 +8,14 @@
 #include "php.h"
 #include "zend_exceptions.h"
 #include "php_rlock.h"
-#include "src/options.h"
-#include "src/errors.h"
-#include "src/conn.h"
-#include "src/semaphore.h"
-#include "src/scripts.h"
-#include "src/registry.h"
-#include "src/lost.h"
-#include "src/stats.h"
+#include "src/core/options.h"
+#include "src/core/errors.h"
+#include "src/transport/conn.h"
+#include "src/primitives/semaphore.h"
+#include "src/primitives/scripts.h"
+#include "src/state/registry.h"
+#include "src/state/lost.h"
+#include "src/stats/stats.h"
 #include "src/php/classes.h"
 
 static zend_class_entry *rsemaphore_ce;

@@ -5,10 +5,10 @@
  * and the helpers they share (src/php/shared.c). */
 
 #include "php.h"
-#include "src/options.h"
-#include "src/errors.h"
-#include "src/lock.h"
-#include "src/context.h"
+#include "src/core/options.h"
+#include "src/core/errors.h"
+#include "src/primitives/lock.h"
+#include "src/state/context.h"
 
 /* Each class file's MINIT part: ce is the class its stub registered. */
 void rlock_class_rlock_minit(zend_class_entry *ce);

@@ -5,10 +5,10 @@
 #include "php.h"
 #include "zend_exceptions.h"
 #include "php_rlock.h"
-#include "src/options.h"
-#include "src/errors.h"
-#include "src/scripts.h"
-#include "src/context.h"
+#include "src/core/options.h"
+#include "src/core/errors.h"
+#include "src/primitives/scripts.h"
+#include "src/state/context.h"
 #include "src/php/classes.h"
 
 /* err thrown, with every password of o masked: the one way a failure leaves the extension

@@ -1,0 +1,17 @@
+#ifndef RLOCK_RWLOCK_H
+#define RLOCK_RWLOCK_H
+
+#include "src/core/options.h"
+#include "src/core/errors.h"
+#include "src/primitives/lock.h"
+
+/* The two sides of a read-write lock on one server or a Cluster (rwlock.c): each an
+ * algorithm whose holds an RLock keeps. The key each is given is the read-write lock's own
+ * (prefix and key, as rlock_full_key() makes it); its sides' Redis keys are companions of
+ * it. */
+extern const rlock_algo rlock_rwlock_read_algo;
+extern const rlock_algo rlock_rwlock_write_algo;
+
+void rlock_rwlock_minit(void);
+
+#endif

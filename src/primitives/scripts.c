@@ -1,0 +1,555 @@
+/* The scripts every lock runs on a Redis server, the keys they touch, and the pieces
+ * the one-server lock (lock.c) and Redlock (redlock.c) share. */
+
+#include "php.h"
+#include "php_rlock.h"
+#include "ext/standard/sha1.h"
+#if PHP_VERSION_ID >= 80200
+# include "ext/random/php_random.h"
+#else
+# include "ext/standard/php_random.h" /* php_random_bytes/int before ext/random (8.1) */
+#endif
+#include "zend_smart_str.h"
+#include "src/primitives/scripts.h"
+#include "src/transport/route.h"
+
+#include <time.h>
+#include <unistd.h>
+
+/* issue(): scripts.h. */
+
+/* How long a fencing counter outlives the lease of the last token it issued. */
+#define FENCE_KEEP_MS 10000
+
+zend_long rlock_fence_keep(zend_long ttl)
+{
+	return ttl > ZEND_LONG_MAX - FENCE_KEEP_MS ? ZEND_LONG_MAX : ttl + FENCE_KEEP_MS;
+}
+
+/* KEYS: lock, grants, waiters, fence[, self]. ARGV: token, ttl, fencing, wait, queued, keep
+ * (the fencing counter's life past a token).
+ * A key that holds our token already is ours: an acquire whose reply was lost, tried again
+ * with the same token.
+ * A grant is left on the list, not popped by a BLPOP, when the waiter it was meant for was not
+ * blocked when the release pushed it: it died, or it is between two rounds (woken by a
+ * "wake" or by its own "0", not back yet). The release counted one waiter out already: a
+ * counted caller that takes the grant over is that one. A caller not counted takes it over
+ * counting itself in first, in the place of the waiter the grant was meant for, who, alive,
+ * believes itself counted: uncounted, a release would free the key while it blocks, and
+ * nothing would wake it before its wait ends. That is when others are counted still; when
+ * none is (the release deleted the count), a waiter that comes back counted in its own eyes
+ * finds no count and counts itself again. (A dead waiter so stays counted while others wait:
+ * a release may then hand the key over to nobody again, as the first after its death did,
+ * and the next acquire takes that over at once.)
+ * {1, token, fence} acquired (and "1" pushed on self, for the BLPOP sent right after this
+ * call); {0, pttl, block ms} not, and with wait > 0 the caller counted among the waiters
+ * ("waiters" lives 500 to 1500 ms past the longest wait it covers). queued: the caller is
+ * counted already.
+ * The key is read first: a waiter's round, the path this script mostly runs (a free key is
+ * first tried with a plain SET), then costs one call less than a SET NX that fails. The
+ * grants are looked at with LLEN before any LPOP: on a Redis out of memory, the first write
+ * of an acquire that takes a free key or joins the waiters is one Redis refuses (SET, INCR),
+ * and the script fails at once with OOM, having changed nothing. */
+rlock_script rlock_script_acquire = { .source = RLOCK_LUA_ISSUE
+	"local lock, grants, waiters, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n"
+	"local token, ttl, fencing, wait, queued, keep = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1', ARGV[6]\n"
+	"local function leave()\n"
+	"  if queued and redis.call('decr', waiters) <= 0 then redis.call('del', waiters) end\n"
+	"end\n"
+	"local function won(t, f)\n"
+	"  leave()\n"
+	"  if fencing and f == 0 then f = issue(fence, keep) end\n"
+	"  if self then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end\n"
+	"  return {1, t, f}\n"
+	"end\n"
+	"local holder = redis.call('get', lock)\n"
+	"if not holder then redis.call('set', lock, token, 'PX', ttl) return won(token, 0) end\n"
+	"if holder == token then redis.call('pexpire', lock, ttl) return won(token, 0) end\n"
+	"local g = redis.call('llen', grants) > 0\n"
+	"if g and not queued and redis.call('exists', waiters) == 1 then redis.call('incr', waiters) queued = true end\n"
+	"g = g and redis.call('lpop', grants)\n"
+	"while g do\n"
+	"  local t, f = string.match(g, '^(%x+) (%d+)')\n"
+	"  if t and holder == t then\n"
+	"    redis.call('pexpire', lock, ttl)\n"
+	"    queued = false\n"
+	"    return won(t, tonumber(f))\n"
+	"  end\n"
+	"  g = redis.call('lpop', grants)\n"
+	"end\n"
+	"local pttl = redis.call('pttl', lock)\n"
+	"if wait <= 0 then leave() return {0, pttl, 0} end\n"
+	"local block = wait\n"
+	"if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end\n"
+	"local left = redis.call('pttl', waiters)\n"
+	"if not queued or left == -2 then redis.call('incr', waiters) end\n"
+	"if left < wait + 500 then redis.call('pexpire', waiters, wait + 1500) end\n"
+	"if fencing then redis.call('set', fence, '0', 'NX') atleast(fence, wait + 500) end\n"
+	"return {0, pttl, block}\n"
+};
+
+/* KEYS: lock, grants, waiters, fence, wakes. ARGV: token, "next-token fair ttl keep" (fair: 0 or 1).
+ * Each argument costs Redis work before the script runs (callgrind of redis-server 7.0: about
+ * 1,000 instructions each: parsed, made a Lua string, put in ARGV, collected), and a
+ * release nobody waits for needs only the token: what a hand-over needs goes packed in one
+ * argument, split (string.match, about as costly as the arguments it saves) only there.
+ * 0 not ours; else what free() (scripts.h) answers: 2 handed over to the longest waiter, 1
+ * released (waking the waiters of locks over several keys, if any).
+ * A release nobody waits for reads the key and the count, and deletes; the Lua functions
+ * and the packed argument of a hand-over are made and read only past that point. (An MGET
+ * of the key and the count costs Redis 7 more than two GETs: its reply becomes a Lua
+ * table.) */
+#define RELEASE_KEYS "local lock, grants, waiters, fence, wakes = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n"
+/* What a release does once it may: delete the key, or hand it over (free()). */
+#define RELEASE_FREE \
+	"local n = tonumber(redis.call('get', waiters)) or 0\n" \
+	"if n <= 0 then redis.call('del', lock) return 1 end\n" \
+	RLOCK_LUA_FREE \
+	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
+	"return free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n"
+rlock_script rlock_script_release = { .source = RELEASE_KEYS
+	"if redis.call('get', lock) ~= ARGV[1] then return 0 end\n"
+	RELEASE_FREE
+};
+
+/* RLock::forceUnlock(): the release whoever holds the key (ARGV[1] unused). KEYS and ARGV[2]
+ * as the release's; 0 nobody held it, else what the release answers: the waiters are served
+ * as by a release of the holder's own. */
+rlock_script rlock_script_force_release = { .source = RELEASE_KEYS
+	"if redis.call('exists', lock) == 0 then return 0 end\n"
+	RELEASE_FREE
+};
+
+/* KEYS: lock. ARGV: token, ttl. 1 extended, 0 not ours. */
+rlock_script rlock_script_extend = { .source =
+	"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end\n"
+	"return 0\n"
+};
+
+/* The watchdog's batch renewal: the extend script over many keys at once. KEYS: n keys.
+ * ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours. A key is a
+ * mutex's (a string holding the token: its lease is the key's), or the holders of a lock
+ * shared by several (a sorted set of holder tokens, each scored with the ms its lease ends
+ * by the server's clock, the key living as long as its longest lease). Run by the watchdog
+ * thread on its own connections. */
+rlock_script rlock_script_renew = { .source = RLOCK_LUA_ATLEAST RLOCK_LUA_CLOCK_MS
+	"local n = #KEYS\n"
+	"local out = {}\n"
+	"for i = 1, n do\n"
+	"  local v = redis.pcall('get', KEYS[i])\n"
+	"  out[i] = 0\n"
+	"  if v == ARGV[i] then\n"
+	"    redis.call('pexpire', KEYS[i], ARGV[n + i])\n"
+	"    out[i] = 1\n"
+	"  elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then\n"
+	"    redis.call('zadd', KEYS[i], 'XX', clock_ms() + tonumber(ARGV[n + i]), ARGV[i])\n"
+	"    atleast(KEYS[i], ARGV[n + i])\n"
+	"    out[i] = 1\n"
+	"  end\n"
+	"end\n"
+	"return out\n"
+};
+
+/* KEYS: lock, fence. ARGV: floor, keep, token. While the lock holds token: raise the fencing
+ * counter to at least floor (Redlock), keep it keep ms at least, and return 1; otherwise
+ * (the lease ran out before the raise came) 0, and nothing changed: a raise that counts
+ * came while the holder still had this master, so whoever takes it next comes after it. */
+rlock_script rlock_script_fence_floor = { .source = RLOCK_LUA_ATLEAST
+	"if redis.call('get', KEYS[1]) ~= ARGV[3] then return 0 end\n"
+	"if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[1]) then redis.call('set', KEYS[2], ARGV[1], 'KEEPTTL') end\n"
+	"atleast(KEYS[2], ARGV[2])\n"
+	"return 1\n"
+};
+
+void rlock_script_init(rlock_script *s)
+{
+	PHP_SHA1_CTX ctx;
+	unsigned char digest[20];
+	PHP_SHA1Init(&ctx);
+	PHP_SHA1Update(&ctx, (const unsigned char *) s->source, strlen(s->source));
+	PHP_SHA1Final(digest, &ctx);
+	make_sha1_digest(s->sha, digest);
+}
+
+void rlock_scripts_minit(void)
+{
+	rlock_script_init(&rlock_script_acquire);
+	rlock_script_init(&rlock_script_release);
+	rlock_script_init(&rlock_script_force_release);
+	rlock_script_init(&rlock_script_extend);
+	rlock_script_init(&rlock_script_fence_floor);
+	rlock_script_init(&rlock_script_renew);
+}
+
+const char *rlock_long_str(char buf[RLOCK_LONG_STR], zend_long n)
+{
+	return zend_print_long_to_buf(buf + RLOCK_LONG_STR - 1, n);
+}
+
+zend_long rlock_deadline(zend_long wait_ms)
+{
+	zend_long now = rlock_now_ms();
+	return wait_ms > ZEND_LONG_MAX - now ? ZEND_LONG_MAX : now + wait_ms;
+}
+
+zend_string *rlock_new_token(rlock_err *err)
+{
+	static const char hex[] = "0123456789abcdef";
+	/* one getrandom() for 16 tokens; a forked child draws its own */
+	if (RLOCK_G(random_used) + 16 > sizeof(RLOCK_G(random_pool)) || RLOCK_G(random_pid) != rlock_getpid()) {
+		if (php_random_bytes_silent(RLOCK_G(random_pool), sizeof(RLOCK_G(random_pool))) == FAILURE) {
+			rlock_err_set(err, RLOCK_ERR_REPLY, "-", "the operating system's CSPRNG failed");
+			return NULL;
+		}
+		RLOCK_G(random_used) = 0;
+		RLOCK_G(random_pid) = rlock_getpid();
+	}
+	unsigned char *raw = RLOCK_G(random_pool) + RLOCK_G(random_used);
+	RLOCK_G(random_used) += 16;
+	zend_string *t = zend_string_alloc(32, 0);
+	for (int i = 0; i < 16; i++) {
+		ZSTR_VAL(t)[2 * i] = hex[raw[i] >> 4];
+		ZSTR_VAL(t)[2 * i + 1] = hex[raw[i] & 15];
+	}
+	ZSTR_VAL(t)[32] = '\0';
+	memset(raw, 0, 16);  /* a handed-out token is not left in the pool */
+	return t;
+}
+
+static bool has_hash_tag(zend_string *key)
+{
+	size_t tag_len;
+	return rlock_route_hash_tag(ZSTR_VAL(key), ZSTR_LEN(key), &tag_len) != NULL;
+}
+
+bool rlock_keys_cluster_safe(zend_string *key)
+{
+	return has_hash_tag(key) || !memchr(ZSTR_VAL(key), '}', ZSTR_LEN(key));
+}
+
+/* Key names. Distinct locks never share a Redis key, companions included, whatever the
+ * prefix:
+ *
+ * - The lock of the full key K (prefix and key, any bytes) is the Redis key L = K, or
+ *   "}" K when K begins with "}" (which keys hardly ever do).
+ * - L's companions are "}{" L "}:" role when L has no {hash tag}, else "}=" L ":" role;
+ *   role is "grants", "waiters", "fence", "wakes", or "self-" and a waiter's token (hex); a
+ *   semaphore's (semaphore.c) "semaphore", "semaphore-queue", "semaphore-waiters" and
+ *   "semaphore-self-" and a ticket (hex); a rate limit's (ratelimit.c) "rate": never a
+ *   ':'. (An ACL pattern "~}?PREFIX*" covers them.)
+ *
+ * Lock keys: K -> L is one-to-one (the identity on keys not beginning with "}"; a "}" put
+ * before those that do, which then begin with two). No lock key is a companion: a lock key
+ * begins with a byte other than "}", or with "}}"; a companion begins with "}{" or "}=".
+ * Companions: the byte after the first tells the form, the role is what follows the last
+ * ':' (the role has none), and what is left is L, braces taken off in the "{" form; so one
+ * name is one (L, role), and as K -> L is one-to-one, one (K, role).
+ *
+ * Cluster: the hash tag is between the first "{" and the next "}". Neither the leading "}"
+ * nor "=" is a "{", so a tagged L's companions have L's own tag, and an untagged L, which
+ * then has no "}" at all (rlock_keys_cluster_safe()), is its companions' tag, whole: the
+ * companions hash to L's slot. */
+#define KEY_MARK '}'
+
+zend_string *rlock_keys_lock_key(zend_string *full)
+{
+	if (ZSTR_LEN(full) == 0 || ZSTR_VAL(full)[0] != KEY_MARK) {
+		return full;
+	}
+	zend_string *l = zend_string_concat2("}", 1, ZSTR_VAL(full), ZSTR_LEN(full));
+	zend_string_release(full);
+	return l;
+}
+
+bool rlock_keys_is_lock_key(zend_string *l, zend_string *prefix)
+{
+	const char *k = ZSTR_VAL(l);
+	size_t len = ZSTR_LEN(l);
+	if (len > 0 && k[0] == KEY_MARK) {
+		/* "}" put before a full key that begins with one; any other is a companion */
+		if (len < 2 || k[1] != KEY_MARK) {
+			return false;
+		}
+		k++;
+		len--;
+	}
+	return len > ZSTR_LEN(prefix) && memcmp(k, ZSTR_VAL(prefix), ZSTR_LEN(prefix)) == 0;
+}
+
+static zend_string *companion_of(zend_string *l, bool tagged, const char *role, zend_string *extra)
+{
+	/* "}{" L "}:" role extra, or "}=" L ":" role extra: one allocation of its exact size */
+	size_t role_len = strlen(role), extra_len = extra ? ZSTR_LEN(extra) : 0;
+	zend_string *c = zend_string_alloc(2 + ZSTR_LEN(l) + !tagged + 1 + role_len + extra_len, 0);
+	char *p = ZSTR_VAL(c);
+	*p++ = KEY_MARK;
+	*p++ = tagged ? '=' : '{';
+	memcpy(p, ZSTR_VAL(l), ZSTR_LEN(l));
+	p += ZSTR_LEN(l);
+	if (!tagged) {
+		*p++ = '}';
+	}
+	*p++ = ':';
+	memcpy(p, role, role_len);
+	p += role_len;
+	if (extra) {
+		memcpy(p, ZSTR_VAL(extra), extra_len);
+		p += extra_len;
+	}
+	*p = '\0';
+	return c;
+}
+
+static zend_string *companion(rlock_keys *k, const char *role, zend_string *extra)
+{
+	return companion_of(k->keys[0], k->tagged, role, extra);
+}
+
+zend_string *rlock_keys_companion(zend_string *lock_key, const char *role)
+{
+	return companion_of(lock_key, has_hash_tag(lock_key), role, NULL);
+}
+
+zend_string *rlock_keys_companion_base(zend_string *c, const char *role)
+{
+	/* "}{" L "}:" role or "}=" L ":" role, as companion_of() makes them */
+	size_t role_len = strlen(role), len = ZSTR_LEN(c);
+	if (len < 3 + role_len || ZSTR_VAL(c)[0] != KEY_MARK) {
+		return NULL;
+	}
+	bool braced = ZSTR_VAL(c)[1] == '{';
+	size_t tail = 1 + role_len + braced;
+	if ((!braced && ZSTR_VAL(c)[1] != '=') || len < 2 + tail
+			|| memcmp(ZSTR_VAL(c) + len - role_len, role, role_len) != 0) {
+		return NULL;
+	}
+	return zend_string_init(ZSTR_VAL(c) + 2, len - 2 - tail, 0);
+}
+
+zend_string *rlock_keys_companion_name(zend_string *c, const char *role)
+{
+	zend_string *base = rlock_keys_companion_base(c, role);
+	return base ? base : zend_string_copy(c);
+}
+
+void rlock_keys_init(rlock_keys *k, zend_string *key)
+{
+	static const char *role[4] = { "grants", "waiters", "fence", "wakes" };
+	k->tagged = has_hash_tag(key);
+	k->keys[0] = zend_string_copy(key);
+	for (int i = 0; i < 4; i++) {
+		k->keys[i + 1] = companion(k, role[i], NULL);
+	}
+}
+
+zend_string *rlock_keys_self(rlock_keys *k, zend_string *token)
+{
+	return companion(k, "self-", token);
+}
+
+void rlock_keys_free(rlock_keys *k)
+{
+	for (int i = 0; i < 5; i++) {
+		zend_string_release(k->keys[i]);
+	}
+}
+
+/* EVALSHA sha numkeys keys... [extra key] */
+void rlock_call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra)
+{
+	rlock_cmd *cmd = &c->cmd;
+	c->script = s;
+	cmd->argc = 0;
+	cmd->argv[cmd->argc] = "EVALSHA"; cmd->lens[cmd->argc++] = 7;
+	cmd->argv[cmd->argc] = s->sha; cmd->lens[cmd->argc++] = 40;
+	const char *n = rlock_long_str(c->num[0], nkeys + (extra != NULL));
+	cmd->argv[cmd->argc] = n; cmd->lens[cmd->argc++] = c->num[0] + sizeof(c->num[0]) - 1 - n;
+	for (int i = 0; i < nkeys; i++) {
+		cmd->argv[cmd->argc] = ZSTR_VAL(keys[i]); cmd->lens[cmd->argc++] = ZSTR_LEN(keys[i]);
+	}
+	if (extra) {
+		cmd->argv[cmd->argc] = ZSTR_VAL(extra); cmd->lens[cmd->argc++] = ZSTR_LEN(extra);
+	}
+}
+
+static void call_arg(rlock_call *c, const char *arg, size_t len)
+{
+	c->cmd.argv[c->cmd.argc] = arg;
+	c->cmd.lens[c->cmd.argc++] = len;
+}
+
+void rlock_call_num(rlock_call *c, int slot, zend_long n)
+{
+	const char *s = rlock_long_str(c->num[slot], n);
+	call_arg(c, s, c->num[slot] + sizeof(c->num[slot]) - 1 - s);
+}
+
+void rlock_call_str(rlock_call *c, zend_string *s)
+{
+	call_arg(c, ZSTR_VAL(s), ZSTR_LEN(s));
+}
+
+/* The packed argument: a token (none when NULL), then the m numbers of nums, separated by
+ * spaces; the token is cut should it not leave room for them (a token never is: 32 bytes). */
+void rlock_call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m)
+{
+	char *p = c->packed, num[RLOCK_LONG_STR];
+	size_t len = token ? MIN(ZSTR_LEN(token), sizeof(c->packed) - (size_t) m * RLOCK_LONG_STR) : 0;
+	if (token) {
+		memcpy(p, ZSTR_VAL(token), len);
+		p += len;
+	}
+	for (int i = 0; i < m; i++) {
+		const char *n = rlock_long_str(num, nums[i]);
+		len = num + sizeof(num) - 1 - n;
+		if (token || i > 0) {
+			*p++ = ' ';
+		}
+		memcpy(p, n, len);
+		p += len;
+	}
+	call_arg(c, c->packed, p - c->packed);
+}
+
+void rlock_call_flag(rlock_call *c, bool flag)
+{
+	call_arg(c, flag ? "1" : "0", 1);
+}
+
+void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const rlock_opts *o, zend_long wait_ms,
+	bool queued, zend_string *self)
+{
+	rlock_call_start(c, &rlock_script_acquire, 4, k->keys, self);
+	rlock_call_str(c, token);
+	rlock_call_num(c, 1, o->ttl);
+	rlock_call_flag(c, o->fencing);
+	rlock_call_num(c, 2, wait_ms);
+	rlock_call_flag(c, queued);
+	rlock_call_num(c, 3, rlock_fence_keep(o->ttl));
+}
+
+void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, const rlock_opts *o,
+	bool fair)
+{
+	zend_long nums[3] = { fair, o->ttl, rlock_fence_keep(o->ttl) };
+	rlock_call_start(c, token ? &rlock_script_release : &rlock_script_force_release, 5, k->keys, NULL);
+	rlock_call_str(c, token ? token : ZSTR_EMPTY_ALLOC());
+	rlock_call_packed(c, next, nums, 3);
+}
+
+void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl)
+{
+	rlock_call_start(c, &rlock_script_extend, 1, key, NULL);
+	rlock_call_str(c, token);
+	rlock_call_num(c, 1, ttl);
+}
+
+void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_string *token, const rlock_opts *o)
+{
+	rlock_call_start(c, &rlock_script_fence_floor, 1, &k->keys[0], k->keys[3]);
+	rlock_call_num(c, 1, floor);
+	rlock_call_num(c, 2, rlock_fence_keep(o->ttl));
+	rlock_call_str(c, token);
+}
+
+void rlock_call_use_eval(rlock_call *c)
+{
+	c->cmd.argv[0] = "EVAL"; c->cmd.lens[0] = 4;
+	c->cmd.argv[1] = c->script->source; c->cmd.lens[1] = strlen(c->script->source);
+}
+
+bool rlock_call_noscript(rlock_call *c, redisReply *r)
+{
+	if (!c->script || !r || r->type != REDIS_REPLY_ERROR || r->len < 8 || strncmp(r->str, "NOSCRIPT", 8) != 0) {
+		return false;
+	}
+	rlock_call_use_eval(c);
+	return true;
+}
+
+bool rlock_token_ours(const char *s, size_t len)
+{
+	if (len != 32) {
+		return false;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The text of r, a reply from s, for a message: s's password, should the server echo it,
+ * shown as "***" (rlock_err_quote). */
+static const char *server_quote(const rlock_server *s, char *out, size_t size, const redisReply *r)
+{
+	return rlock_err_quote(out, size, r->str, r->len, s->pass ? ZSTR_VAL(s->pass) : NULL, s->pass ? ZSTR_LEN(s->pass) : 0);
+}
+
+bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err)
+{
+	if (r->type != REDIS_REPLY_ERROR) {
+		return false;
+	}
+	rlock_reply_error_set(s, r, "", err);
+	freeReplyObject(r);
+	return true;
+}
+
+void rlock_reply_error_set(const rlock_server *s, const redisReply *r, const char *what, rlock_err *err)
+{
+	char text[401];
+	if (rlock_conn_unauthenticated(r, s->pass != NULL, text, sizeof(text))) {
+		rlock_err_set(err, RLOCK_ERR_AUTH, s->label, "%s%s", what, text);
+		return;
+	}
+	rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "%s%s", what, server_quote(s, text, sizeof(text), r));
+}
+
+bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long min, zend_long max, zend_long *out,
+	rlock_err *err)
+{
+	if (r->type != REDIS_REPLY_INTEGER || r->integer < min || r->integer > max) {
+		if (r->type == REDIS_REPLY_INTEGER) {
+			rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "unexpected reply: an integer out of range");
+		} else {
+			rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "unexpected reply of type %d", r->type);
+		}
+		freeReplyObject(r);
+		return false;
+	}
+	*out = (zend_long) r->integer;
+	freeReplyObject(r);
+	return true;
+}
+
+bool rlock_reply_is_attempt(const redisReply *r)
+{
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != 3 || r->element[0]->type != REDIS_REPLY_INTEGER
+			|| r->element[2]->type != REDIS_REPLY_INTEGER || r->element[2]->integer < 0) {
+		return false;
+	}
+	if (r->element[0]->integer == 1) {
+		return r->element[1]->type == REDIS_REPLY_STRING && rlock_token_ours(r->element[1]->str, r->element[1]->len);
+	}
+	/* PTTL's -2 (no key) and -1 (no expiry), or a lease; +1 on it does not overflow */
+	return r->element[0]->integer == 0 && r->element[1]->type == REDIS_REPLY_INTEGER
+		&& r->element[1]->integer >= -2 && r->element[1]->integer < ZEND_LONG_MAX;
+}
+
+bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *res, rlock_err *err)
+{
+	if (!rlock_reply_is_attempt(r)) {
+		rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "unexpected reply to the acquire script");
+		freeReplyObject(r);
+		return false;
+	}
+	res->acquired = r->element[0]->integer == 1;
+	res->token = res->acquired ? zend_string_init(r->element[1]->str, r->element[1]->len, 0) : NULL;
+	res->fence = res->acquired ? (zend_long) r->element[2]->integer : 0;
+	res->pttl = res->acquired ? 0 : (zend_long) r->element[1]->integer;
+	res->block = res->acquired ? 0 : (zend_long) r->element[2]->integer;
+	freeReplyObject(r);
+	return true;
+}

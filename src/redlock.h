@@ -1,9 +1,0 @@
-#ifndef RLOCK_REDLOCK_H
-#define RLOCK_REDLOCK_H
-
-#include "lock.h"
-
-/* The lock over N independent masters (option "servers"): the Redlock algorithm. */
-extern const rlock_algo rlock_redlock_algo;
-
-#endif
