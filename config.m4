@@ -66,7 +66,7 @@ if test "$PHP_RLOCK" != "no"; then
     src/transport/conn.c src/transport/route.c \
     src/runtime/swoole.c \
     src/stats/stats.c \
-    src/core/options.c src/core/errors.c,
+    src/core/options.c src/core/errors.c src/core/globals.c,
     $ext_shared,, -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
   PHP_ADD_BUILD_DIR($ext_builddir/src/php)
   PHP_ADD_BUILD_DIR($ext_builddir/src/state)

@@ -106,6 +106,12 @@ ZEND_EXTERN_MODULE_GLOBALS(rlock)
 extern pid_t rlock_pid;
 #define rlock_getpid() (rlock_pid)
 
+/* The monotonic clock, in ms and in us (touch no Zend state: the watchdog's thread uses
+ * them too). rlock_globals, rlock_pid and the clock are defined in src/core/globals.c, the
+ * bottom layer: every file uses them. */
+zend_long rlock_now_ms(void);
+zend_long rlock_now_us(void);
+
 #if defined(ZTS) && defined(COMPILE_DL_RLOCK)
 ZEND_TSRMLS_CACHE_EXTERN()
 #endif

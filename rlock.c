@@ -35,10 +35,6 @@
 #include <unistd.h>
 #include <pthread.h>
 
-ZEND_DECLARE_MODULE_GLOBALS(rlock)
-
-pid_t rlock_pid;
-
 
 /* ---- php.ini ---- */
 
@@ -235,6 +231,7 @@ PHP_MINIT_FUNCTION(rlock)
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();
 	rlock_context_minit();
+	rlock_registry_minit();
 	rlock_lost_minit();
 	return SUCCESS;
 }
@@ -349,8 +346,5 @@ zend_module_entry rlock_module_entry = {
 };
 
 #ifdef COMPILE_DL_RLOCK
-# ifdef ZTS
-ZEND_TSRMLS_CACHE_DEFINE()
-# endif
 ZEND_GET_MODULE(rlock)
 #endif

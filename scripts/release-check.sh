@@ -12,6 +12,8 @@
 #      configureoption's default, make), and the phpt suite passes against that module
 #      loaded through an ini file (php -n -c rlock.ini), by scripts/test.sh's rule
 #      (rlock_phpt_verdict: tests ran, none skipped, none passed only on a retry);
+#      The object files of that build have no loop of calls between source files and no call
+#      up across the layers (scripts/layers.php);
 #   6. `php --re rlock` shows every class, interface and method of the contract, with types, the README
 #      API reference names every method, and phpversion('rlock') and phpinfo() show the version.
 #   scripts/release-check.sh --quick   checks 1 to 3 only (a few seconds, no build)
@@ -177,6 +179,14 @@ if ! (cd "$build" && phpize && ./configure --with-php-config="$(command -v php-c
 fi
 [ -f "$build/modules/rlock.so" ] || { fail "the tarball built no modules/rlock.so"; exit 1; }
 ok "the tarball builds: phpize, configure --with-hiredis, make"
+# the layers (docs/design.md): no loop of uses between source files, none upward, read from the
+# symbols of the tarball's object files
+if layers=$(php scripts/layers.php "$build" 2>&1); then
+	ok "$layers"
+else
+	fail "the source's layers:
+$(sed 's/^/    /' <<<"$layers")"
+fi
 cat >"$work/rlock.ini" <<EOF
 ; rlock as a user loads it: the installed module, through an ini file
 extension_dir=$build/modules

@@ -18,6 +18,7 @@
 #include "src/core/errors.h"
 #include "src/transport/conn.h"
 #include "src/primitives/lock.h"
+#include "src/primitives/redlock.h"
 #include "src/primitives/scripts.h"
 #include "src/transport/route.h"
 #include "src/state/registry.h"

@@ -24,18 +24,12 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "src/primitives/lock.h"
-#include "src/primitives/redlock.h"
 #include "src/primitives/scripts.h"
 #include "src/transport/conn.h"
 #include "src/transport/route.h"
 #include "src/stats/stats.h"
 
 #include <unistd.h>
-
-const rlock_algo *rlock_algo_of(const rlock_opts *o)
-{
-	return o->nservers > 0 ? &rlock_redlock_algo : &rlock_lock_algo;
-}
 
 void rlock_lock_name(smart_str *out, const char *noun, zend_string *key)
 {

@@ -40,6 +40,9 @@ typedef struct {
 	/* How a message names the lock on key, as the user knows it, appended to out (after
 	 * "the"). NULL: lock "key" (a mutex's key is the user's, prefix included). */
 	void (*name)(zend_string *key, smart_str *out);
+	/* How the statistics name the lock on key (src/stats): a new string. NULL: as messages
+	 * do for a lock over several keys (name), else key. */
+	zend_string *(*stats_name)(zend_string *key);
 } rlock_algo;
 
 /* The most Redis keys one hold keeps its token in (rlock_algo.renewed). */
@@ -47,8 +50,6 @@ typedef struct {
 
 extern const rlock_algo rlock_lock_algo;
 
-/* The algorithm o asks for. */
-const rlock_algo *rlock_algo_of(const rlock_opts *o);
 
 /* noun "key" appended to out: how messages name a lock. */
 void rlock_lock_name(smart_str *out, const char *noun, zend_string *key);

@@ -432,3 +432,8 @@ const rlock_algo rlock_redlock_algo = {
 	.exists = redlock_exists,
 	.pttl = redlock_pttl,
 };
+
+const rlock_algo *rlock_algo_of(const rlock_opts *o)
+{
+	return o->nservers > 0 ? &rlock_redlock_algo : &rlock_lock_algo;
+}

@@ -6,4 +6,8 @@
 /* The lock over N independent masters (option "servers"): the Redlock algorithm. */
 extern const rlock_algo rlock_redlock_algo;
 
+/* The algorithm o asks for: Redlock over its masters ("servers"), else the lock on one server
+ * (rlock_lock_algo). Here, above lock.c: Redlock waits through lock.c's wait. */
+const rlock_algo *rlock_algo_of(const rlock_opts *o);
+
 #endif

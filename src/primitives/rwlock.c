@@ -51,7 +51,6 @@
 #include "src/primitives/rwlock.h"
 #include "src/primitives/scripts.h"
 #include "src/transport/route.h"
-#include "src/state/registry.h"
 
 /* The server's clock in ms, when the script began. */
 #define LUA_NOW RLOCK_LUA_CLOCK_MS "local now = clock_ms()\n"
@@ -347,6 +346,14 @@ static int rw_key_release(bool write, const rlock_opts *o, rw_keys *rk, zend_str
 	return n > 0;
 }
 
+/* The registry's rlock_registry_token(), given at MINIT (rlock_rwlock_held_by()). */
+static zend_string *(*held_token)(const rlock_algo *a, const rlock_opts *o, zend_string *key);
+
+void rlock_rwlock_held_by(zend_string *(*fn)(const rlock_algo *a, const rlock_opts *o, zend_string *key))
+{
+	held_token = fn;
+}
+
 static int rw_acquire(bool write, const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out,
 	rlock_err *err)
 {
@@ -366,7 +373,7 @@ static int rw_acquire(bool write, const rlock_opts *o, zend_string *key, zend_lo
 	/* a reader in a process that holds the write side (reentrant, as a process' holds are)
 	 * gets in past its own writer */
 	zend_string *other = write ? token
-		: o->reentrant ? rlock_registry_token(&rlock_rwlock_write_algo, o, key) : NULL;
+		: o->reentrant ? held_token(&rlock_rwlock_write_algo, o, key) : NULL;
 	rw_round round = { .rk = &rk, .write = write, .other = other ? other : ZSTR_EMPTY_ALLOC() };
 	rlock_waiter w = { .k = &rk.k, .token = token, .list = rk.keys[write ? RW_WGRANTS : RW_RWAKE],
 		.call = rw_round_call, .arg = &round };

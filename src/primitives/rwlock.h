@@ -14,4 +14,9 @@ extern const rlock_algo rlock_rwlock_write_algo;
 
 void rlock_rwlock_minit(void);
 
+/* MINIT, from the registry (src/state/registry.c), which sits above: fn(a, o, key) is the
+ * token the running context holds key with (a's kind), or NULL (rlock_registry_token()): a
+ * reader gets in past its own context's writer. */
+void rlock_rwlock_held_by(zend_string *(*fn)(const rlock_algo *a, const rlock_opts *o, zend_string *key));
+
 #endif

@@ -480,33 +480,6 @@ bool rlock_token_ours(const char *s, size_t len)
 	return true;
 }
 
-/* The text of r, a reply from s, for a message: s's password, should the server echo it,
- * shown as "***" (rlock_err_quote). */
-static const char *server_quote(const rlock_server *s, char *out, size_t size, const redisReply *r)
-{
-	return rlock_err_quote(out, size, r->str, r->len, s->pass ? ZSTR_VAL(s->pass) : NULL, s->pass ? ZSTR_LEN(s->pass) : 0);
-}
-
-bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err)
-{
-	if (r->type != REDIS_REPLY_ERROR) {
-		return false;
-	}
-	rlock_reply_error_set(s, r, "", err);
-	freeReplyObject(r);
-	return true;
-}
-
-void rlock_reply_error_set(const rlock_server *s, const redisReply *r, const char *what, rlock_err *err)
-{
-	char text[401];
-	if (rlock_conn_unauthenticated(r, s->pass != NULL, text, sizeof(text))) {
-		rlock_err_set(err, RLOCK_ERR_AUTH, s->label, "%s%s", what, text);
-		return;
-	}
-	rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "%s%s", what, server_quote(s, text, sizeof(text), r));
-}
-
 bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long min, zend_long max, zend_long *out,
 	rlock_err *err)
 {

@@ -181,13 +181,7 @@ bool rlock_token_ours(const char *s, size_t len);
 bool rlock_reply_is_attempt(const redisReply *r);
 
 /* Replies into results; each frees r. False with err set on an unexpected reply (an
- * integer: outside min..max). */
-bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err);
-/* err set from r, an error reply from s, its text after what ("" or "COMMAND: "): a refusal
- * for want of a password (rlock_conn_unauthenticated()) an authentication failure
- * (RLOCK_ERR_AUTH), as AUTH's own are, any other a reply error (its text with s's password, should the server
- * echo it, shown as "***": rlock_err_quote). */
-void rlock_reply_error_set(const rlock_server *s, const redisReply *r, const char *what, rlock_err *err);
+ * integer: outside min..max). (An error reply: rlock_reply_error(), src/transport/conn.h.) */
 bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long min, zend_long max, zend_long *out,
 	rlock_err *err);
 bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *res, rlock_err *err);

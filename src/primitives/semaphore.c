@@ -520,6 +520,7 @@ int rlock_semaphore_available(const rlock_opts *o, zend_string *key, zend_long l
 const rlock_algo rlock_semaphore_algo = {
 	.kind = "semaphore",
 	.shared = true,
+	.stats_name = rlock_semaphore_name,
 	.release = sem_release,
 	.extend = sem_extend,
 	.is_owner = sem_is_owner,

@@ -12,7 +12,7 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "src/state/context.h"
-#include "src/state/registry.h"
+#include "src/transport/conn.h"
 #include "zend_observer.h"
 #include "zend_fibers.h"
 
@@ -178,6 +178,14 @@ uint32_t rlock_context_coroutine_slot(void)
 	return st->slot;
 }
 
+/* What ends a context's holds: the registry's, given at MINIT (rlock_context_on_end()). */
+static void (*context_ended)(rlock_ctx ctx);
+
+void rlock_context_on_end(void (*fn)(rlock_ctx ctx))
+{
+	context_ended = fn;
+}
+
 /* The running coroutine ends (every coroutine's, its defers run: swoole.h). What it held
  * ends as at a request's end (the releases yield, on its own connections), then its slot is
  * free. */
@@ -186,7 +194,7 @@ static void coroutine_end(void)
 	long cid = rlock_swoole->get_id();
 	co_state *st = co_find(cid);
 	if (st) {
-		rlock_registry_end(st->ctx);
+		context_ended(st->ctx);
 		if ((st = co_find(cid))) {  /* (found again: the table may have grown meanwhile) */
 			zend_hash_index_del(&RLOCK_G(ctx_alive), st->ctx);
 			zend_hash_index_del(&RLOCK_G(co_slots), st->slot);
@@ -237,11 +245,12 @@ static void fiber_destroyed(zend_fiber_context *c)
 			}
 		} ZEND_HASH_FOREACH_END();
 	}
-	rlock_registry_end(ctx);
+	context_ended(ctx);
 }
 
 void rlock_context_minit(void)
 {
+	rlock_conn_slot_by(rlock_context_coroutine_slot);
 	zend_observer_fiber_destroy_register(fiber_destroyed);
 	rlock_swoole_minit(coroutine_end);
 	if (rlock_swoole) {

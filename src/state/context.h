@@ -4,8 +4,8 @@
 /* The execution context a hold belongs to: the request's main flow, a Fiber, or a Swoole
  * coroutine (swoole.h; a thread, once a runtime layer adds it). This
  * file is the one place that knows what a context is: a runtime replaces rlock_context() and
- * calls rlock_registry_end() (registry.h) where one of its contexts ends, as the Fiber
- * observer and the coroutine's end here do. */
+ * tells where one of its contexts ends (the callback the registry, the layer above, gave
+ * rlock_context_on_end() at MINIT), as the Fiber observer and the coroutine's end here do. */
 
 #include "php.h"
 #include "php_rlock.h"
@@ -41,14 +41,11 @@ static zend_always_inline rlock_ctx rlock_context(void)
 	return rlock_context_fiber();
 }
 
-/* The running context's connection slot (conn.c): 0, but a Swoole coroutine's own n > 0,
- * given back at its end, so that two coroutines never interleave commands on one
- * connection, and the next coroutines reuse the connections of those that ended. */
+/* The running coroutine's connection slot (src/transport/conn.c, given at MINIT): 0 outside
+ * one, else its own n > 0, given back at its end, so that two coroutines never interleave
+ * commands on one connection, and the next coroutines reuse the connections of those that
+ * ended. */
 uint32_t rlock_context_coroutine_slot(void);
-static zend_always_inline uint32_t rlock_context_slot(void)
-{
-	return UNEXPECTED(rlock_swoole != NULL) ? rlock_context_coroutine_slot() : 0;
-}
 
 /* Whether a round trip may let other contexts of this process run meanwhile (Swoole loaded:
  * a coroutine's waits yield): then what a caller found in a table before one is to be found
@@ -68,7 +65,11 @@ static zend_always_inline bool rlock_context_alive(rlock_ctx ctx)
  * it held is no longer its own): the old id, no longer alive. */
 rlock_ctx rlock_context_renew(void);
 
-/* MINIT: the Fiber observer, which ends a Fiber's holds (rlock_registry_end()) as its
+/* MINIT, from the registry (src/state/registry.c), which sits above: fn is called where a
+ * context ends, to end what it held (rlock_registry_end()). Runs no PHP code. */
+void rlock_context_on_end(void (*fn)(rlock_ctx ctx));
+
+/* MINIT: the Fiber observer, which ends a Fiber's holds (rlock_context_on_end()) as its
  * context is destroyed: returned, thrown, or destroyed while suspended; and the end of a
  * Swoole coroutine, which does the same (Swoole\Coroutine::defer()). */
 void rlock_context_minit(void);

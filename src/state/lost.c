@@ -229,6 +229,7 @@ static void lost_execute_internal(zend_execute_data *execute_data, zval *return_
 
 void rlock_lost_minit(void)
 {
+	rlock_registry_on_lost(rlock_lost_found);
 	prev_interrupt = zend_interrupt_function;
 	zend_interrupt_function = lost_interrupt;
 	if (rlock_swoole) {

@@ -10,7 +10,7 @@
 #include "src/transport/conn.h"
 #include "src/primitives/scripts.h"
 #include "src/state/watchdog.h"
-#include "src/state/lost.h"
+#include "src/primitives/rwlock.h"
 #include "src/stats/stats.h"
 
 #include <unistd.h>
@@ -98,6 +98,14 @@ static zend_long held_valid_until(const rlock_held *h)
 	return MAX(h->hold.valid_until, renewed);
 }
 
+/* Who is told of a hold found lost: lost.c, above, at MINIT (rlock_registry_on_lost()). */
+static void (*found_lost)(uint64_t serial);
+
+void rlock_registry_on_lost(void (*fn)(uint64_t serial))
+{
+	found_lost = fn;
+}
+
 /* The watchdog found h lost: told, once per hold (lost.c calls the onLost callbacks of the
  * objects holding it, at the next opcode), and counted in the statistics there, once. Not a
  * hold of a forked parent's. */
@@ -108,7 +116,7 @@ static void held_tell(rlock_held *h)
 	}
 	h->told = true;
 	rlock_stats_lost(h->algo, h->key);
-	rlock_lost_found(h->serial);
+	found_lost(h->serial);
 }
 
 /* Stop renewing h's lease. A loss the watchdog found (its last word, under its mutex) is told
@@ -643,4 +651,16 @@ void rlock_registry_post_deactivate(void)
 	} ZEND_HASH_FOREACH_END();
 	RLOCK_G(request_active) = false;
 	zend_hash_destroy(&RLOCK_G(held));
+}
+
+/* A context ended (src/state/context.c): its holds end (how many released is not asked). */
+static void context_ended(rlock_ctx ctx)
+{
+	rlock_registry_end(ctx);
+}
+
+void rlock_registry_minit(void)
+{
+	rlock_context_on_end(context_ended);
+	rlock_rwlock_held_by(rlock_registry_token);
 }

@@ -52,6 +52,10 @@ zend_string *rlock_registry_token(const rlock_algo *a, const rlock_opts *o, zend
  * another's; 0 when none. No round trip. */
 uint64_t rlock_registry_serial(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token);
 
+/* MINIT, from lost.c, which sits above: fn(serial) is told of each hold the watchdog found
+ * lost (rlock_lost_found()), once per hold. */
+void rlock_registry_on_lost(void (*fn)(uint64_t serial));
+
 /* Tell lost.c (rlock_lost_found()) of every hold the watchdog found lost and not told of yet:
  * each hold once, told now or as it is let go, whichever comes first. */
 void rlock_registry_tell_lost(void);
@@ -64,6 +68,9 @@ void rlock_registry_unwatch(const rlock_algo *a, const rlock_opts *o, zend_strin
  * later, so every lock the request took is known by then. It releases every lock held with
  * auto_release, and stops renewing every lock. */
 void rlock_registry_rinit(void);
+/* MINIT: what the layers below tell the registry, and ask it, through callbacks: a context's
+ * end (src/state/context.c), the write side a context holds (src/primitives/rwlock.c). */
+void rlock_registry_minit(void);
 void rlock_registry_post_deactivate(void);
 
 /* The context ctx ended (a Fiber), or gave up what it held (RLock::releaseAll()): as at a

@@ -30,7 +30,6 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "src/stats/stats.h"
-#include "src/primitives/semaphore.h"
 #include "src/core/options.h"
 #include "zend_smart_str.h"
 
@@ -257,8 +256,8 @@ static uint64_t hash_uncached(const rlock_algo *a, zend_string *key)
  * a semaphore by its name, a lock over several keys by them all. */
 static zend_string *display_name(const rlock_algo *a, zend_string *key)
 {
-	if (strcmp(a->kind, "semaphore") == 0) {
-		return rlock_semaphore_name(key);
+	if (a->stats_name) {
+		return a->stats_name(key);  /* a semaphore by its name */
 	}
 	if (strcmp(a->kind, "multi") == 0 && a->name) {
 		smart_str s = {0};

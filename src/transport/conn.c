@@ -10,7 +10,7 @@
 # include "ext/standard/php_random.h"
 #endif
 #include "src/transport/conn.h"
-#include "src/state/context.h"
+#include "src/runtime/swoole.h"
 #include "src/stats/stats.h"
 
 #include <poll.h>
@@ -935,12 +935,28 @@ static bool conn_usable(rlock_conn *c)
 		&& poll(&p, 1, 0) == 0;
 }
 
+/* The running context's connection slot: 0, but a Swoole coroutine's own n > 0, given back
+ * at its end, so that two coroutines never interleave commands on one connection, and the
+ * next coroutines reuse the connections of those that ended. The contexts' layer, above,
+ * says which (rlock_conn_slot_by(), at MINIT). */
+static uint32_t (*coroutine_slot)(void);
+
+void rlock_conn_slot_by(uint32_t (*fn)(void))
+{
+	coroutine_slot = fn;
+}
+
+static zend_always_inline uint32_t context_slot(void)
+{
+	return UNEXPECTED(rlock_swoole != NULL) ? coroutine_slot() : 0;
+}
+
 /* The key of the running context's connection to s in its table: s's id, and beside it a
- * Swoole coroutine's slot (context.h): each coroutine its own connection. The caller
+ * Swoole coroutine's slot (context_slot()): each coroutine its own connection. The caller
  * releases it. */
 static zend_string *conn_key(const rlock_server *s)
 {
-	uint32_t slot = rlock_context_slot();
+	uint32_t slot = context_slot();
 	if (slot == 0) {
 		return zend_string_copy(s->id);
 	}
@@ -956,7 +972,7 @@ static zend_string *conn_key(const rlock_server *s)
 /* The running context's connection to s in its table, or NULL. */
 static rlock_conn *conn_find(const rlock_opts *o, const rlock_server *s)
 {
-	if (EXPECTED(rlock_context_slot() == 0)) {
+	if (EXPECTED(context_slot() == 0)) {
 		return zend_hash_find_ptr(table_for(o), s->id);
 	}
 	zend_string *key = conn_key(s);
@@ -1231,18 +1247,6 @@ fail:
 	return -1;
 }
 
-zend_long rlock_now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (zend_long) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-zend_long rlock_now_ms(void)
-{
-	return rlock_now_us() / 1000;
-}
-
 void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms)
 {
 	/* base/2 to base, counted in us: a 1 ms base sleeps 0.5 to 1 ms, not 0 */
@@ -1403,4 +1407,31 @@ void rlock_conn_post_deactivate(void)
 uint32_t rlock_conn_pooled_count(void)
 {
 	return zend_hash_num_elements(&RLOCK_G(pool));
+}
+
+/* The text of r, a reply from s, for a message: s's password, should the server echo it,
+ * shown as "***" (rlock_err_quote). */
+static const char *server_quote(const rlock_server *s, char *out, size_t size, const redisReply *r)
+{
+	return rlock_err_quote(out, size, r->str, r->len, s->pass ? ZSTR_VAL(s->pass) : NULL, s->pass ? ZSTR_LEN(s->pass) : 0);
+}
+
+bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err)
+{
+	if (r->type != REDIS_REPLY_ERROR) {
+		return false;
+	}
+	rlock_reply_error_set(s, r, "", err);
+	freeReplyObject(r);
+	return true;
+}
+
+void rlock_reply_error_set(const rlock_server *s, const redisReply *r, const char *what, rlock_err *err)
+{
+	char text[401];
+	if (rlock_conn_unauthenticated(r, s->pass != NULL, text, sizeof(text))) {
+		rlock_err_set(err, RLOCK_ERR_AUTH, s->label, "%s%s", what, text);
+		return;
+	}
+	rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "%s%s", what, server_quote(s, text, sizeof(text), r));
 }

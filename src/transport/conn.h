@@ -171,14 +171,15 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 void rlock_conn_fanout(const rlock_opts *o, uint32_t n, const rlock_server *servers, const rlock_cmd *const *cmds,
 	uint32_t enough, redisReply **replies, rlock_err *errs);
 
-/* The monotonic clock, in ms and in us (touch no Zend state: the watchdog's thread uses
- * them too). */
-zend_long rlock_now_ms(void);
-zend_long rlock_now_us(void);
 /* Sleep about base_ms (jittered between half and all of it), never past max_ms. */
 void rlock_sleep_jittered(zend_long base_ms, zend_long max_ms);
 /* Sleep us microseconds (a Swoole coroutine's sleep yields). */
 void rlock_sleep_us(zend_long us);
+
+/* MINIT, from the contexts (src/state/context.c), which sit above: fn() is the running Swoole
+ * coroutine's connection slot (rlock_context_coroutine_slot()), each coroutine its own
+ * connections; called only with Swoole loaded. */
+void rlock_conn_slot_by(uint32_t (*fn)(void));
 
 /* Module and request life cycle. The request's own connections (persistent = false) are
  * closed at its very end, post_deactivate, as locks can be taken and released until then. */
@@ -187,5 +188,13 @@ void rlock_conn_ginit(HashTable *pool, HashTable *request_conns, HashTable *tls_
 void rlock_conn_gshutdown(HashTable *pool, HashTable *request_conns, HashTable *tls_ctxs);
 void rlock_conn_post_deactivate(void);
 uint32_t rlock_conn_pooled_count(void);
+
+/* Whether r, a reply from s, is an error reply: then err is set from it and r freed. */
+bool rlock_reply_error(const rlock_server *s, redisReply *r, rlock_err *err);
+/* err set from r, an error reply from s, its text after what ("" or "COMMAND: "): a refusal
+ * for want of a password (rlock_conn_unauthenticated()) an authentication failure
+ * (RLOCK_ERR_AUTH), as AUTH's own are, any other a reply error (its text with s's password, should the server
+ * echo it, shown as "***": rlock_err_quote). */
+void rlock_reply_error_set(const rlock_server *s, const redisReply *r, const char *what, rlock_err *err);
 
 #endif

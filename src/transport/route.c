@@ -5,7 +5,6 @@
 #include "php.h"
 #include "php_rlock.h"
 #include "src/transport/route.h"
-#include "src/primitives/scripts.h"
 
 #define MAX_REDIRECTS 5
 #define CLUSTER_SLOTS 16384
