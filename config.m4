@@ -68,6 +68,8 @@ if test "$PHP_RLOCK" != "no"; then
     src/stats/stats.c \
     src/core/options.c src/core/errors.c src/core/globals.c,
     $ext_shared,, -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
+  dnl src/primitives/lua.h from the Lua scripts, when one changed (Makefile.frag)
+  PHP_ADD_MAKEFILE_FRAGMENT
   PHP_ADD_BUILD_DIR($ext_builddir/src/php)
   PHP_ADD_BUILD_DIR($ext_builddir/src/state)
   PHP_ADD_BUILD_DIR($ext_builddir/src/primitives)

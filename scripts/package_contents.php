@@ -15,7 +15,7 @@ $rc === 0 or exit("git ls-files failed\n");
 function role(string $f): ?string
 {
     if (preg_match('#^([^/]+|src/.+)\.[ch]$#', $f) || preg_match('#^src/.+\.lua$#', $f)
-        || preg_match('#^(rlock\.stub\.php|config\.m4|config\.w32)$#', $f)) {
+        || preg_match('#^(rlock\.stub\.php|config\.m4|config\.w32|Makefile\.frag)$#', $f)) {
         return 'src';
     }
     if (preg_match('#^(README\.md|CHANGELOG\.md|LICENSE)$#', $f)) {

@@ -16,7 +16,9 @@
 #      up across the layers (scripts/layers.php);
 #   6. `php --re rlock` shows every class, interface and method of the contract, with types, the README
 #      API reference names every method, and phpversion('rlock') and phpinfo() show the version.
-#   scripts/release-check.sh --quick   checks 1 to 3 only (a few seconds, no build)
+#   The Lua scripts: src/primitives/lua.h is what src/primitives/lua/ makes (scripts/gen_lua.php),
+#   each script passes luac5.1 -p, and SCRIPT LOAD into the redis-server takes it (its SHA1 ours).
+#   scripts/release-check.sh --quick   checks 1 to 3 and the Lua's text only (a few seconds, no build)
 # Uses the redis-server at RLOCK_TEST_HOST:RLOCK_TEST_PORT (scripts/test.sh exports them),
 # or starts one. RLOCK_RELEASE_KEEP=1 keeps the work directory (the tarball, the build).
 set -euo pipefail
@@ -27,7 +29,8 @@ cd "$repo"
 quick=0
 [ "${1:-}" = --quick ] && quick=1
 v=$(rlock_php)
-rlock_install "php$v-dev" "php$v-cli" "php$v-xml" php-pear libhiredis-dev pkg-config redis-server redis-tools
+# lua5.1: luac5.1 checks the scripts' syntax (5.1 is the Lua Redis embeds)
+rlock_install "php$v-dev" "php$v-cli" "php$v-xml" php-pear libhiredis-dev pkg-config redis-server redis-tools lua5.1
 
 status=0
 fail() { echo "release-check: FAIL: $*" >&2; status=1; }
@@ -43,7 +46,7 @@ trap cleanup EXIT
 # --- 1. package.xml <contents> against the tracked release files -------------------------
 # "path role" for every tracked file that belongs in the release
 git ls-files | awk '
-	/^([^\/]+|src\/.+)\.[ch]$/ || /^src\/.+\.lua$/ || /^(rlock\.stub\.php|config\.m4|config\.w32)$/ { print $0, "src"; next }
+	/^([^\/]+|src\/.+)\.[ch]$/ || /^src\/.+\.lua$/ || /^(rlock\.stub\.php|config\.m4|config\.w32|Makefile\.frag)$/ { print $0, "src"; next }
 	/^(README\.md|CHANGELOG\.md|LICENSE)$/ { print $0, "doc"; next }
 	/^tests\/([0-9][0-9]_[^\/]+\/|tls\/)?[^\/]+\.(phpt|inc|supp)$/ { print $0, "test" }
 ' | sort > "$work/wanted"
@@ -141,6 +144,29 @@ php -r '
 php scripts/gen_bridge_stubs.php --check && ok "bridge/stubs/rlock.php and bridge/polyfill.php match rlock.stub.php" \
 	|| fail "bridge/stubs/rlock.php or bridge/polyfill.php is not what rlock.stub.php makes: php scripts/gen_bridge_stubs.php"
 
+# the Lua scripts: the committed src/primitives/lua.h is what their .lua files make, and each
+# script, as Redis gets it, is Lua 5.1 (luac5.1 -p; loaded into a real Redis below)
+mkdir -p "$work/lua"
+if ! php scripts/gen_lua.php --check; then
+	fail "src/primitives/lua.h is not what src/primitives/lua/ makes: php scripts/gen_lua.php"
+elif ! php scripts/gen_lua.php --dump "$work/lua"; then
+	fail "scripts/gen_lua.php --dump failed"
+else
+	bad=()
+	for f in "$work"/lua/*.lua; do
+		luac5.1 -p -o /dev/null "$f" 2>"$work/luac.log" || bad+=("$(basename "$f"): $(cat "$work/luac.log")")
+	done
+	n=$(find "$work/lua" -name '*.lua' | wc -l)
+	if [ ${#bad[@]} -gt 0 ]; then
+		fail "Lua 5.1 refuses scripts:
+$(printf '    %s\n' "${bad[@]}")"
+	elif [ "$n" -lt 5 ]; then
+		fail "only $n Lua scripts in src/primitives/lua"
+	else
+		ok "src/primitives/lua.h is what the $n scripts of src/primitives/lua/ make; luac5.1 -p takes each"
+	fi
+fi
+
 if [ $quick = 1 ]; then
 	[ $status -eq 0 ] && echo "release-check: quick checks passed" || echo "release-check: FAILED" >&2
 	exit $status
@@ -201,6 +227,17 @@ else
 	rlock_redis_start "$work" "$port"
 	export RLOCK_TEST_HOST=127.0.0.1 RLOCK_TEST_PORT=$port
 fi
+# each script loads into Redis (compiled by the Lua Redis embeds), and its SHA1 is ours
+loaded=0
+for f in "$work"/lua/*.lua; do
+	sha=$(redis-cli -h "$RLOCK_TEST_HOST" -p "$RLOCK_TEST_PORT" -x SCRIPT LOAD <"$f" 2>&1)
+	if [ "$sha" = "$(sha1sum <"$f" | cut -d' ' -f1)" ]; then
+		loaded=$((loaded + 1))
+	else
+		fail "SCRIPT LOAD of $(basename "$f"): $sha"
+	fi
+done
+[ "$loaded" -eq 0 ] || ok "SCRIPT LOAD takes the $loaded scripts"
 TEST_PHP_EXECUTABLE=$(command -v php)
 export TEST_PHP_EXECUTABLE
 if ! (cd "$build" && NO_INTERACTION=1 REPORT_EXIT_STATUS=1 php "${php_ini[@]}" run-tests.php "${php_ini[@]}" \

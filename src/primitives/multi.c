@@ -11,7 +11,7 @@
  * key's wakes (a list of the multi waiters' own) in the same write (lock.c's
  * rlock_lock_wait()). A release of a key whose count has a multi waiter never hands the key
  * over: it frees it and pushes a "wake" on its wakes for each multi waiter and one on its
- * grants for the mutex's (free() in scripts.h); every woken waiter tries again, and the
+ * grants for the mutex's (free(), src/primitives/lua/lib/free.lua); every woken waiter tries again, and the
  * first script to run takes it. So a multi waiter is woken by a release of any key it waits
  * on (its next round takes the set when that was the last one held), and without polling; a
  * key held past its lease wakes it as the mutex's waiter is woken, when the shortest lease
@@ -25,90 +25,22 @@
 #include "php_rlock.h"
 #include "src/primitives/multi.h"
 #include "src/primitives/scripts.h"
+#include "src/primitives/lua.h"
 #include "src/transport/route.h"
 
 #define MULTI_KIND "multi"
 
-/* KEYS: lock, grants, waiters of each of the n keys[, self]. ARGV: token, ttl, wait, queued,
- * n. As the mutex's acquire: {1, token, 0} all taken (and "1" pushed on self); {0, pttl,
- * block} none, pttl the shortest lease of the keys held by others, and with wait > 0 the
- * caller counted (queued: already) in every key's waiters. */
-static rlock_script script_acquire = { .source = RLOCK_LUA_ATLEAST
-	"local token, ttl, wait, queued, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1', tonumber(ARGV[5])\n"
-	"local self = KEYS[3 * n + 1]\n"
-	"local function leave()\n"
-	"  if not queued then return end\n"
-	"  for i = 0, n - 1 do\n"
-	"    if redis.call('decrby', KEYS[3 * i + 3], 4294967296) <= 0 then redis.call('del', KEYS[3 * i + 3]) end\n"
-	"  end\n"
-	"end\n"
-	"local pttl\n"
-	"for i = 0, n - 1 do\n"
-	"  local h = redis.call('get', KEYS[3 * i + 1])\n"
-	"  if h and h ~= token then\n"
-	"    local t = redis.call('pttl', KEYS[3 * i + 1])\n"
-	"    if not pttl or (t >= 0 and (pttl < 0 or t < pttl)) then pttl = t end\n"
-	"  end\n"
-	"end\n"
-	"if not pttl then\n"
-	"  leave()\n"
-	"  for i = 0, n - 1 do redis.call('set', KEYS[3 * i + 1], token, 'PX', ttl) end\n"
-	"  if self then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end\n"
-	"  return {1, token, 0}\n"
-	"end\n"
-	"if wait <= 0 then leave() return {0, pttl, 0} end\n"
-	"local block = wait\n"
-	"if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end\n"
-	"for i = 0, n - 1 do\n"
-	"  if not queued then redis.call('incrby', KEYS[3 * i + 3], 4294967296) end\n"
-	"  atleast(KEYS[3 * i + 3], wait + 500, 1000)\n"
-	"end\n"
-	"return {0, pttl, block}\n"
-};
+/* src/primitives/lua/multi/acquire.lua */
+static rlock_script script_acquire = { .source = RLOCK_LUA_MULTI_ACQUIRE };
 
-/* KEYS: lock, grants, waiters, fence, wakes of each key. ARGV: token, "fair ttl keep", a fresh
- * token for each key (space-separated), what a hand-over of that key sets it to. Each key
- * still ours is released as the mutex's release does (free()). 1: all were ours; 0: some
- * were not (those that were are released all the same). Token '' (forceUnlock()): each key
- * whoever holds it; 1: one was held. */
-static rlock_script script_release = { .source = RLOCK_LUA_FREE
-	"local token = ARGV[1]\n"
-	"local fair, ttl, keep = string.match(ARGV[2], '^([01]) (%d+) (%d+)$')\n"
-	"local ours, i = 0, 0\n"
-	"for nexttoken in string.gmatch(ARGV[3], '%x+') do\n"
-	"  local lock, waiters = KEYS[5 * i + 1], KEYS[5 * i + 3]\n"
-	"  local holder = redis.call('get', lock)\n"
-	"  if holder and (holder == token or token == '') then\n"
-	"    ours = ours + 1\n"
-	"    local n = tonumber(redis.call('get', waiters)) or 0\n"
-	"    if n <= 0 then redis.call('del', lock)\n"
-	"    else free(lock, KEYS[5 * i + 2], waiters, KEYS[5 * i + 4], KEYS[5 * i + 5], n, nexttoken, fair, ttl, keep) end\n"
-	"  end\n"
-	"  i = i + 1\n"
-	"end\n"
-	"if ours == i or (token == '' and ours > 0) then return 1 end\n"
-	"return 0\n"
-};
+/* src/primitives/lua/multi/release.lua */
+static rlock_script script_release = { .source = RLOCK_LUA_MULTI_RELEASE };
 
-/* KEYS: the keys. ARGV: token, ttl. 1: every key held token and lives ttl ms from now; 0:
- * one did not, and nothing changed. */
-static rlock_script script_extend = { .source =
-	"for i = 1, #KEYS do if redis.call('get', KEYS[i]) ~= ARGV[1] then return 0 end end\n"
-	"for i = 1, #KEYS do redis.call('pexpire', KEYS[i], ARGV[2]) end\n"
-	"return 1\n"
-};
+/* src/primitives/lua/multi/extend.lua */
+static rlock_script script_extend = { .source = RLOCK_LUA_MULTI_EXTEND };
 
-/* KEYS: the keys. The shortest lease among them: -2 when one does not exist, -1 when none
- * has an expiry. */
-static rlock_script script_pttl = { .source =
-	"local m = -1\n"
-	"for i = 1, #KEYS do\n"
-	"  local t = redis.call('pttl', KEYS[i])\n"
-	"  if t == -2 then return -2 end\n"
-	"  if t >= 0 and (m < 0 or t < m) then m = t end\n"
-	"end\n"
-	"return m\n"
-};
+/* src/primitives/lua/multi/pttl.lua */
+static rlock_script script_pttl = { .source = RLOCK_LUA_MULTI_PTTL };
 
 void rlock_multi_minit(void)
 {

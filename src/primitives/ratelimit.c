@@ -29,93 +29,20 @@
 #include "php_rlock.h"
 #include "src/primitives/ratelimit.h"
 #include "src/primitives/scripts.h"
+#include "src/primitives/lua.h"
 #include "src/primitives/lock.h"
 #include "src/transport/route.h"
 
 #include <time.h>
 
-/* The Lua the scripts share. now_us(): the server's clock in us. tat(key, limit, now): the
- * TAT stored at key as {us, rest} (rest below limit, should another limit have written it),
- * now when there is none or it has passed. set_tat(key, a, r, now): store TAT {a, r} (in the
- * future) at key, expiring then; returns what it stored. */
-#define LUA_RATE \
-	"if redis.replicate_commands then redis.replicate_commands() end\n" \
-	"local function now_us()\n" \
-	"  local t = redis.call('time')\n" \
-	"  return tonumber(t[1]) * 1000000 + tonumber(t[2])\n" \
-	"end\n" \
-	"local function tat(key, limit, now)\n" \
-	"  local a, r = string.match(redis.call('get', key) or '', '^(%d+) (%d+)$')\n" \
-	"  a, r = tonumber(a), tonumber(r)\n" \
-	"  if a and (a > now or (a == now and r > 0)) then return a, math.min(r, limit - 1) end\n" \
-	"  return now, 0\n" \
-	"end\n" \
-	"local function set_tat(key, a, r, now)\n" \
-	"  local v, ttl = string.format('%.0f %d', a, r), a - now\n" \
-	"  if r > 0 then ttl = ttl + 1 end\n" \
-	"  redis.call('set', key, v, 'PX', math.ceil(ttl / 1000))\n" \
-	"  return v\n" \
-	"end\n"
+/* src/primitives/lua/ratelimit/take.lua */
+static rlock_script script_take = { .source = RLOCK_LUA_RATELIMIT_TAKE };
 
-/* KEYS: one per limit. ARGV: reserve (us), then per limit "limit q s bq bs": a limit, the
- * cost of the permits asked (q + s / limit us) and the burst's (bq + bs / limit). Every
- * limit decided; written only when each admits within reserve. {1, wait..., tat} taken (each
- * limit's us until its permits are due, and what the first key now holds), {0, wait...}
- * refused (each limit's us until they would be due; 0 where it alone admits), nothing
- * changed. */
-static rlock_script script_take = { .source = LUA_RATE
-	"local now, reserve = now_us(), tonumber(ARGV[1])\n"
-	"local waits, tats, ok = {}, {}, 1\n"
-	"for i = 1, #KEYS do\n"
-	"  local l, q, s, bq, bs = string.match(ARGV[i + 1], '^(%d+) (%d+) (%d+) (%d+) (%d+)$')\n"
-	"  l, q, s, bq, bs = tonumber(l), tonumber(q), tonumber(s), tonumber(bq), tonumber(bs)\n"
-	"  local a, r = tat(KEYS[i], l, now)\n"
-	"  a, r = a + q, r + s\n"
-	"  if r >= l then a, r = a + 1, r - l end\n"
-	"  local da, dr = a - bq, r - bs\n"
-	"  if dr < 0 then da, dr = da - 1, dr + l end\n"
-	"  local w = da - now\n"
-	"  if dr > 0 then w = w + 1 end\n"
-	"  if w < 0 then w = 0 end\n"
-	"  if w > reserve then ok = 0 end\n"
-	"  waits[i], tats[i] = w, {a, r}\n"
-	"end\n"
-	"if ok == 0 then return {0, unpack(waits)} end\n"
-	"for i = 1, #KEYS do\n"
-	"  tats[i] = set_tat(KEYS[i], tats[i][1], tats[i][2], now)\n"
-	"end\n"
-	"waits[#KEYS + 1] = tats[1]\n"
-	"return {1, unpack(waits)}\n"
-};
+/* src/primitives/lua/ratelimit/give.lua */
+static rlock_script script_give = { .source = RLOCK_LUA_RATELIMIT_GIVE };
 
-/* KEYS: the limit. ARGV: what the take script said the key held after taking n permits
- * ("us rest"), "limit q s" (their cost). The permits given back when nobody took any after
- * them (the key still holds that): 1, else 0 (the ones taken since are due when they were
- * told, so giving these back would admit more than the limit around then). */
-static rlock_script script_give = { .source = LUA_RATE
-	"if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end\n"
-	"local a, r = string.match(ARGV[1], '^(%d+) (%d+)$')\n"
-	"local l, q, s = string.match(ARGV[2], '^(%d+) (%d+) (%d+)$')\n"
-	"a, r, l, q, s = tonumber(a), tonumber(r), tonumber(l), tonumber(q), tonumber(s)\n"
-	"a, r = a - q, r - s\n"
-	"if r < 0 then a, r = a - 1, r + l end\n"
-	"local now = now_us()\n"
-	"if a < now or (a == now and r == 0) then redis.call('del', KEYS[1]) else set_tat(KEYS[1], a, r, now) end\n"
-	"return 1\n"
-};
-
-/* KEYS: the limit. ARGV: "limit bq bs" (the burst's cost). How much of the burst is free
- * now, {us, rest}: now + burst * T - tat, {0, 0} when none; changes nothing. */
-static rlock_script script_free = { .source = LUA_RATE
-	"local l, bq, bs = string.match(ARGV[1], '^(%d+) (%d+) (%d+)$')\n"
-	"l, bq, bs = tonumber(l), tonumber(bq), tonumber(bs)\n"
-	"local now = now_us()\n"
-	"local a, r = tat(KEYS[1], l, now)\n"
-	"local da, dr = now + bq - a, bs - r\n"
-	"if dr < 0 then da, dr = da - 1, dr + l end\n"
-	"if da < 0 then return {0, 0} end\n"
-	"return {da, dr}\n"
-};
+/* src/primitives/lua/ratelimit/free.lua */
+static rlock_script script_free = { .source = RLOCK_LUA_RATELIMIT_FREE };
 
 void rlock_ratelimit_minit(void)
 {

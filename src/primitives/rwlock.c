@@ -50,212 +50,28 @@
 #include "php_rlock.h"
 #include "src/primitives/rwlock.h"
 #include "src/primitives/scripts.h"
+#include "src/primitives/lua.h"
 #include "src/transport/route.h"
 
-/* The server's clock in ms, when the script began. */
-#define LUA_NOW RLOCK_LUA_CLOCK_MS "local now = clock_ms()\n"
+/* The scripts, in src/primitives/lua/rwlock/. A waiting mark outlives the round that set it
+ * by WAIT_MARK_MS, 1000 ms in them: the round's next call is sent well within it. */
+/* src/primitives/lua/rwlock/read_acquire.lua */
+static rlock_script rw_script_read_acquire = { .source = RLOCK_LUA_RWLOCK_READ_ACQUIRE };
 
-/* KEYS below: write, read, writers, readers, wgrants, rwake, wfence[, self]. */
-#define LUA_KEYS \
-	"local W, R, WQ, RQ, WG, RG, F, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]\n"
+/* src/primitives/lua/rwlock/write_acquire.lua */
+static rlock_script rw_script_write_acquire = { .source = RLOCK_LUA_RWLOCK_WRITE_ACQUIRE };
 
-/* How long a waiting mark outlives the round that set it: the round's next call is sent
- * well within it. */
-#define WAIT_MARK_MS "1000"
+/* src/primitives/lua/rwlock/read_release.lua */
+static rlock_script rw_script_read_release = { .source = RLOCK_LUA_RWLOCK_READ_RELEASE };
 
-/* An acquire that cannot get in: {0, left, 0} with wait 0 (the caller's mark removed, and
- * gone() called when there was one), else the caller marked as waiting in set Q under id,
- * and {0, left, block}: block until what blocks it ends (left ms, when known), or the
- * wait. */
-#define LUA_BLOCKED \
-	"local function blocked(Q, id, left, gone)\n" \
-	"  if wait <= 0 then\n" \
-	"    if redis.call('zrem', Q, id) == 1 and gone then gone() end\n" \
-	"    return {0, left, 0}\n" \
-	"  end\n" \
-	"  local block = wait\n" \
-	"  if left >= 0 and left + 1 < block then block = left + 1 end\n" \
-	"  redis.call('zadd', Q, now + block + " WAIT_MARK_MS ", id)\n" \
-	"  atleast(Q, block + " WAIT_MARK_MS ", 1000)\n" \
-	"  return {0, left, block}\n" \
-	"end\n"
+/* src/primitives/lua/rwlock/write_release.lua */
+static rlock_script rw_script_write_release = { .source = RLOCK_LUA_RWLOCK_WRITE_RELEASE };
 
-#define LUA_ARGS \
-	"local token, ttl, fencing, wait, keep = string.match(ARGV[1], '^(%x+) (%d+) ([01]) (%d+) (%d+)$')\n" \
-	"ttl, wait = tonumber(ttl), tonumber(wait)\n" \
-	"local function told() if self then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end end\n"
+/* src/primitives/lua/rwlock/read_extend.lua */
+static rlock_script rw_script_read_extend = { .source = RLOCK_LUA_RWLOCK_READ_EXTEND };
 
-/* ARGV: "token ttl fencing wait keep", the token of this process' writer ('' none).
- * In when the caller is in "read" already (let in by a writer's release, or taken before),
- * when this process holds the write side, or when no writer holds it or waits. Answers as
- * the mutex's acquire does ({1, token, fence}: the write side's last fencing token). */
-static rlock_script rw_script_read_acquire = { .source = RLOCK_LUA_ATLEAST LUA_NOW LUA_KEYS LUA_ARGS LUA_BLOCKED
-	"local function won()\n"
-	"  redis.call('zadd', R, now + ttl, token)\n"
-	"  atleast(R, ttl)\n"
-	"  redis.call('zrem', RQ, token)\n"
-	"  told()\n"
-	"  return {1, token, fencing == '1' and (tonumber(redis.call('get', F)) or 0) or 0}\n"
-	"end\n"
-	"local s = redis.call('zscore', R, token)\n"
-	"if s and tonumber(s) > now then return won() end\n"
-	"local writer = redis.call('get', W)\n"
-	"if writer and writer == ARGV[2] then return won() end\n"
-	"if writer then return blocked(RQ, token, redis.call('pttl', W)) end\n"
-	"redis.call('zremrangebyscore', WQ, '-inf', now)\n"
-	"local first = redis.call('zrange', WQ, 0, 0, 'WITHSCORES')\n"
-	"if #first == 0 then return won() end\n"
-	"return blocked(RQ, token, math.floor(tonumber(first[2]) - now))\n"
-};
-
-/* A waiter let in by a release: its lease, from its mark's score m (the waiter's round end
- * plus WAIT_MARK_MS, past now): until it comes back to take its own, a second at most. */
-#define LUA_HANDED \
-	"local function handed(m) return math.max(math.min(math.floor(tonumber(m) - now), " WAIT_MARK_MS "), 1) end\n"
-
-/* wake_writer(): a "wake" for the writer blocked longest, when one waits: its round, planned
- * against what kept it out then, is planned again against the readers in now. */
-#define LUA_WAKE_WRITER \
-	"local function wake_writer()\n" \
-	"  local m = redis.call('zrange', WQ, -1, -1, 'WITHSCORES')\n" \
-	"  if m[2] and tonumber(m[2]) > now then\n" \
-	"    redis.call('rpush', WG, 'wake')\n" \
-	"    redis.call('pexpire', WG, " WAIT_MARK_MS ")\n" \
-	"  end\n" \
-	"end\n"
-
-/* readers_in(): every waiting reader let in (with the lease handed() gives it) and woken;
- * false when none waits. A reader let in and not back yet is scored with half a ms more
- * than its lease's end (a reader's own leases are whole ms): a release can tell it from
- * the readers in. */
-#define LUA_READERS_IN LUA_HANDED \
-	"local function readers_in()\n" \
-	"  redis.call('zremrangebyscore', RQ, '-inf', now)\n" \
-	"  local rs = redis.call('zrange', RQ, 0, -1, 'WITHSCORES')\n" \
-	"  if #rs == 0 then return false end\n" \
-	"  local longest = 1\n" \
-	"  for i = 1, #rs, 2 do\n" \
-	"    local lease = handed(rs[i + 1])\n" \
-	"    redis.call('zadd', R, string.format('%d.5', now + lease), rs[i])\n" \
-	"    if lease > longest then longest = lease end\n" \
-	"  end\n" \
-	"  atleast(R, longest)\n" \
-	"  redis.call('del', RQ, RG)\n" \
-	"  for i = 1, #rs, 2 do redis.call('rpush', RG, 'wake') end\n" \
-	"  redis.call('pexpire', RG, longest)\n" \
-	"  return true\n" \
-	"end\n"
-
-/* ARGV: "token ttl fencing wait keep", the caller's own token (its waiting mark; a grant
- * it popped is the token). In when "write" holds the token (a grant popped), when a grant
- * nobody took is on wgrants, or when no writer holds it and no reader is in. A writer that
- * gives up behind readers, its mark the last one, lets the waiting readers in. */
-static rlock_script rw_script_write_acquire = { .source = RLOCK_LUA_ISSUE LUA_NOW LUA_KEYS LUA_ARGS LUA_BLOCKED
-	LUA_READERS_IN
-	"local function won(tok)\n"
-	"  redis.call('pexpire', W, ttl)\n"
-	"  redis.call('zrem', WQ, ARGV[2])\n"
-	"  local f = 0\n"
-	"  if fencing == '1' then f = issue(F, keep) end\n"
-	"  told()\n"
-	"  return {1, tok, f}\n"
-	"end\n"
-	"local function gave_up()\n"
-	"  redis.call('zremrangebyscore', WQ, '-inf', now)\n"
-	"  if redis.call('zcard', WQ) == 0 then readers_in() end\n"
-	"end\n"
-	"local writer = redis.call('get', W)\n"
-	"if writer == token then return won(token) end\n"
-	"if writer then\n"
-	"  local g = redis.call('llen', WG) > 0 and redis.call('lpop', WG)\n"
-	"  while g do\n"
-	"    if string.match(g, '^(%x+) ') == writer then return won(writer) end\n"
-	"    g = redis.call('lpop', WG)\n"
-	"  end\n"
-	"  return blocked(WQ, ARGV[2], redis.call('pttl', W))\n"
-	"end\n"
-	"redis.call('zremrangebyscore', R, '-inf', now)\n"
-	"local last = redis.call('zrange', R, -1, -1, 'WITHSCORES')\n"
-	"if #last == 0 then redis.call('set', W, token, 'PX', ttl) return won(token) end\n"
-	"return blocked(WQ, ARGV[2], math.floor(tonumber(last[2]) - now), gave_up)\n"
-};
-
-/* A release that lets a waiting writer in, when one waits and nobody is in: "write" set to
- * the next token, with the lease handed() gives the latest mark's writer (the writer
- * blocked longest pops the grant; a dead one blocks nobody, so the grant goes unclaimed
- * only when no live writer is blocked). The one writer waiting has its mark cut to that
- * lease too: should it have died there, new readers wait for it no longer. With readers
- * still in, the longest of them a reader let in and not back yet (who may have died
- * there), a waiting writer plans its round again. */
-#define LUA_GRANT_WRITER LUA_WAKE_WRITER \
-	"local function grant_writer()\n" \
-	"  redis.call('zremrangebyscore', R, '-inf', now)\n" \
-	"  local last = redis.call('zrange', R, -1, -1, 'WITHSCORES')\n" \
-	"  if #last > 0 then\n" \
-	"    if string.find(last[2], '.', 1, true) then wake_writer() end\n" \
-	"    return 1\n" \
-	"  end\n" \
-	"  redis.call('zremrangebyscore', WQ, '-inf', now)\n" \
-	"  local latest = redis.call('zrange', WQ, -2, -1, 'WITHSCORES')\n" \
-	"  if #latest == 0 then return 1 end\n" \
-	"  local lease = handed(latest[#latest])\n" \
-	"  if #latest == 2 then redis.call('zadd', WQ, now + lease, latest[1]) end\n" \
-	"  redis.call('set', W, ARGV[2], 'PX', lease)\n" \
-	"  redis.call('rpush', WG, ARGV[2] .. ' 0 ' .. lease)\n" \
-	"  redis.call('pexpire', WG, lease)\n" \
-	"  return 2\n" \
-	"end\n"
-
-/* ARGV: token, next token. 0 not ours (its lease ended), 1 released, 2 the last reader out
- * handed the lock to a waiting writer. Token '' (forceUnlock()): every reader out; 0 none
- * was in. */
-static rlock_script rw_script_read_release = { .source = LUA_NOW LUA_KEYS LUA_HANDED LUA_GRANT_WRITER
-	"if ARGV[1] == '' then\n"
-	"  redis.call('zremrangebyscore', R, '-inf', now)\n"
-	"  if redis.call('del', R) == 0 then return 0 end\n"
-	"  if redis.call('exists', W) == 1 then return 1 end\n"
-	"  return grant_writer()\n"
-	"end\n"
-	"local s = redis.call('zscore', R, ARGV[1])\n"
-	"if not s then return 0 end\n"
-	"redis.call('zrem', R, ARGV[1])\n"
-	"if tonumber(s) <= now then return 0 end\n"
-	"if redis.call('exists', W) == 1 then return 1 end\n"
-	"return grant_writer()\n"
-};
-
-/* ARGV: token, next token. 0 not ours, 1 released, 2 let the waiting readers in (all of
- * them; a waiting writer, whose round was planned against our lease, plans it again), or
- * else handed the lock to a waiting writer. Token '' (forceUnlock()): whoever writes; 0
- * nobody did. */
-static rlock_script rw_script_write_release = { .source = RLOCK_LUA_ATLEAST LUA_NOW LUA_KEYS LUA_READERS_IN LUA_GRANT_WRITER
-	"local writer = redis.call('get', W)\n"
-	"if not writer or (ARGV[1] ~= '' and writer ~= ARGV[1]) then return 0 end\n"
-	"redis.call('del', W)\n"
-	"if readers_in() then wake_writer() return 2 end\n"
-	"return grant_writer()\n"
-};
-
-/* KEYS: read. ARGV: token, ttl. 1 the reader's lease set to ttl from now, 0 not ours. */
-static rlock_script rw_script_read_extend = { .source = RLOCK_LUA_ATLEAST LUA_NOW
-	"local s = redis.call('zscore', KEYS[1], ARGV[1])\n"
-	"if not s or tonumber(s) <= now then return 0 end\n"
-	"redis.call('zadd', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])\n"
-	"atleast(KEYS[1], ARGV[2])\n"
-	"return 1\n"
-};
-
-/* KEYS: read. ARGV: token ('' none). With a token: 1 its lease runs, else 0. Without: the
- * longest lease left in ms, -2 when no reader is in. */
-static rlock_script rw_script_read_query = { .source = LUA_NOW
-	"if ARGV[1] ~= '' then\n"
-	"  local s = redis.call('zscore', KEYS[1], ARGV[1])\n"
-	"  return (s and tonumber(s) > now) and 1 or 0\n"
-	"end\n"
-	"local last = redis.call('zrange', KEYS[1], -1, -1, 'WITHSCORES')\n"
-	"if #last == 0 or tonumber(last[2]) <= now then return -2 end\n"
-	"return math.floor(tonumber(last[2]) - now)\n"
-};
+/* src/primitives/lua/rwlock/read_query.lua */
+static rlock_script rw_script_read_query = { .source = RLOCK_LUA_RWLOCK_READ_QUERY };
 
 void rlock_rwlock_minit(void)
 {

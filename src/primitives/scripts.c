@@ -11,12 +11,13 @@
 #endif
 #include "zend_smart_str.h"
 #include "src/primitives/scripts.h"
+#include "src/primitives/lua.h"
 #include "src/transport/route.h"
 
 #include <time.h>
 #include <unistd.h>
 
-/* issue(): scripts.h. */
+/* issue(): src/primitives/lua/lib/issue.lua. */
 
 /* How long a fencing counter outlives the lease of the last token it issued. */
 #define FENCE_KEEP_MS 10000
@@ -26,140 +27,23 @@ zend_long rlock_fence_keep(zend_long ttl)
 	return ttl > ZEND_LONG_MAX - FENCE_KEEP_MS ? ZEND_LONG_MAX : ttl + FENCE_KEEP_MS;
 }
 
-/* KEYS: lock, grants, waiters, fence[, self]. ARGV: token, ttl, fencing, wait, queued, keep
- * (the fencing counter's life past a token).
- * A key that holds our token already is ours: an acquire whose reply was lost, tried again
- * with the same token.
- * A grant is left on the list, not popped by a BLPOP, when the waiter it was meant for was not
- * blocked when the release pushed it: it died, or it is between two rounds (woken by a
- * "wake" or by its own "0", not back yet). The release counted one waiter out already: a
- * counted caller that takes the grant over is that one. A caller not counted takes it over
- * counting itself in first, in the place of the waiter the grant was meant for, who, alive,
- * believes itself counted: uncounted, a release would free the key while it blocks, and
- * nothing would wake it before its wait ends. That is when others are counted still; when
- * none is (the release deleted the count), a waiter that comes back counted in its own eyes
- * finds no count and counts itself again. (A dead waiter so stays counted while others wait:
- * a release may then hand the key over to nobody again, as the first after its death did,
- * and the next acquire takes that over at once.)
- * {1, token, fence} acquired (and "1" pushed on self, for the BLPOP sent right after this
- * call); {0, pttl, block ms} not, and with wait > 0 the caller counted among the waiters
- * ("waiters" lives 500 to 1500 ms past the longest wait it covers). queued: the caller is
- * counted already.
- * The key is read first: a waiter's round, the path this script mostly runs (a free key is
- * first tried with a plain SET), then costs one call less than a SET NX that fails. The
- * grants are looked at with LLEN before any LPOP: on a Redis out of memory, the first write
- * of an acquire that takes a free key or joins the waiters is one Redis refuses (SET, INCR),
- * and the script fails at once with OOM, having changed nothing. */
-rlock_script rlock_script_acquire = { .source = RLOCK_LUA_ISSUE
-	"local lock, grants, waiters, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n"
-	"local token, ttl, fencing, wait, queued, keep = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1', ARGV[6]\n"
-	"local function leave()\n"
-	"  if queued and redis.call('decr', waiters) <= 0 then redis.call('del', waiters) end\n"
-	"end\n"
-	"local function won(t, f)\n"
-	"  leave()\n"
-	"  if fencing and f == 0 then f = issue(fence, keep) end\n"
-	"  if self then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end\n"
-	"  return {1, t, f}\n"
-	"end\n"
-	"local holder = redis.call('get', lock)\n"
-	"if not holder then redis.call('set', lock, token, 'PX', ttl) return won(token, 0) end\n"
-	"if holder == token then redis.call('pexpire', lock, ttl) return won(token, 0) end\n"
-	"local g = redis.call('llen', grants) > 0\n"
-	"if g and not queued and redis.call('exists', waiters) == 1 then redis.call('incr', waiters) queued = true end\n"
-	"g = g and redis.call('lpop', grants)\n"
-	"while g do\n"
-	"  local t, f = string.match(g, '^(%x+) (%d+)')\n"
-	"  if t and holder == t then\n"
-	"    redis.call('pexpire', lock, ttl)\n"
-	"    queued = false\n"
-	"    return won(t, tonumber(f))\n"
-	"  end\n"
-	"  g = redis.call('lpop', grants)\n"
-	"end\n"
-	"local pttl = redis.call('pttl', lock)\n"
-	"if wait <= 0 then leave() return {0, pttl, 0} end\n"
-	"local block = wait\n"
-	"if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end\n"
-	"local left = redis.call('pttl', waiters)\n"
-	"if not queued or left == -2 then redis.call('incr', waiters) end\n"
-	"if left < wait + 500 then redis.call('pexpire', waiters, wait + 1500) end\n"
-	"if fencing then redis.call('set', fence, '0', 'NX') atleast(fence, wait + 500) end\n"
-	"return {0, pttl, block}\n"
-};
+/* src/primitives/lua/lock/acquire.lua */
+rlock_script rlock_script_acquire = { .source = RLOCK_LUA_LOCK_ACQUIRE };
 
-/* KEYS: lock, grants, waiters, fence, wakes. ARGV: token, "next-token fair ttl keep" (fair: 0 or 1).
- * Each argument costs Redis work before the script runs (callgrind of redis-server 7.0: about
- * 1,000 instructions each: parsed, made a Lua string, put in ARGV, collected), and a
- * release nobody waits for needs only the token: what a hand-over needs goes packed in one
- * argument, split (string.match, about as costly as the arguments it saves) only there.
- * 0 not ours; else what free() (scripts.h) answers: 2 handed over to the longest waiter, 1
- * released (waking the waiters of locks over several keys, if any).
- * A release nobody waits for reads the key and the count, and deletes; the Lua functions
- * and the packed argument of a hand-over are made and read only past that point. (An MGET
- * of the key and the count costs Redis 7 more than two GETs: its reply becomes a Lua
- * table.) */
-#define RELEASE_KEYS "local lock, grants, waiters, fence, wakes = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n"
-/* What a release does once it may: delete the key, or hand it over (free()). */
-#define RELEASE_FREE \
-	"local n = tonumber(redis.call('get', waiters)) or 0\n" \
-	"if n <= 0 then redis.call('del', lock) return 1 end\n" \
-	RLOCK_LUA_FREE \
-	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
-	"return free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n"
-rlock_script rlock_script_release = { .source = RELEASE_KEYS
-	"if redis.call('get', lock) ~= ARGV[1] then return 0 end\n"
-	RELEASE_FREE
-};
+/* src/primitives/lua/lock/release.lua */
+rlock_script rlock_script_release = { .source = RLOCK_LUA_LOCK_RELEASE };
 
-/* RLock::forceUnlock(): the release whoever holds the key (ARGV[1] unused). KEYS and ARGV[2]
- * as the release's; 0 nobody held it, else what the release answers: the waiters are served
- * as by a release of the holder's own. */
-rlock_script rlock_script_force_release = { .source = RELEASE_KEYS
-	"if redis.call('exists', lock) == 0 then return 0 end\n"
-	RELEASE_FREE
-};
+/* src/primitives/lua/lock/force_release.lua */
+rlock_script rlock_script_force_release = { .source = RLOCK_LUA_LOCK_FORCE_RELEASE };
 
-/* KEYS: lock. ARGV: token, ttl. 1 extended, 0 not ours. */
-rlock_script rlock_script_extend = { .source =
-	"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end\n"
-	"return 0\n"
-};
+/* src/primitives/lua/lock/extend.lua */
+rlock_script rlock_script_extend = { .source = RLOCK_LUA_LOCK_EXTEND };
 
-/* The watchdog's batch renewal: the extend script over many keys at once. KEYS: n keys.
- * ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours. A key is a
- * mutex's (a string holding the token: its lease is the key's), or the holders of a lock
- * shared by several (a sorted set of holder tokens, each scored with the ms its lease ends
- * by the server's clock, the key living as long as its longest lease). Run by the watchdog
- * thread on its own connections. */
-rlock_script rlock_script_renew = { .source = RLOCK_LUA_ATLEAST RLOCK_LUA_CLOCK_MS
-	"local n = #KEYS\n"
-	"local out = {}\n"
-	"for i = 1, n do\n"
-	"  local v = redis.pcall('get', KEYS[i])\n"
-	"  out[i] = 0\n"
-	"  if v == ARGV[i] then\n"
-	"    redis.call('pexpire', KEYS[i], ARGV[n + i])\n"
-	"    out[i] = 1\n"
-	"  elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then\n"
-	"    redis.call('zadd', KEYS[i], 'XX', clock_ms() + tonumber(ARGV[n + i]), ARGV[i])\n"
-	"    atleast(KEYS[i], ARGV[n + i])\n"
-	"    out[i] = 1\n"
-	"  end\n"
-	"end\n"
-	"return out\n"
-};
+/* src/primitives/lua/lock/renew.lua */
+rlock_script rlock_script_renew = { .source = RLOCK_LUA_LOCK_RENEW };
 
-/* KEYS: lock, fence. ARGV: floor, keep, token. While the lock holds token: raise the fencing
- * counter to at least floor (Redlock), keep it keep ms at least, and return 1; otherwise
- * (the lease ran out before the raise came) 0, and nothing changed: a raise that counts
- * came while the holder still had this master, so whoever takes it next comes after it. */
-rlock_script rlock_script_fence_floor = { .source = RLOCK_LUA_ATLEAST
-	"if redis.call('get', KEYS[1]) ~= ARGV[3] then return 0 end\n"
-	"if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[1]) then redis.call('set', KEYS[2], ARGV[1], 'KEEPTTL') end\n"
-	"atleast(KEYS[2], ARGV[2])\n"
-	"return 1\n"
-};
+/* src/primitives/lua/lock/fence_floor.lua */
+rlock_script rlock_script_fence_floor = { .source = RLOCK_LUA_LOCK_FENCE_FLOOR };
 
 void rlock_script_init(rlock_script *s)
 {

@@ -11,45 +11,10 @@
  * snprintf() costs, less its parsing of a format (a lock cycle formats several). */
 const char *rlock_long_str(char buf[RLOCK_LONG_STR], zend_long n);
 
-/* Lua the scripts share.
- * atleast(): key lives at least ms more (a key without expiry gets one); with more, a key
- * found short of ms is given ms + more, so that the calls that follow within more ms find it
- * long enough and leave it (one command each, PTTL, instead of two).
- * clock_ms(): the server's clock in ms, what the leases in sorted sets of holders count in. */
-#define RLOCK_LUA_ATLEAST \
-	"local function atleast(key, ms, more)\n" \
-	"  ms = tonumber(ms)\n" \
-	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
-	"end\n"
-#define RLOCK_LUA_CLOCK_MS \
-	"local function clock_ms()\n" \
-	"  local t = redis.call('time')\n" \
-	"  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n" \
-	"end\n"
+/* The scripts' text is Lua, in src/primitives/lua/ (one .lua file per script, the pieces they
+ * share in lib/ and in files whose name begins with "_"), made into C string macros at build
+ * time: src/primitives/lua.h (scripts/gen_lua.php). */
 
-/* Lua the scripts of the lock (scripts.c) and the read-write lock share (rwlock.c).
- * issue(): the next fencing token of a key: the server's clock in microseconds, or one more
- * than the last token when that is not below it. The counter outlives its last token by
- * keep ms (FENCE_KEEP_MS past the lease), then expires: nothing is kept for ever, and the
- * token after the expiry is the clock, past every earlier token. By induction, each token is
- * at most the clock when it was issued (a script takes more than a microsecond of a
- * single-threaded server, so the clock moves on between two tokens), so the clock at the
- * next acquire is past it, counter or not. The counter keeps the sequence increasing should
- * the clock step back while it lives (an NTP step, a failover to a replica whose clock is
- * behind): a step back by more than keep ms after the counter expired is the one case it
- * does not cover. With Redlock a master's counter may be raised to another master's clock:
- * the same holds while the masters' clocks agree within keep ms. Tokens fit a double exactly
- * until the year 2255. */
-#define RLOCK_LUA_ISSUE RLOCK_LUA_ATLEAST \
-	"local function issue(fence, keep)\n" \
-	"  local t = redis.call('time')\n" \
-	"  local f = tonumber(t[1]) * 1000000 + tonumber(t[2])\n" \
-	"  local last = tonumber(redis.call('get', fence))\n" \
-	"  if last and last >= f then f = last + 1 end\n" \
-	"  redis.call('set', fence, string.format('%.0f', f), 'KEEPTTL')\n" \
-	"  atleast(fence, keep)\n" \
-	"  return f\n" \
-	"end\n"
 /* How long a fencing counter outlives the lease ttl of the last token it issued (issue()'s keep). */
 zend_long rlock_fence_keep(zend_long ttl);
 
@@ -64,44 +29,6 @@ extern rlock_script rlock_script_force_release;
 extern rlock_script rlock_script_extend;
 extern rlock_script rlock_script_fence_floor;
 extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed after MINIT */
-
-/* free(): a release of a key with waiters, n their count (> 0). A waiter of the mutex counts
- * 1 in it, a waiter of a lock over several keys (multi.c) 2^32 (exact in a Lua number up to
- * 2^21 of them). With only the mutex's waiters and fair, the key goes straight
- * to the longest of them: set to nexttoken (ttl its lease), its count uncounted, the grant
- * "token fence ttl" pushed on grants (a fencing token issued when a fencing waiter made the
- * counter exist): 2. Otherwise the key is freed, and a "wake" pushed for each waiter of a
- * multi lock on wakes (each waits on every key's wakes and takes all of its keys or none)
- * and one for the mutex's on grants, unless the list has them: the first to try again takes
- * it: 1. A multi waiter is never handed one key, and never blocks on grants: a grant can
- * wait there for a mutex waiter that is not blocked at that moment (woken by a "wake", not
- * yet back), which a multi waiter's BLPOP would pop and drop (the key then held by nobody
- * for a whole lease). */
-#define RLOCK_LUA_FREE RLOCK_LUA_ISSUE \
-	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n" \
-	"  local multi = math.floor(n / 4294967296)\n" \
-	"  if fair == '1' and multi == 0 then\n" \
-	"    if n > 1 then redis.call('decr', waiters) else redis.call('del', waiters) end\n" \
-	"    local f = 0\n" \
-	"    if redis.call('exists', fence) == 1 then f = issue(fence, keep) end\n" \
-	"    redis.call('set', lock, nexttoken, 'PX', ttl)\n" \
-	"    redis.call('rpush', grants, nexttoken .. ' ' .. string.format('%.0f', f) .. ' ' .. ttl)\n" \
-	"    redis.call('pexpire', grants, ttl)\n" \
-	"    return 2\n" \
-	"  end\n" \
-	"  redis.call('del', lock)\n" \
-	"  local function wake(list, want)\n" \
-	"    local have = redis.call('llen', list)\n" \
-	"    if have >= want then return end\n" \
-	"    local w = {}\n" \
-	"    for i = 1, want - have do w[i] = 'wake' end\n" \
-	"    redis.call('rpush', list, unpack(w))\n" \
-	"    redis.call('pexpire', list, ttl)\n" \
-	"  end\n" \
-	"  if multi > 0 then wake(wakes, math.min(multi, 1000)) end\n" \
-	"  if n - multi * 4294967296 > 0 then wake(grants, 1) end\n" \
-	"  return 1\n" \
-	"end\n"
 
 void rlock_scripts_minit(void);
 /* s->sha from s->source (MINIT; for the scripts of every primitive). */

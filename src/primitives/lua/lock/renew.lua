@@ -1,0 +1,23 @@
+-- The watchdog's batch renewal: the extend script over many keys at once. KEYS: n keys.
+-- ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours. A key is a
+-- mutex's (a string holding the token: its lease is the key's), or the holders of a lock
+-- shared by several (a sorted set of holder tokens, each scored with the ms its lease ends
+-- by the server's clock, the key living as long as its longest lease). Run by the watchdog
+-- thread on its own connections.
+--@include lib/atleast.lua
+--@include lib/clock_ms.lua
+local n = #KEYS
+local out = {}
+for i = 1, n do
+  local v = redis.pcall('get', KEYS[i])
+  out[i] = 0
+  if v == ARGV[i] then
+    redis.call('pexpire', KEYS[i], ARGV[n + i])
+    out[i] = 1
+  elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then
+    redis.call('zadd', KEYS[i], 'XX', clock_ms() + tonumber(ARGV[n + i]), ARGV[i])
+    atleast(KEYS[i], ARGV[n + i])
+    out[i] = 1
+  end
+end
+return out
