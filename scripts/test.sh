@@ -7,6 +7,9 @@
 #   scripts/test.sh --ubsan     the same with UndefinedBehaviorSanitizer: any report fails
 #   scripts/test.sh --sanitizers  both in one build (what CI runs)
 #   scripts/test.sh --phpt | --phpunit   one suite only
+#   scripts/test.sh --phpt tests/01_lock/001_acquire_release.phpt [MORE...]   only those phpt
+#                               (a file or a folder of tests/: an area, tests/08_semaphore)
+#   scripts/test.sh --phpunit --filter SemaphoreTest   PHPUnit's arguments after --phpunit
 #   scripts/test.sh --release   the release check (scripts/release-check.sh): package.xml,
 #                               pecl package, the tarball built and its phpt suite; `all` runs it last
 #   scripts/test.sh --valkey    the phpt suite against valkey-server instead of redis-server
@@ -27,6 +30,13 @@ cd "$repo"
 . scripts/lib/deps.sh
 
 mode=${1:-all}
+[ $# -eq 0 ] || shift
+# --phpt's tests (else tests/, every folder), --phpunit's arguments (else phpunit.xml's suite)
+args=("$@") phpt_tests=()
+if [ ${#args[@]} -gt 0 ] && [ "$mode" != --phpt ] && [ "$mode" != --phpunit ]; then
+	echo "$0 $mode takes no arguments" >&2
+	exit 2
+fi
 case "$mode" in
 	--debian13|--php85)
 		. scripts/lib/root.sh
@@ -99,7 +109,9 @@ run_phpt() {
 		zts) sanitized=zts dir=$(tree_build zts "$zts/bin/"); php=(PHP_EXECUTABLE="$zts/bin/php") ini=(PHPRC="$work/zts.ini" PHP_INI_SCAN_DIR=) ;;
 		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") sanitized=$1 ;;
 	esac
-	(cd "$dir" && env "${ini[@]}" NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args tests") \
+	local tests=tests
+	[ "$mode" != --phpt ] || [ ${#phpt_tests[@]} -eq 0 ] || tests="${phpt_tests[*]}"
+	(cd "$dir" && env "${ini[@]}" NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args $tests") \
 		| tee "$work/phpt.log" || status=1
 	# tests ran, none skipped (but for the TLS tests a build cannot run), none passed only on
 	# a retry: deps.sh
@@ -225,9 +237,9 @@ case "$mode" in
 	--asan) run_phpt address ;;
 	--ubsan) run_phpt undefined ;;
 	--sanitizers) run_phpt address,undefined ;;
-	--phpt|--valkey) run_phpt ;;
+	--phpt|--valkey) phpt_tests=("${args[@]}"); run_phpt ;;
 	--zts) run_zts ;;
-	--phpunit) run_phpunit ;;
+	--phpunit) run_phpunit "${args[@]}" ;;
 	--swoole) run_phpunit tests/phpunit/SwooleTest.php ;;
 	--release) run_release ;;
 	all) run_phpt; run_phpunit; run_release ;;
