@@ -21,7 +21,9 @@
 #   4. impatient buyers (each clicks 3 times) with a rate limit in front of the lock
 #      (RRateLimiter: 1 attempt per second per buyer) -> the repeats shed with a 429
 #   5. requests that die holding the lock (fatal error, uncaught exception, exit(),
-#      max_execution_time, worker killed by request_terminate_timeout)
+#      max_execution_time, worker killed by request_terminate_timeout), on a stack whose
+#      request_terminate_timeout is 3 s; every other step's is 30 s (STACK_TERMINATE), well
+#      above a sale's wait (3 s) plus its work: a slow machine never has a holder killed
 #   6. one more locked sale on the workers that lived through it all
 #   7. at each worker count: 100 items, 1,000 buyers, 1 ms of work in the sale, under
 #      rlock, the baton (the floor of a hand-over lock, unsafe), the classic SET NX +
@@ -91,7 +93,13 @@ source "$repo/scripts/lib/stack.sh"
 trap 'stack_stop' EXIT
 trap 'exit 130' INT TERM
 export STACK_WORKERS=${STACK_WORKERS:-16} STACK_MAX_REQUESTS=${STACK_MAX_REQUESTS:-200}
-export STACK_TERMINATE=${STACK_TERMINATE:-3}
+# request_terminate_timeout: well above a sale's wait for the lock (3 s) plus its work, so that
+# a slow machine never has php-fpm kill a worker that holds the lock (that would leave it
+# behind: the sale's check "no lock left behind" would fail for want of CPU). Killing a worker
+# mid-hold is the death step's own (5), on a stack of its own with a short timeout.
+sale_terminate=${STACK_TERMINATE:-30}
+death_terminate=3
+export STACK_TERMINATE=$sale_terminate
 # the framework rows' classes preloaded (opcache.preload, as symfony advises for production)
 export STACK_FPM_ARGS="${STACK_FPM_ARGS:-} -d opcache.preload=$repo/examples/seckill/preload.php -d opcache.preload_user=$(id -un)"
 stack_info() {
@@ -135,13 +143,26 @@ say "4. impatient buyers, each clicking 3 times, a rate limit of 1 per second pe
 seckill run "${sale[@]}" --sku=phone-limited --clicks=3 --limit=1 \
 	--title="with rlock behind RRateLimiter (1/s per buyer)" --json="$out/limited.json" || failed=1
 
+# restart_stack TERMINATE: the stack again, with request_terminate_timeout TERMINATE s
+restart_stack() {
+	[ "$failed" = 0 ] || show_logs
+	stack_stop
+	STACK_TERMINATE=$1
+	stack_start
+	stack_info
+}
+
 if [ "$deaths" = 1 ]; then
+	# php-fpm kills the "killed" death after death_terminate s: a stack of its own
+	restart_stack "$death_terminate"
 	say "5. requests that die holding the lock (TTL 5000 ms)"
 	seckill death --api=sync,lock || failed=1
 
+	# a wait of 1 s, and the work, well within the 3 s this stack gives a request
 	say "6. with rlock again, on the workers that lived through the deaths"
-	seckill run --stock=50 --requests=1000 --concurrency="$concurrency" --sku=phone-after \
+	seckill run --stock=50 --requests=1000 --concurrency="$concurrency" --sku=phone-after --wait=1000 \
 		--title="with rlock, after the deaths" --json="$out/after.json" || failed=1
+	restart_stack "$sale_terminate"
 fi
 
 runs=("rlock=$out/locked.json" "rlock, persistent=false=$out/fresh.json" "no lock=$out/unlocked.json")
@@ -153,11 +174,8 @@ compared=()
 step=7
 for n in $workers; do
 	if [ "$n" != "$STACK_WORKERS" ]; then
-		[ "$failed" = 0 ] || show_logs
-		stack_stop
 		STACK_WORKERS=$n
-		stack_start
-		stack_info
+		restart_stack "$sale_terminate"
 	fi
 	say "$step. each lock, $n php-fpm workers: $stock items, $compare_requests buyers ($concurrency at a time), 1 ms of work in the sale, $rounds round(s)"
 	seckill compare --locks="$locks" --rounds="$rounds" --stock="$stock" --requests="$compare_requests" \

@@ -2,7 +2,7 @@
 # Release check: what `pecl install rlock` gets is what the repository tests.
 #   1. package.xml lists every tracked release file (sources and headers of the root and
 #      src/ and its folders, the Lua scripts, stub, arginfo, config.m4, config.w32, README.md,
-#      CHANGELOG.md, LICENSE, the phpt, .inc and .supp of tests/, tests/NN_area/ and tests/tls/)
+#      CHANGELOG.md, LICENSE, docs/*.md, the phpt, .inc and .supp of tests/, tests/NN_area/ and tests/tls/)
 #      with its role, and nothing it lists is missing (scripts/package_contents.php writes it);
 #   2. config.m4 and config.w32 build the same sources, and every tracked .c is built;
 #   3. the version set in php_rlock.h (PHP_RLOCK_VERSION) is package.xml's release and the
@@ -14,8 +14,8 @@
 #      (rlock_phpt_verdict: tests ran, none skipped, none passed only on a retry);
 #      The object files of that build have no loop of calls between source files and no call
 #      up across the layers (scripts/layers.php);
-#   6. `php --re rlock` shows every class, interface and method of the contract, with types, the README
-#      API reference names every method, and phpversion('rlock') and phpinfo() show the version.
+#   6. `php --re rlock` shows every class, interface and method of the contract, with types, the API
+#      reference (docs/reference.md) names every method, and phpversion('rlock') and phpinfo() show the version.
 #   The Lua scripts: src/primitives/lua.h is what src/primitives/lua/ makes (scripts/gen_lua.php),
 #   each script passes luac5.1 -p, and SCRIPT LOAD into the redis-server takes it (its SHA1 ours).
 #   scripts/release-check.sh --quick   checks 1 to 3 and the Lua's text only (a few seconds, no build)
@@ -47,7 +47,7 @@ trap cleanup EXIT
 # "path role" for every tracked file that belongs in the release
 git ls-files | awk '
 	/^([^\/]+|src\/.+)\.[ch]$/ || /^src\/.+\.lua$/ || /^(rlock\.stub\.php|config\.m4|config\.w32|Makefile\.frag)$/ { print $0, "src"; next }
-	/^(README\.md|CHANGELOG\.md|LICENSE)$/ { print $0, "doc"; next }
+	/^(README\.md|CHANGELOG\.md|LICENSE)$/ || /^docs\/[^\/]+\.md$/ { print $0, "doc"; next }
 	/^tests\/([0-9][0-9]_[^\/]+\/|tls\/)?[^\/]+\.(phpt|inc|supp)$/ { print $0, "test" }
 ' | sort > "$work/wanted"
 # "path role" for every file package.xml lists (nested <dir>s joined)
@@ -286,7 +286,7 @@ if [ ${#missing[@]} -eq 0 ]; then
 else
 	fail "php --re rlock: ${missing[*]}"
 fi
-# the README's API reference (## The API, ## RSemaphore, ## RRateLimiter) names every public method
+# the API reference (docs/reference.md: ## The API, ## RSemaphore, ## RRateLimiter) names every public method
 readme_missing=$(php "${php_ini[@]}" -r '
 	$r = file_get_contents($argv[1]);
 	foreach (["RLock" => "The API", "RLockLostException" => "The API", "RSemaphore" => "RSemaphore", "RRateLimiter" => "RRateLimiter"] as $c => $h) {
@@ -294,8 +294,8 @@ readme_missing=$(php "${php_ini[@]}" -r '
 		foreach ((new ReflectionClass($c))->getMethods(ReflectionMethod::IS_PUBLIC) as $f)
 			if ($f->getDeclaringClass()->getName() === $c && !preg_match("/function " . $f->getName() . "\(/", $m[1])) echo "$c::", $f->getName(), " ";
 	}
-' README.md || true)
-[ -z "$readme_missing" ] && ok "README.md's API reference names every method" || fail "README.md's API reference lacks: $readme_missing"
+' docs/reference.md || true)
+[ -z "$readme_missing" ] && ok "docs/reference.md's API reference names every method" || fail "docs/reference.md's API reference lacks: $readme_missing"
 loaded=$(php "${php_ini[@]}" -r 'echo phpversion("rlock");' 2>&1 || true)
 info=$(php "${php_ini[@]}" --ri rlock 2>&1 || true)
 if [ "$loaded" = "$version" ] && grep -qE "^[Vv]ersion => $version\$" <<<"$info"; then
