@@ -241,7 +241,8 @@ namespace {
          * Release a lock by key and owner token, from any process and any execution context (a
          * job handed the lock). $key is what key() returned (prefix included), or the key the
          * constructor took (prefix added): only the lock that holds $token is released. A mutex,
-         * a read-write lock's side, a lock over several keys.
+         * a read-write lock's side, a lock over several keys. A token no hold was given ('', null
+         * in coercive mode, anything but a token()) releases nothing: false.
          */
         public static function release(string $key, #[\SensitiveParameter] string $token, #[\SensitiveParameter] array $options = []): bool {}
 

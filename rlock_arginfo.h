@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 6fc6b2bd032d6c7e53442b3f9a1757f61cc7dab0 */
+ * Stub hash: 569fb54524bf972e33606d6b7f102013f0bc31a7 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_rlock_status, 0, 0, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, keys, _IS_BOOL, 0, "true")

@@ -240,7 +240,8 @@ namespace {
          * Release a lock by key and owner token, from any process and any execution context (a
          * job handed the lock). $key is what key() returned (prefix included), or the key the
          * constructor took (prefix added): only the lock that holds $token is released. A mutex,
-         * a read-write lock's side, a lock over several keys.
+         * a read-write lock's side, a lock over several keys. A token no hold was given ('', null
+         * in coercive mode, anything but a token()) releases nothing: false.
          *
          * @param array{server?: string, servers?: list<string>, cluster?: list<string>, sentinel?: list<string>, service?: string, ttl?: int, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, persistent?: bool, reentrant?: bool, auto_release?: bool, fencing?: bool, fair?: bool, watchdog?: bool, sync_replicas?: int, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string} $options
          */

@@ -358,6 +358,10 @@ PHP_METHOD(RLock, restore)
 		zend_argument_value_error(1, "must not be empty");
 		RETURN_THROWS();
 	}
+	/* nothing but a token of ours names a hold */
+	if (!rlock_token_ours(ZSTR_VAL(token), ZSTR_LEN(token))) {
+		RETURN_FALSE;
+	}
 	zend_long asked = rlock_now_ms();
 	int rc = l->algo->is_owner(l->opts, l->key, token, &err);
 	if (rc == 1 && l->algo->pttl(l->opts, l->key, &pttl, &err) < 0) {
@@ -598,6 +602,11 @@ static int release_any(const rlock_opts *o, zend_string *key, zend_string *token
 	rlock_hold hold = { .token = token };
 	int rc = 0;
 
+	/* Only a token a hold was given releases anything: the scripts read an empty token as
+	 * forceUnlock()'s "whoever holds", and nothing else is a token of ours. */
+	if (!rlock_token_ours(ZSTR_VAL(token), ZSTR_LEN(token))) {
+		return 0;
+	}
 	rlock_conn_enter(o, 0);
 	if (o->nservers == 0 && rlock_multi_is_key(key)) {
 		rlock_registry_forget(&rlock_multi_algo, o, key, token);

@@ -288,7 +288,7 @@
 	"for nexttoken in string.gmatch(ARGV[3], '%x+') do\n" \
 	"  local lock, waiters = KEYS[5 * i + 1], KEYS[5 * i + 3]\n" \
 	"  local holder = redis.call('get', lock)\n" \
-	"  if holder and (holder == token or token == '') then\n" \
+	"  if holder and (holder == token or token == '*') then\n" \
 	"    ours = ours + 1\n" \
 	"    local n = tonumber(redis.call('get', waiters)) or 0\n" \
 	"    if n <= 0 then redis.call('del', lock)\n" \
@@ -296,7 +296,7 @@
 	"  end\n" \
 	"  i = i + 1\n" \
 	"end\n" \
-	"if ours == i or (token == '' and ours > 0) then return 1 end\n" \
+	"if ours == i or (token == '*' and ours > 0) then return 1 end\n" \
 	"return 0\n"
 
 /* src/primitives/lua/ratelimit/free.lua */
@@ -465,7 +465,7 @@
 	"  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n" \
 	"end\n" \
 	"local now = clock_ms()\n" \
-	"if ARGV[1] ~= '' then\n" \
+	"if ARGV[1] ~= '*' then\n" \
 	"  local s = redis.call('zscore', KEYS[1], ARGV[1])\n" \
 	"  return (s and tonumber(s) > now) and 1 or 0\n" \
 	"end\n" \
@@ -506,7 +506,7 @@
 	"  redis.call('pexpire', WG, lease)\n" \
 	"  return 2\n" \
 	"end\n" \
-	"if ARGV[1] == '' then\n" \
+	"if ARGV[1] == '*' then\n" \
 	"  redis.call('zremrangebyscore', R, '-inf', now)\n" \
 	"  if redis.call('del', R) == 0 then return 0 end\n" \
 	"  if redis.call('exists', W) == 1 then return 1 end\n" \
@@ -652,7 +652,7 @@
 	"  return 2\n" \
 	"end\n" \
 	"local writer = redis.call('get', W)\n" \
-	"if not writer or (ARGV[1] ~= '' and writer ~= ARGV[1]) then return 0 end\n" \
+	"if not writer or (ARGV[1] ~= '*' and writer ~= ARGV[1]) then return 0 end\n" \
 	"redis.call('del', W)\n" \
 	"if readers_in() then wake_writer() return 2 end\n" \
 	"return grant_writer()\n"

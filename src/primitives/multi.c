@@ -229,7 +229,7 @@ static int multi_release(const rlock_opts *o, zend_string *key, const rlock_hold
 	}
 	smart_str_0(&next);
 	rlock_call_start(&c, &script_release, 5 * m.n, m.all, NULL);
-	rlock_call_str(&c, h->token ? h->token : ZSTR_EMPTY_ALLOC());
+	rlock_call_token(&c, h->token);
 	rlock_call_packed(&c, NULL, nums, 3);
 	rlock_call_str(&c, next.s);
 	int rc = run_script(o, &m, &c, 0, 1, &n, err);

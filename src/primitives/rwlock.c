@@ -152,7 +152,7 @@ static int rw_key_release(bool write, const rlock_opts *o, rw_keys *rk, zend_str
 		return -1;
 	}
 	rlock_call_start(&c, write ? &rw_script_write_release : &rw_script_read_release, RW_NKEYS, rk->keys, NULL);
-	rlock_call_str(&c, token ? token : ZSTR_EMPTY_ALLOC());
+	rlock_call_token(&c, token);
 	rlock_call_str(&c, next);
 	redisReply *r = rlock_lock_run(o, rk->k.keys[0], &c, err);
 	zend_string_release(next);
@@ -281,7 +281,7 @@ static int read_script(const rlock_opts *o, zend_string *key, rlock_script *s, z
 	zend_string *read = side_key(key, false);
 	rlock_conn_begin(o, 0);
 	rlock_call_start(&c, s, 1, &read, NULL);
-	rlock_call_str(&c, token);
+	rlock_call_token(&c, token);
 	if (ttl > 0) {
 		rlock_call_num(&c, 1, ttl);
 	}
@@ -310,7 +310,7 @@ static int read_is_owner(const rlock_opts *o, zend_string *key, zend_string *tok
 
 static int read_pttl(const rlock_opts *o, zend_string *key, zend_long *out, rlock_err *err)
 {
-	return read_script(o, key, &rw_script_read_query, ZSTR_EMPTY_ALLOC(), 0, -2, ZEND_LONG_MAX, out, err);
+	return read_script(o, key, &rw_script_read_query, NULL, 0, -2, ZEND_LONG_MAX, out, err);
 }
 
 static int read_exists(const rlock_opts *o, zend_string *key, rlock_err *err)

@@ -273,6 +273,15 @@ void rlock_call_str(rlock_call *c, zend_string *s)
 	call_arg(c, ZSTR_VAL(s), ZSTR_LEN(s));
 }
 
+void rlock_call_token(rlock_call *c, zend_string *token)
+{
+	if (token) {
+		rlock_call_str(c, token);
+	} else {
+		call_arg(c, RLOCK_TOKEN_ANY, sizeof(RLOCK_TOKEN_ANY) - 1);
+	}
+}
+
 /* The packed argument: a token (none when NULL), then the m numbers of nums, separated by
  * spaces; the token is cut should it not leave room for them (a token never is: 32 bytes). */
 void rlock_call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m)

@@ -83,6 +83,12 @@ void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_
 void rlock_call_start(rlock_call *c, const rlock_script *s, int nkeys, zend_string **keys, zend_string *extra);
 void rlock_call_num(rlock_call *c, int slot, zend_long n);
 void rlock_call_str(rlock_call *c, zend_string *s);
+/* A token argument: token, or for NULL RLOCK_TOKEN_ANY, which the read-write lock's and the
+ * multi lock's scripts read as "whoever holds" (forceUnlock(); the read side's query: any
+ * reader). It is no token of ours (rlock_token_ours()), and no other argument means it: a
+ * caller's '' or malformed token compares as a token that holds nothing. */
+#define RLOCK_TOKEN_ANY "*"
+void rlock_call_token(rlock_call *c, zend_string *token);
 void rlock_call_flag(rlock_call *c, bool flag);
 /* The packed argument: "token n n ..." (m numbers, m <= 5; no token when NULL). */
 void rlock_call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m);

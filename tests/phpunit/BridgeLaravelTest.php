@@ -60,6 +60,8 @@ final class BridgeLaravelTest extends BridgeTestCase
         $this->assertFalse($theirs->acquire());
         $this->assertFalse($theirs->release());
         $this->assertFalse($store->restoreLock('k', str_repeat('0', 32))->release());
+        // an empty owner (a lock that was never acquired, its owner lost on the way) is no owner
+        $this->assertFalse($store->restoreLock('k', '')->release());
         $this->assertSame(['bridge:k'], $this->client->keys('*'));
         $this->assertTrue($mine->release());
         $this->assertSame([], $this->client->keys('*'));

@@ -1,7 +1,7 @@
--- KEYS: read. ARGV: token ('' none). With a token: 1 its lease runs, else 0. Without: the
--- longest lease left in ms, -2 when no reader is in.
+-- KEYS: read. ARGV: token, or '*' (RLOCK_TOKEN_ANY) for any reader. With a token: 1 its lease
+-- runs, else 0. With '*': the longest lease left in ms, -2 when no reader is in.
 --@include rwlock/_now.lua
-if ARGV[1] ~= '' then
+if ARGV[1] ~= '*' then
   local s = redis.call('zscore', KEYS[1], ARGV[1])
   return (s and tonumber(s) > now) and 1 or 0
 end
