@@ -954,7 +954,7 @@ static rlock_opts *opts_parse(HashTable *options, uint32_t arg_num)
 
 	zend_string *name;
 	zval *v;
-	bool server_given = false, watchdog_given = false, replicas_given = false, verify_given = false;
+	bool server_given = false, replicas_given = false, verify_given = false;
 	uint32_t given = 0;
 	if (options) {
 		ZEND_HASH_FOREACH_STR_KEY_VAL(options, name, v) {
@@ -973,7 +973,6 @@ static rlock_opts *opts_parse(HashTable *options, uint32_t arg_num)
 			}
 			given |= OPT_BIT(def);
 			server_given |= def->kind == OPT_SERVER;
-			watchdog_given |= def->offset == XtOffsetOf(rlock_opts, watchdog);
 			replicas_given |= def->offset == XtOffsetOf(rlock_opts, sync_replicas);
 			verify_given |= def->offset == XtOffsetOf(rlock_opts, tls_verify_peer);
 		} ZEND_HASH_FOREACH_END();
@@ -1024,16 +1023,6 @@ static rlock_opts *opts_parse(HashTable *options, uint32_t arg_num)
 			goto fail;
 		}
 		o->sync_replicas = 0;
-	}
-	if (o->watchdog && (o->servers || o->nodes || o->sentinels)) {
-		/* Its thread renews on the one server it knows: not over Redlock masters, nor where
-		 * the Cluster or the Sentinels route. The php.ini default does not apply there. */
-		if (watchdog_given) {
-			zend_argument_value_error(arg_num, "option \"watchdog\" works with one \"server\" only, not with "
-				"\"servers\", \"cluster\" or \"sentinel\"");
-			goto fail;
-		}
-		o->watchdog = false;
 	}
 	if (!server_given && !set_server(o, RLOCK_G(server), strlen(RLOCK_G(server)), 0)) {
 		goto fail;

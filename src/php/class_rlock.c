@@ -304,7 +304,7 @@ PHP_METHOD(RLock, extend)
 		rlock_release_one(l, me, false);
 		RETURN_FALSE;
 	}
-	rlock_hold hold = { .token = me->token, .valid_until = me->valid_until };
+	rlock_hold hold = { .token = me->token, .fence = me->fence, .valid_until = me->valid_until };
 	int rc = l->algo->extend(l->opts, l->key, &hold, ttl, &err);
 	me->valid_until = hold.valid_until;
 	if (rc == 1) {

@@ -61,6 +61,22 @@
 	"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end\n" \
 	"return 0\n"
 
+/* src/primitives/lua/lock/extend_heal.lua */
+#define RLOCK_LUA_LOCK_EXTEND_HEAL \
+	"local function atleast(key, ms, more)\n" \
+	"  ms = tonumber(ms)\n" \
+	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
+	"end\n" \
+	"local v = redis.call('get', KEYS[1])\n" \
+	"if v == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end\n" \
+	"if v then return 0 end\n" \
+	"redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])\n" \
+	"if tonumber(ARGV[3]) > 0 then\n" \
+	"  if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[3]) then redis.call('set', KEYS[2], ARGV[3], 'KEEPTTL') end\n" \
+	"  atleast(KEYS[2], ARGV[4])\n" \
+	"end\n" \
+	"return 2\n"
+
 /* src/primitives/lua/lock/fence_floor.lua */
 #define RLOCK_LUA_LOCK_FENCE_FLOOR \
 	"local function atleast(key, ms, more)\n" \
@@ -178,13 +194,17 @@
 	"local out = {}\n" \
 	"for i = 1, n do\n" \
 	"  local v = redis.pcall('get', KEYS[i])\n" \
+	"  local ttl = tonumber(ARGV[n + i])\n" \
 	"  out[i] = 0\n" \
 	"  if v == ARGV[i] then\n" \
-	"    redis.call('pexpire', KEYS[i], ARGV[n + i])\n" \
+	"    redis.call('pexpire', KEYS[i], math.abs(ttl))\n" \
 	"    out[i] = 1\n" \
+	"  elseif v == false then\n" \
+	"    out[i] = 2\n" \
+	"    if ttl < 0 then redis.call('set', KEYS[i], ARGV[i], 'PX', -ttl) out[i] = 3 end\n" \
 	"  elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then\n" \
-	"    redis.call('zadd', KEYS[i], 'XX', clock_ms() + tonumber(ARGV[n + i]), ARGV[i])\n" \
-	"    atleast(KEYS[i], ARGV[n + i])\n" \
+	"    redis.call('zadd', KEYS[i], 'XX', clock_ms() + ttl, ARGV[i])\n" \
+	"    atleast(KEYS[i], ttl)\n" \
 	"    out[i] = 1\n" \
 	"  end\n" \
 	"end\n" \

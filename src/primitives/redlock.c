@@ -345,12 +345,6 @@ static int count_replies(const rlock_opts *o, rlock_call *c, reply_test yes, zen
 	return (int) n;
 }
 
-static bool extended(redisReply *r, zend_string *unused)
-{
-	(void) unused;
-	return r->type == REDIS_REPLY_INTEGER && r->integer == 1;
-}
-
 static bool is_token(redisReply *r, zend_string *token)
 {
 	return r->type == REDIS_REPLY_STRING && r->len == ZSTR_LEN(token) && memcmp(r->str, ZSTR_VAL(token), r->len) == 0;
@@ -362,19 +356,48 @@ static bool exists(redisReply *r, zend_string *unused)
 	return r->type == REDIS_REPLY_INTEGER && r->integer > 0;
 }
 
+/* Extend token's hold to ttl on every master, healing the masters that lost the key (a
+ * restart without persistence, a failover): one round trip. Held while a quorum still had
+ * our token and extended it, within the validity; a heal counts only then. Where fewer did,
+ * the lock may have been someone else's in between (a majority lost it at once, or the lease
+ * ran out): the heals are given back, and the lock is not ours. A master where another token
+ * holds the key is never written. */
 static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
 {
+	rlock_keys k;
 	rlock_call c;
+	fanout_result fr;
+	bool healed[RLOCK_MAX_SERVERS] = {0};
+	uint32_t extended = 0, heals = 0;
 	zend_long start = rlock_now_ms();
 
-	rlock_call_extend(&c, &key, h->token, ttl);
-	int n = count_replies(o, &c, extended, NULL, err);
-	if (n < 0) {
-		return -1;
+	rlock_conn_begin(o, 0);
+	rlock_keys_init(&k, key);
+	rlock_call_extend_heal(&c, &k, h->token, ttl, o->fencing ? h->fence : 0);
+	fanout(o, &c, NULL, &fr);
+	if (fr.failed >= quorum(o)) {
+		rlock_keys_free(&k);
+		return no_quorum(o, &fr, err);
 	}
-	if ((uint32_t) n < quorum(o) || validity(ttl, start) <= 0) {
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		redisReply *r = fr.replies[i];
+		if (r && r->type == REDIS_REPLY_INTEGER) {
+			extended += r->integer == 1;
+			healed[i] = r->integer == 2;
+			heals += healed[i];
+		}
+	}
+	fanout_free(o, &fr);
+	if (extended < quorum(o) || validity(ttl, start) <= 0) {
+		if (heals > 0) {
+			fanout_result rr;
+			release_all(o, &k, h->token, healed, &rr, err);
+			fanout_free(o, &rr);
+		}
+		rlock_keys_free(&k);
 		return 0;
 	}
+	rlock_keys_free(&k);
 	h->valid_until = start + ttl - drift(ttl);
 	return 1;
 }

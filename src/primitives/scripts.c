@@ -39,6 +39,9 @@ rlock_script rlock_script_force_release = { .source = RLOCK_LUA_LOCK_FORCE_RELEA
 /* src/primitives/lua/lock/extend.lua */
 rlock_script rlock_script_extend = { .source = RLOCK_LUA_LOCK_EXTEND };
 
+/* src/primitives/lua/lock/extend_heal.lua */
+rlock_script rlock_script_extend_heal = { .source = RLOCK_LUA_LOCK_EXTEND_HEAL };
+
 /* src/primitives/lua/lock/renew.lua */
 rlock_script rlock_script_renew = { .source = RLOCK_LUA_LOCK_RENEW };
 
@@ -61,6 +64,7 @@ void rlock_scripts_minit(void)
 	rlock_script_init(&rlock_script_release);
 	rlock_script_init(&rlock_script_force_release);
 	rlock_script_init(&rlock_script_extend);
+	rlock_script_init(&rlock_script_extend_heal);
 	rlock_script_init(&rlock_script_fence_floor);
 	rlock_script_init(&rlock_script_renew);
 }
@@ -335,6 +339,15 @@ void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zen
 	rlock_call_start(c, &rlock_script_extend, 1, key, NULL);
 	rlock_call_str(c, token);
 	rlock_call_num(c, 1, ttl);
+}
+
+void rlock_call_extend_heal(rlock_call *c, rlock_keys *k, zend_string *token, zend_long ttl, zend_long fence)
+{
+	rlock_call_start(c, &rlock_script_extend_heal, 1, &k->keys[0], k->keys[3]);
+	rlock_call_str(c, token);
+	rlock_call_num(c, 1, ttl);
+	rlock_call_num(c, 2, fence);
+	rlock_call_num(c, 3, rlock_fence_keep(ttl));
 }
 
 void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_string *token, const rlock_opts *o)

@@ -27,6 +27,7 @@ extern rlock_script rlock_script_acquire;
 extern rlock_script rlock_script_release;
 extern rlock_script rlock_script_force_release;
 extern rlock_script rlock_script_extend;
+extern rlock_script rlock_script_extend_heal;  /* Redlock's, per master */
 extern rlock_script rlock_script_fence_floor;
 extern rlock_script rlock_script_renew;  /* the watchdog's; source and sha fixed after MINIT */
 
@@ -77,6 +78,9 @@ void rlock_call_acquire(rlock_call *c, rlock_keys *k, zend_string *token, const 
 void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_string *next, const rlock_opts *o,
 	bool fair);
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl);
+/* Redlock's extend of token's hold on one master, healing it there if the key is gone (fence:
+ * the hold's fencing token, 0 none). */
+void rlock_call_extend_heal(rlock_call *c, rlock_keys *k, zend_string *token, zend_long ttl, zend_long fence);
 void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_string *token, const rlock_opts *o);
 /* The pieces of a call, for the scripts of other primitives: EVALSHA s numkeys keys...
  * [extra], then arguments; a number is written into c->num[slot] (0 is taken by numkeys). */

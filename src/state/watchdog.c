@@ -20,6 +20,13 @@
  * saying the key is not ours marks a lock lost. A process that dies stops renewing, and its
  * locks expire with their ttl.
  *
+ * Topologies: one round writes every server's batch, then reads every reply, so the waits
+ * overlap. A Redlock lock is a group with a leg on each master (group_judge(): held while a
+ * quorum renewed, a master that lost the key set again); a Sentinel lock's server asks the
+ * Sentinels for the master at each new connection (wd_master()); a Cluster lock's key sits
+ * on the node of its slot and moves where MOVED or ASK say, or to a seed when its node is
+ * unreachable (wd_reroute()).
+ *
  * fork(): the child gets a copy of the memory but not the thread, so whatever lock the thread
  * held at that instant -- the allocator's (ASan's is not fork-safe), the resolver's, one of
  * hiredis' -- stays locked in the child for ever, and the child's own first malloc or thread
@@ -42,6 +49,7 @@
 #include "src/state/watchdog.h"
 #include "src/primitives/scripts.h"
 #include "src/stats/stats.h"
+#include "src/transport/route.h"
 
 #ifndef PHP_WIN32
 
@@ -65,15 +73,32 @@
 
 typedef struct wd_server wd_server;
 
+/* What a renewal found (wd_server.results, a leg's state). */
+enum {
+	WD_UNKNOWN = -1,  /* no answer (unreachable, timeout, not sent) */
+	WD_NOT_OURS = 0,  /* another token, or another type */
+	WD_RENEWED = 1,
+	WD_ABSENT = 2,    /* no key there (a Redlock master lost it), not set again */
+	WD_HEALED = 3,    /* no key there, set again to our token (a Redlock leg, heal asked) */
+	WD_EVAL = -2,     /* send again with EVAL: the server did not know the script */
+	WD_MOVED = -3     /* a Cluster node named another for the key (MOVED, ASK): the entry's moved_* */
+};
+
+typedef struct wd_cluster wd_cluster;
+
+/* A lock the request side watches: a lock on one server (linked in its server's entries), or
+ * a Redlock lock over N masters (a group, in wd.groups), renewed through its legs, one per
+ * master, each linked in its master's entries. A leg is no handle of the request side's: it
+ * lives and dies with its group, and shares its key and token. */
 struct rlock_watchdog_entry {
-	rlock_watchdog_entry *prev, *next;  /* in server->entries while linked */
-	wd_server *server;                  /* while linked */
+	rlock_watchdog_entry *prev, *next;  /* in server->entries (a group: wd.groups) while linked */
+	wd_server *server;                  /* while linked; a group: NULL */
 	char *key;
 	size_t key_len;
 	char *token;
 	size_t token_len;
 	int64_t ttl;      /* ms */
-	int64_t due;      /* monotonic ms of the next renewal */
+	int64_t due;      /* monotonic ms of the next renewal (a leg: its group's) */
 	int64_t valid_until;  /* monotonic ms the lease ends, as the last renewal left it */
 	uint64_t stats_key;   /* its lock in the statistics (src/stats/stats.h), 0: none */
 	int lost;         /* written by the thread, read by the request side: atomic */
@@ -85,6 +110,23 @@ struct rlock_watchdog_entry {
 	bool linked;      /* the thread renews it */
 	bool held;        /* the request side has not given it back */
 	bool in_flight;   /* in the batch the thread is sending: freed by the thread */
+	/* Redlock */
+	rlock_watchdog_entry *group;  /* a leg: its group; NULL otherwise */
+	rlock_watchdog_entry *legs;   /* a group: its nlegs legs */
+	uint32_t nlegs, quorum;
+	uint32_t legs_in_flight;      /* a group: legs in the batches being sent */
+	int64_t until;        /* a group: its validity, by our clock, as acquired or last renewed */
+	int64_t ttl_sent;     /* a group: the ttl its legs were last sent with */
+	bool in_round;        /* a group: its legs go in the round under way */
+	bool heal;            /* a group: its legs heal a master that lost the key (valid now) */
+	signed char state;    /* a leg: what its last renewal found (WD_*) */
+	/* Cluster: the node a MOVED or ASK named (written by the thread while in flight) */
+	bool asking;          /* the node it is on now has it for an ASK: ASKING before each renewal */
+	bool moved_ask;
+	int moved_port;
+	char moved_host[256];
+	uint8_t redirects;    /* redirects followed since the last answer */
+	uint32_t seed_turn;   /* the seed to ask next when its node is unreachable */
 };
 
 /* A server and the thread's connection to it. Only the thread (or a fork child) frees one. */
@@ -107,6 +149,36 @@ struct wd_server {
 	rlock_reply_budget budget;  /* of the reply being read on ctx: the thread's */
 	rlock_watchdog_entry *entries;
 	uint32_t nentries;
+	/* the batch being sent to it: the thread's scratch, grown under the mutex */
+	rlock_watchdog_entry **batch;
+	size_t batch_len;
+	char (*ttls)[24];
+	signed char *results;  /* WD_* */
+	size_t cap;
+	int trips;        /* round trips of the batch */
+	bool sent;        /* the batch went out whole: its replies are to be read */
+	/* Sentinel: host and port are those of the master the Sentinels named at the last
+	 * connect (the thread's to change) */
+	wd_server **sentinels;
+	uint32_t nsentinels;
+	char *service;
+	size_t service_len;
+	bool tls_name_fixed;  /* tls_server_name given: not the master's host */
+	wd_cluster *cluster;  /* a Cluster node: its cluster (one key per script call) */
+};
+
+/* A Redis Cluster the watchdog renews keys on: how a node of it is reached (like: its
+ * credentials, database, timeouts, TLS; its host unused), and its seeds, where a key whose
+ * node is unreachable is sent next (the node answers MOVED to the one that serves it now).
+ * Freed only with every server. */
+struct wd_cluster {
+	wd_cluster *next;
+	char *id;
+	size_t id_len;
+	wd_server *like;
+	char **seed_hosts;
+	int *seed_ports;
+	uint32_t nseeds;
 };
 
 static struct {
@@ -121,16 +193,14 @@ static struct {
 	int interrupt[2];     /* a pipe: readable, the thread's poll() returns and the thread ends */
 	int64_t sleep_until;  /* when the sleeping thread wakes by itself; 0 while it works */
 	wd_server *servers;
-	uint32_t active;      /* linked entries not lost */
+	rlock_watchdog_entry *groups;  /* the Redlock locks watched */
+	wd_cluster *clusters;
+	uint32_t active;      /* linked entries (and groups) not lost */
 	const char *script_source, *script_sha;
-	/* the batch being sent: the thread's scratch, grown under the mutex */
-	rlock_watchdog_entry **batch;
-	size_t batch_len;
-	char (*ttls)[24];
-	signed char *results;  /* 1 renewed, 0 not ours, -1 unknown, -2 send again with EVAL */
-	size_t cap;
+	/* one command's arguments: the thread's scratch (hiredis copies them at once) */
 	const char **argv;
 	size_t *lens;
+	size_t args_cap;
 	rlock_watchdog_stats stats;
 } wd;
 
@@ -144,6 +214,12 @@ static int64_t retry_of(int64_t ttl)
 {
 	int64_t r = period_of(ttl) / 3;
 	return r < 10 ? 10 : r;
+}
+
+/* Redlock's clock drift allowed for a lease of ttl ms (redlock.c's). */
+static int64_t drift_of(int64_t ttl)
+{
+	return ttl / 100 + 2;
 }
 
 /* The lost flag is the one field the request side reads without the mutex, so it is an
@@ -182,8 +258,10 @@ static char *copy_bytes(const char *p, size_t len)
 	return c;
 }
 
+/* A lock on one server, or a group with its legs (never a leg alone). */
 static void entry_free(rlock_watchdog_entry *e)
 {
+	free(e->legs);
 	free(e->key);
 	free(e->token);
 	free(e);
@@ -201,39 +279,75 @@ static void server_free(wd_server *s)
 		SSL_CTX_free(s->tls);
 	}
 #endif
+	free(s->batch);
+	free(s->ttls);
+	free(s->results);
+	for (uint32_t i = 0; i < s->nsentinels; i++) {
+		server_free(s->sentinels[i]);
+	}
+	free(s->sentinels);
+	free(s->service);
 	free(s);
 }
 
-static void entry_link(wd_server *s, rlock_watchdog_entry *e)
+/* e into the list at *head. */
+static void list_link(rlock_watchdog_entry **head, rlock_watchdog_entry *e)
 {
-	e->server = s;
 	e->prev = NULL;
-	e->next = s->entries;
-	if (s->entries) {
-		s->entries->prev = e;
+	e->next = *head;
+	if (*head) {
+		(*head)->prev = e;
 	}
-	s->entries = e;
-	s->nentries++;
+	*head = e;
 	e->linked = true;
-	wd.active++;
 }
 
-static void entry_unlink(rlock_watchdog_entry *e)
+static void list_unlink(rlock_watchdog_entry **head, rlock_watchdog_entry *e)
 {
-	wd_server *s = e->server;
 	if (e->prev) {
 		e->prev->next = e->next;
 	} else {
-		s->entries = e->next;
+		*head = e->next;
 	}
 	if (e->next) {
 		e->next->prev = e->prev;
 	}
 	e->prev = e->next = NULL;
-	e->server = NULL;
 	e->linked = false;
+}
+
+/* e (a lock on s, or a leg on s) renewed from now on. */
+static void entry_link(wd_server *s, rlock_watchdog_entry *e)
+{
+	e->server = s;
+	list_link(&s->entries, e);
+	s->nentries++;
+	if (!e->group) {
+		wd.active++;
+	}
+}
+
+static void entry_unlink(rlock_watchdog_entry *e)
+{
+	wd_server *s = e->server;
+	list_unlink(&s->entries, e);
+	e->server = NULL;
 	s->nentries--;
-	if (!is_lost(e)) {
+	if (!e->group && !is_lost(e)) {
+		wd.active--;
+	}
+}
+
+/* Stop renewing group g (its legs too). */
+static void group_unlink(rlock_watchdog_entry *g)
+{
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		if (g->legs[i].linked) {
+			entry_unlink(&g->legs[i]);
+		}
+	}
+	list_unlink(&wd.groups, g);
+	if (!is_lost(g)) {
 		wd.active--;
 	}
 }
@@ -320,16 +434,99 @@ static redisReply *wd_reply(redisContext *c, int64_t deadline)
 	}
 }
 
-/* A connection of the thread's own to s: non-blocking, reply caps, AUTH, SELECT. NULL when
- * it fails. It waits only in wd_poll(): the connect within connect_timeout, AUTH and SELECT
- * (when there are any) within read_timeout, and a fork's prepare handler ends any of it at
- * once. Reads only fields of s that never change. */
+static redisContext *wd_connect(wd_server *s);
+
+/* r, a Sentinel's answer to SENTINEL get-master-addr-by-name, into s's host and port. Replies
+ * are input: a host of 1 to 255 bytes, none a NUL, a space or a control byte, and a TCP port
+ * 1-65535, else false and s unchanged. */
+static bool wd_master_from(wd_server *s, const redisReply *r)
+{
+	const redisReply *h, *p;
+	long port = 0;
+	char *host;
+
+	if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2 || (h = r->element[0])->type != REDIS_REPLY_STRING
+			|| (p = r->element[1])->type != REDIS_REPLY_STRING || h->len == 0 || h->len > 255
+			|| p->len == 0 || p->len > 5) {
+		return false;
+	}
+	for (size_t i = 0; i < h->len; i++) {
+		if ((unsigned char) h->str[i] <= ' ' || h->str[i] == 0x7f) {
+			return false;
+		}
+	}
+	for (size_t i = 0; i < p->len; i++) {
+		if (p->str[i] < '0' || p->str[i] > '9') {
+			return false;
+		}
+		port = port * 10 + (p->str[i] - '0');
+	}
+	if (port < 1 || port > 65535 || !(host = copy_bytes(h->str, h->len))) {
+		return false;
+	}
+#ifdef RLOCK_HAVE_TLS
+	if (s->tls && !s->tls_name_fixed) {
+		char *name = copy_bytes(h->str, h->len);
+		if (!name) {
+			free(host);
+			return false;
+		}
+		free(s->tls_name);
+		s->tls_name = name;
+	}
+#endif
+	free(s->host);
+	s->host = host;
+	s->port = (int) port;
+	return true;
+}
+
+/* Ask s's Sentinels, one after another, for the master of its service, on connections of
+ * the moment: s's host and port set to the first master one names. False when none did. */
+static bool wd_master(wd_server *s)
+{
+	const char *argv[3] = { "SENTINEL", "get-master-addr-by-name", s->service };
+	size_t lens[3] = { 8, 23, s->service_len };
+
+	for (uint32_t i = 0; i < s->nsentinels; i++) {
+		wd_server *sentinel = s->sentinels[i];
+		redisContext *c = wd_connect(sentinel);
+		redisReply *r = NULL;
+		if (c && redisAppendCommandArgv(c, 3, argv, lens) == REDIS_OK) {
+			int64_t deadline = deadline_of(sentinel->read_timeout);
+			if (wd_flush(c, deadline)) {
+				r = wd_reply(c, deadline);
+			}
+		}
+		if (c) {
+			redisFree(c);
+		}
+		bool named = wd_master_from(s, r);
+		if (r) {
+			freeReplyObject(r);
+		}
+		if (named) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A connection of the thread's own to s (with Sentinels: to the master they name now):
+ * non-blocking, reply caps, AUTH, SELECT. NULL when it fails. It waits only in wd_poll():
+ * the connect within connect_timeout, AUTH and SELECT (when there are any) within
+ * read_timeout, and a fork's prepare handler ends any of it at once. Reads only fields of s
+ * that never change, but for a Sentinel's master's address, which only the thread writes. */
 static redisContext *wd_connect(wd_server *s)
 {
 	char why[256];
 	int err = 0, n;
 	socklen_t len = sizeof(err);
 	int64_t deadline;
+
+	if (s->nsentinels && !wd_master(s)) {
+		return NULL;
+	}
 	redisContext *c = s->port ? redisConnectNonBlock(s->host, s->port) : redisConnectUnixNonBlock(s->host);
 
 	/* the connect goes on in the background: writable once it is done, SO_ERROR says how */
@@ -373,71 +570,89 @@ fail:
 	return NULL;
 }
 
-/* Room in the scratch for a batch of n. Mutex held. */
-static bool wd_reserve(size_t n)
+/* Keys per script call to s: a Cluster node refuses keys of different slots in one. */
+static size_t chunk_of(const wd_server *s)
 {
-	if (n <= wd.cap) {
+	return s->cluster ? 1 : BATCH_MAX;
+}
+
+/* Room in s's scratch for a batch of n, and in the arguments for a command of it. Mutex
+ * held. */
+static bool wd_reserve(wd_server *s, size_t n)
+{
+	size_t args = 3 + 3 * (n < BATCH_MAX ? n : BATCH_MAX);
+	void *p;
+
+	if (args > wd.args_cap) {
+		if (!(p = realloc(wd.argv, args * sizeof(*wd.argv)))) return false;
+		wd.argv = p;
+		if (!(p = realloc(wd.lens, args * sizeof(*wd.lens)))) return false;
+		wd.lens = p;
+		wd.args_cap = args;
+	}
+	if (n <= s->cap) {
 		return true;
 	}
 	size_t cap = n < 64 ? 64 : n;
-	size_t args = 3 + 3 * (cap < BATCH_MAX ? cap : BATCH_MAX);
-	void *p;
-
-	if (!(p = realloc(wd.batch, cap * sizeof(*wd.batch)))) return false;
-	wd.batch = p;
-	if (!(p = realloc(wd.ttls, cap * sizeof(*wd.ttls)))) return false;
-	wd.ttls = p;
-	if (!(p = realloc(wd.results, cap * sizeof(*wd.results)))) return false;
-	wd.results = p;
-	if (!(p = realloc(wd.argv, args * sizeof(*wd.argv)))) return false;
-	wd.argv = p;
-	if (!(p = realloc(wd.lens, args * sizeof(*wd.lens)))) return false;
-	wd.lens = p;
-	wd.cap = cap;
+	if (!(p = realloc(s->batch, cap * sizeof(*s->batch)))) return false;
+	s->batch = p;
+	if (!(p = realloc(s->ttls, cap * sizeof(*s->ttls)))) return false;
+	s->ttls = p;
+	if (!(p = realloc(s->results, cap * sizeof(*s->results)))) return false;
+	s->results = p;
+	s->cap = cap;
 	return true;
 }
 
-/* Whether a lock on s is due. Mutex held. */
-static bool wd_any_due(const wd_server *s, int64_t now)
+/* Whether anything on s goes in this round: a lock due, or a leg of a group that goes.
+ * Mutex held. */
+static bool wd_server_due(const wd_server *s, int64_t now)
 {
 	for (const rlock_watchdog_entry *e = s->entries; e; e = e->next) {
-		if (!is_lost(e) && e->due <= now) {
+		if (e->group ? e->group->in_round : !is_lost(e) && e->due <= now) {
 			return true;
 		}
 	}
 	return false;
 }
 
-/* Put into the batch every lock on s at least half-way to its due time: the ones due now and
- * the ones that may as well go with them. Their count. Mutex held. */
+/* Put into s's batch every lock on s at least half-way to its due time (the ones due now and
+ * the ones that may as well go with them) and the legs of the groups that go. Their count.
+ * Mutex held. */
 static size_t wd_collect(wd_server *s, int64_t now)
 {
 	size_t n = 0;
 
-	if (!wd_reserve(s->nentries)) {
+	if (!wd_reserve(s, s->nentries)) {
+		/* a group's leg here stays WD_UNKNOWN */
 		for (rlock_watchdog_entry *e = s->entries; e; e = e->next) {
-			if (e->due <= now) {
+			if (!e->group && e->due <= now) {
 				e->due = now + retry_of(e->ttl);
 			}
 		}
 		return 0;
 	}
 	for (rlock_watchdog_entry *e = s->entries; e; e = e->next) {
-		if (is_lost(e) || now < e->due - period_of(e->ttl) / 2) {
+		rlock_watchdog_entry *g = e->group;
+		if (g ? !g->in_round : is_lost(e) || now < e->due - period_of(e->ttl) / 2) {
 			continue;
 		}
 		e->in_flight = true;
-		wd.batch[n] = e;
-		snprintf(wd.ttls[n], sizeof(wd.ttls[n]), "%" PRId64, e->ttl);
+		s->batch[n] = e;
+		/* a leg's ttl negative: heal the master if it lost the key (the renew script) */
+		snprintf(s->ttls[n], sizeof(s->ttls[n]), "%" PRId64, g ? (g->heal ? -g->ttl_sent : g->ttl_sent) : e->ttl);
+		if (g) {
+			g->legs_in_flight++;
+		}
 		n++;
 	}
-	wd.batch_len = n;
+	s->batch_len = n;
 	return n;
 }
 
-/* The command for batch[first, first + k): EVALSHA (or EVAL) script k keys... tokens...
+/* The command for s's batch[first, first + k): EVALSHA (or EVAL) script k keys... tokens...
  * ttls... into the scratch argv; its argc. */
-static int wd_command(size_t first, size_t k, bool eval, char *numkeys, size_t numkeys_size)
+static int wd_command(wd_server *s, size_t first, size_t k, bool eval, char *numkeys, size_t numkeys_size)
 {
 	int argc = 0;
 	wd.argv[argc] = eval ? "EVAL" : "EVALSHA";
@@ -447,35 +662,85 @@ static int wd_command(size_t first, size_t k, bool eval, char *numkeys, size_t n
 	wd.lens[argc] = (size_t) snprintf(numkeys, numkeys_size, "%zu", k);
 	wd.argv[argc++] = numkeys;
 	for (size_t i = first; i < first + k; i++) {
-		wd.argv[argc] = wd.batch[i]->key;
-		wd.lens[argc++] = wd.batch[i]->key_len;
+		wd.argv[argc] = s->batch[i]->key;
+		wd.lens[argc++] = s->batch[i]->key_len;
 	}
 	for (size_t i = first; i < first + k; i++) {
-		wd.argv[argc] = wd.batch[i]->token;
-		wd.lens[argc++] = wd.batch[i]->token_len;
+		wd.argv[argc] = s->batch[i]->token;
+		wd.lens[argc++] = s->batch[i]->token_len;
 	}
 	for (size_t i = first; i < first + k; i++) {
-		wd.argv[argc] = wd.ttls[i];
-		wd.lens[argc++] = strlen(wd.ttls[i]);
+		wd.argv[argc] = s->ttls[i];
+		wd.lens[argc++] = strlen(s->ttls[i]);
 	}
 	return argc;
 }
 
-/* The reply to the batch[first, first + k) into results. */
-static void wd_note(redisReply *r, size_t first, size_t k)
+/* r, a Cluster node's "MOVED slot host:port" or "ASK slot host:port" (an empty host: s's),
+ * into e's moved_*: whether it was one. Replies are input: a host of 1 to 255 bytes, none a
+ * NUL, a space or a control byte, a port 1-65535. */
+static bool wd_redirect(const wd_server *s, const redisReply *r, rlock_watchdog_entry *e)
 {
-	signed char v = -1;
+	bool ask = r->type == REDIS_REPLY_ERROR && r->len > 4 && strncmp(r->str, "ASK ", 4) == 0;
+	const char *end = r->str + r->len, *addr, *colon;
+	long port = 0;
+
+	if (r->type != REDIS_REPLY_ERROR || (!ask && (r->len <= 6 || strncmp(r->str, "MOVED ", 6) != 0))) {
+		return false;
+	}
+	addr = memchr(r->str + (ask ? 4 : 6), ' ', end - r->str - (ask ? 4 : 6));
+	if (!addr) {
+		return false;
+	}
+	/* the port follows the last colon: an IPv6 host holds colons */
+	for (colon = end - 1, addr++; colon >= addr && *colon != ':'; colon--) {
+	}
+	if (colon < addr || colon + 1 == end || end - colon - 1 > 5) {
+		return false;
+	}
+	for (const char *p = colon + 1; p < end; p++) {
+		if (*p < '0' || *p > '9') {
+			return false;
+		}
+		port = port * 10 + (*p - '0');
+	}
+	const char *host = colon == addr ? s->host : addr;
+	size_t len = colon == addr ? strlen(s->host) : (size_t) (colon - addr);
+	if (port < 1 || port > 65535 || len == 0 || len >= sizeof(e->moved_host)) {
+		return false;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if ((unsigned char) host[i] <= ' ' || host[i] == 0x7f) {
+			return false;
+		}
+	}
+	memcpy(e->moved_host, host, len);
+	e->moved_host[len] = '\0';
+	e->moved_port = (int) port;
+	e->moved_ask = ask;
+	return true;
+}
+
+/* The reply to s's batch[first, first + k) into its results. Replies are input: anything
+ * but an array of k integers 0 to 3 tells nothing. */
+static void wd_note(wd_server *s, redisReply *r, size_t first, size_t k)
+{
+	signed char v = WD_UNKNOWN;
 	if (r->type == REDIS_REPLY_ERROR && r->len >= 8 && strncmp(r->str, "NOSCRIPT", 8) == 0) {
-		v = -2;
+		v = WD_EVAL;
+	}
+	if (s->cluster && k == 1 && wd_redirect(s, r, s->batch[first])) {
+		v = WD_MOVED;
 	}
 	if (r->type == REDIS_REPLY_ARRAY && r->elements == k) {
 		for (size_t i = 0; i < k; i++) {
 			redisReply *x = r->element[i];
-			wd.results[first + i] = x->type != REDIS_REPLY_INTEGER ? -1 : x->integer == 1 ? 1 : 0;
+			s->results[first + i] = x->type != REDIS_REPLY_INTEGER || x->integer < WD_NOT_OURS
+				|| x->integer > WD_HEALED ? WD_UNKNOWN : (signed char) x->integer;
 		}
 		return;
 	}
-	memset(wd.results + first, v, k);
+	memset(s->results + first, v, k);
 }
 
 /* Drop s's connection after an I/O error. */
@@ -488,97 +753,204 @@ static void wd_disconnect(wd_server *s)
 	redisFree(c);
 }
 
-/* Send the batch (wd.batch_len locks) to s and note each lock's result. One round trip, two
- * when the server had to learn the script. Outside the mutex: the batch's entries are in
- * flight and their keys and tokens do not change. The number of round trips. */
-static int wd_send(wd_server *s)
+/* Append the chunks of s's batch (eval: those the server did not know the script for) to its
+ * connection and write them, by deadline. False (disconnected) when that failed. */
+static bool wd_write(wd_server *s, bool eval, int64_t deadline, size_t *sent)
 {
-	size_t n = wd.batch_len, chunks = (n + BATCH_MAX - 1) / BATCH_MAX;
+	size_t n = s->batch_len, chunk = chunk_of(s), chunks = (n + chunk - 1) / chunk;
 	char numkeys[24];
-	redisReply *r;
-	int trips = 0;
 
-	memset(wd.results, -1, n);
+	*sent = 0;
+	for (size_t c = 0; c < chunks; c++) {
+		size_t first = c * chunk, k = MIN(chunk, n - first);
+		if (eval && s->results[first] != WD_EVAL) {
+			continue;
+		}
+		/* a key an ASK sent here: the node takes the command only after ASKING */
+		if (s->cluster && s->batch[first]->asking && redisAppendCommand(s->ctx, "ASKING") != REDIS_OK) {
+			wd_disconnect(s);
+			return false;
+		}
+		int argc = wd_command(s, first, k, eval, numkeys, sizeof(numkeys));
+		if (redisAppendCommandArgv(s->ctx, argc, wd.argv, wd.lens) != REDIS_OK) {
+			wd_disconnect(s);
+			return false;
+		}
+		(*sent)++;
+	}
+	if (*sent > 0 && !wd_flush(s->ctx, deadline)) {
+		wd_disconnect(s);
+		return false;
+	}
+	return true;
+}
+
+/* Read the replies to what wd_write() sent, by deadline. False (disconnected) when that
+ * failed. */
+static bool wd_read(wd_server *s, bool eval, int64_t deadline)
+{
+	size_t n = s->batch_len, chunk = chunk_of(s), chunks = (n + chunk - 1) / chunk;
+	redisReply *r;
+	bool stale = false;
+
+	for (size_t c = 0; c < chunks; c++) {
+		size_t first = c * chunk, k = MIN(chunk, n - first);
+		if (eval && s->results[first] != WD_EVAL) {
+			continue;
+		}
+		if (s->cluster && s->batch[first]->asking) {
+			/* ASKING's +OK (or an error, which the command's reply tells again) */
+			if (!(r = wd_reply(s->ctx, deadline))) {
+				wd_disconnect(s);
+				return false;
+			}
+			freeReplyObject(r);
+		}
+		if (!(r = wd_reply(s->ctx, deadline))) {
+			wd_disconnect(s);
+			return false;
+		}
+		wd_note(s, r, first, k);
+		/* a Sentinel's master that answers an error (READONLY: a replica now) is asked no
+		 * more: the next renewal asks the Sentinels again */
+		stale |= s->nsentinels && r->type == REDIS_REPLY_ERROR && s->results[first] != WD_EVAL;
+		freeReplyObject(r);
+	}
+	if (stale) {
+		wd_disconnect(s);
+		return false;
+	}
+	return true;
+}
+
+/* The first half of a round trip: s's batch written (its results all WD_UNKNOWN till read),
+ * connecting first if need be. Outside the mutex: the batch's entries are in flight and
+ * their keys and tokens do not change. */
+static void wd_send(wd_server *s)
+{
+	size_t sent;
+
+	memset(s->results, WD_UNKNOWN, s->batch_len);
+	s->trips = 0;
+	s->sent = false;
 	if (!s->ctx) {
 		redisContext *c = wd_connect(s);
 		if (!c) {
-			return 0;
+			return;
 		}
 		pthread_mutex_lock(&wd.mutex);
 		s->ctx = c;
 		pthread_mutex_unlock(&wd.mutex);
 	}
-	for (int pass = 0; pass < 2; pass++) {
-		bool eval = pass == 1;
-		size_t sent = 0;
-		for (size_t c = 0; c < chunks; c++) {
-			size_t first = c * BATCH_MAX, k = MIN(BATCH_MAX, n - first);
-			if (eval && wd.results[first] != -2) {
-				continue;
-			}
-			int argc = wd_command(first, k, eval, numkeys, sizeof(numkeys));
-			if (redisAppendCommandArgv(s->ctx, argc, wd.argv, wd.lens) != REDIS_OK) {
-				wd_disconnect(s);
-				return trips;
-			}
-			sent++;
-		}
-		if (sent == 0) {
-			break;
-		}
-		trips++;
-		int64_t deadline = deadline_of(s->read_timeout);
-		if (!wd_flush(s->ctx, deadline)) {
-			wd_disconnect(s);
-			return trips;
-		}
-		for (size_t c = 0; c < chunks; c++) {
-			size_t first = c * BATCH_MAX, k = MIN(BATCH_MAX, n - first);
-			if (eval && wd.results[first] != -2) {
-				continue;
-			}
-			if (!(r = wd_reply(s->ctx, deadline))) {
-				for (size_t i = 0; i < n; i++) {
-					if (wd.results[i] == -2) {
-						wd.results[i] = -1;
-					}
-				}
-				wd_disconnect(s);
-				return trips;
-			}
-			wd_note(r, first, k);
-			freeReplyObject(r);
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (wd.results[i] == -2) {
-			wd.results[i] = -1;
-		}
-	}
-	return trips;
+	s->trips = 1;
+	s->sent = wd_write(s, false, deadline_of(s->read_timeout), &sent);
 }
 
-/* What the round trip that started at sent found, into the batch's entries. Mutex held. */
-static void wd_apply(int64_t sent, int trips)
+/* The second half: the replies, by deadline (every server's batch was written before: the
+ * waits overlap); once more with EVAL where the server had to learn the script. Outside
+ * the mutex. */
+static void wd_receive(wd_server *s, int64_t deadline)
+{
+	size_t sent = 0;
+
+	if (s->sent && wd_read(s, false, deadline)) {
+		for (size_t c = 0; c < s->batch_len; c += chunk_of(s)) {
+			sent += s->results[c] == WD_EVAL;
+		}
+		if (sent > 0) {
+			s->trips++;
+			deadline = deadline_of(s->read_timeout);
+			if (wd_write(s, true, deadline, &sent)) {
+				wd_read(s, true, deadline);
+			}
+		}
+	}
+	for (size_t i = 0; i < s->batch_len; i++) {
+		if (s->results[i] == WD_EVAL) {
+			s->results[i] = WD_UNKNOWN;
+		}
+	}
+}
+
+static wd_server *node_for(wd_cluster *cl, const char *host, size_t host_len, int port);
+
+/* e on s, a Cluster node, to the node a MOVED or ASK named, renewed there at once (a few
+ * redirects in a row at most: then as a failure); when s could not be reached, to the next
+ * seed, which names the node that serves e's slot now (the promoted replica after a
+ * failover). Whether it went elsewhere (its renewal as not done). Mutex held. */
+static bool wd_reroute(wd_server *s, rlock_watchdog_entry *e, signed char result, int64_t now)
+{
+	wd_cluster *cl = s->cluster;
+	wd_server *to = NULL;
+
+	if (result == WD_MOVED && e->redirects < 5) {
+		to = node_for(cl, e->moved_host, strlen(e->moved_host), e->moved_port);
+		e->redirects++;
+		e->asking = e->moved_ask;
+		e->due = now;
+	} else if (result == WD_UNKNOWN && !s->ctx && cl->nseeds > 0) {
+		/* unreachable: tried again soon (a failure, as the caller counts it), by way of a seed */
+		uint32_t seed = e->seed_turn++ % cl->nseeds;
+		to = node_for(cl, cl->seed_hosts[seed], strlen(cl->seed_hosts[seed]), cl->seed_ports[seed]);
+		e->asking = false;
+		e->redirects = 0;
+		if (to && to != s) {
+			entry_unlink(e);
+			entry_link(to, e);
+		}
+		return false;
+	} else if (result != WD_MOVED) {
+		e->redirects = 0;
+		return false;
+	}
+	if (!to) {
+		/* out of memory, or redirected too often: as a failure */
+		e->redirects = 0;
+		return false;
+	}
+	if (to != s) {
+		entry_unlink(e);
+		entry_link(to, e);
+	}
+	return true;
+}
+
+/* What the round trip to s that started at sent found, into the batch's entries (a leg's
+ * into its state: its group is judged once every leg is in). Mutex held. */
+static void wd_apply(wd_server *s, int64_t sent)
 {
 	int64_t now = (int64_t) rlock_now_ms();
 	bool failed = false;
 
-	wd.stats.round_trips += trips;
-	for (size_t i = 0; i < wd.batch_len; i++) {
-		rlock_watchdog_entry *e = wd.batch[i];
+	wd.stats.round_trips += s->trips;
+	for (size_t i = 0; i < s->batch_len; i++) {
+		rlock_watchdog_entry *e = s->batch[i], *g = e->group;
 		e->in_flight = false;
+		if (g) {
+			g->legs_in_flight--;
+		}
 		if (!e->linked) {
-			/* let go while we talked */
-			if (!e->held) {
-				entry_free(e);
+			/* let go while we talked; a group is freed with its last leg in flight */
+			if (g ? !g->held && g->legs_in_flight == 0 : !e->held) {
+				entry_free(g ? g : e);
 			}
-			wd.results[i] = -1;  /* nobody to tell */
+			s->results[i] = WD_UNKNOWN;  /* nobody to tell */
+			s->batch[i] = NULL;
 			continue;
 		}
-		int64_t ttl_sent = strtoll(wd.ttls[i], NULL, 10);
-		switch (wd.results[i]) {
-			case 1:
+		int64_t ttl_sent = strtoll(s->ttls[i], NULL, 10);
+		if (g) {
+			e->state = s->results[i];
+			e->valid_until = sent + (ttl_sent < 0 ? -ttl_sent : ttl_sent);
+			continue;
+		}
+		if (s->cluster && wd_reroute(s, e, s->results[i], now)) {
+			s->results[i] = WD_UNKNOWN;
+			continue;
+		}
+		switch (s->results[i]) {
+			case WD_RENEWED:
+			case WD_HEALED:
 				/* extend() may have set another ttl meanwhile: the lease is at least the shorter */
 				e->due = sent + period_of(MIN(ttl_sent, e->ttl));
 				e->valid_until = sent + ttl_sent;
@@ -587,7 +959,8 @@ static void wd_apply(int64_t sent, int trips)
 					rlock_stats_count_hash(e->stats_key, RLOCK_STAT_RENEWALS);
 				}
 				break;
-			case 0:
+			case WD_NOT_OURS:
+			case WD_ABSENT:
 				mark_lost(e);
 				wd.active--;
 				wd.stats.losses++;
@@ -601,15 +974,64 @@ static void wd_apply(int64_t sent, int trips)
 				break;
 		}
 	}
-	for (size_t i = 0; i < wd.batch_len; i++) {
-		if (wd.results[i] == 0) {
-			tell_lost(wd.batch[i]);
+	for (size_t i = 0; i < s->batch_len; i++) {
+		if (s->batch[i] && !s->batch[i]->group && (s->results[i] == WD_NOT_OURS || s->results[i] == WD_ABSENT)) {
+			tell_lost(s->batch[i]);
 		}
 	}
 	if (failed) {
 		wd.stats.failures++;
 	}
-	wd.batch_len = 0;
+}
+
+/* Judge group g once every leg's renewal sent at sent is in: held while a quorum of masters
+ * renewed it (their keys still held our token), its validity then the quorum-th longest
+ * lease less the drift; a heal (a master that had lost the key, set again) counts only then.
+ * Fewer than a quorum renewed: lost at once when the masters that did not answer could not
+ * make up the quorum, else tried again soon until its validity ends. Whether it is lost.
+ * Mutex held. */
+static bool group_judge(rlock_watchdog_entry *g, int64_t sent, int64_t now)
+{
+	int64_t untils[RLOCK_MAX_SERVERS];
+	uint32_t ours = 0, unknown = 0, n = 0;
+
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		rlock_watchdog_entry *l = &g->legs[i];
+		ours += l->state == WD_RENEWED;
+		unknown += l->state == WD_UNKNOWN;
+		if (l->state == WD_RENEWED || l->state == WD_HEALED) {
+			/* longest first */
+			uint32_t j = n++;
+			for (; j > 0 && untils[j - 1] < l->valid_until; j--) {
+				untils[j] = untils[j - 1];
+			}
+			untils[j] = l->valid_until;
+		}
+	}
+	if (ours >= g->quorum) {
+		g->until = g->valid_until = untils[g->quorum - 1] - drift_of(g->ttl_sent);
+		g->due = sent + period_of(MIN(g->ttl_sent, g->ttl));
+		wd.stats.renewals++;
+		if (g->stats_key) {
+			rlock_stats_count_hash(g->stats_key, RLOCK_STAT_RENEWALS);
+		}
+		return false;
+	}
+	if (ours + unknown >= g->quorum && g->until > now) {
+		g->due = now + retry_of(g->ttl);
+		wd.stats.failures++;
+		if (g->stats_key) {
+			rlock_stats_count_hash(g->stats_key, RLOCK_STAT_RENEWAL_FAILURES);
+		}
+		return false;
+	}
+	mark_lost(g);
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		mark_lost(&g->legs[i]);
+	}
+	wd.active--;
+	wd.stats.losses++;
+	return true;
 }
 
 /* The earliest due time of a lock to renew. Mutex held. */
@@ -618,26 +1040,77 @@ static int64_t wd_next_due(void)
 	int64_t next = INT64_MAX;
 	for (wd_server *s = wd.servers; s; s = s->next) {
 		for (rlock_watchdog_entry *e = s->entries; e; e = e->next) {
-			if (!is_lost(e) && e->due < next) {
+			if (!e->group && !is_lost(e) && e->due < next) {
 				next = e->due;
 			}
+		}
+	}
+	for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
+		if (!is_lost(g) && g->due < next) {
+			next = g->due;
 		}
 	}
 	return next;
 }
 
-/* Renew what is due, server by server. Mutex held, let go while talking. */
+/* Renew what is due: every server's batch written, then every reply read, so the waits
+ * overlap (a Redlock lock's masters are asked together, one read timeout for all). Mutex
+ * held, let go while talking. */
 static void wd_round(int64_t now)
 {
-	/* A server is freed only by this thread, and new ones go to the head: s stays valid. */
-	for (wd_server *s = wd.servers; s && !wd.stop && !wd.forking; s = s->next) {
-		if (!wd_any_due(s, now) || wd_collect(s, now) == 0) {
-			continue;
+	/* A server is freed only by this thread, and new ones go to the head: the list from
+	 * first on stays as it is while the mutex is let go. */
+	wd_server *first = wd.servers;
+	int64_t start = now;
+	bool any = false;
+
+	/* the groups that go: the due ones, and those half-way that may as well go with them */
+	for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
+		g->in_round = !is_lost(g) && now >= g->due - period_of(g->ttl) / 2;
+		if (g->in_round) {
+			g->heal = g->until > now;
+			g->ttl_sent = g->ttl;
+			for (uint32_t i = 0; i < g->nlegs; i++) {
+				g->legs[i].state = WD_UNKNOWN;
+			}
 		}
+	}
+	for (wd_server *s = first; s; s = s->next) {
+		s->batch_len = 0;
+		if (wd_server_due(s, now) && wd_collect(s, now) > 0) {
+			any = true;
+		}
+	}
+	if (any) {
 		pthread_mutex_unlock(&wd.mutex);
-		int trips = wd_send(s);
+		for (wd_server *s = first; s; s = s->next) {
+			if (s->batch_len > 0) {
+				wd_send(s);
+			}
+		}
+		/* every server's replies awaited from one moment on */
+		int64_t sent = (int64_t) rlock_now_ms();
+		for (wd_server *s = first; s; s = s->next) {
+			if (s->batch_len > 0) {
+				wd_receive(s, s->read_timeout > INT64_MAX - sent ? INT64_MAX : sent + s->read_timeout);
+			}
+		}
 		pthread_mutex_lock(&wd.mutex);
-		wd_apply(now, trips);
+		for (wd_server *s = first; s; s = s->next) {
+			if (s->batch_len > 0) {
+				wd_apply(s, start);
+			}
+			s->batch_len = 0;
+		}
+	}
+	now = (int64_t) rlock_now_ms();
+	for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
+		if (g->in_round) {
+			g->in_round = false;
+			if (group_judge(g, start, now)) {
+				tell_lost(g);
+			}
+		}
 	}
 }
 
@@ -778,9 +1251,11 @@ static void wd_cond_init(void)
 	pthread_condattr_destroy(&attr);
 }
 
-/* Let go of every server, its connection and its entries. In a fork child (the parent's
- * thread ended outside hiredis before the fork), an entry a request still holds survives,
- * unlinked. */
+static void cluster_free(wd_cluster *cl);
+
+/* Let go of every server, its connection and its entries, and of every group. In a fork
+ * child (the parent's thread ended outside hiredis before the fork), an entry a request
+ * still holds survives, unlinked. */
 static void servers_drop(bool child)
 {
 	wd_server *s = wd.servers, *next_s;
@@ -792,7 +1267,8 @@ static void servers_drop(bool child)
 			e->prev = e->next = NULL;
 			e->server = NULL;
 			e->linked = false;
-			if (!child || !e->held) {
+			/* a leg goes with its group */
+			if (!e->group && (!child || !e->held)) {
 				entry_free(e);
 			}
 		}
@@ -802,6 +1278,21 @@ static void servers_drop(bool child)
 		server_free(s);
 	}
 	wd.servers = NULL;
+	rlock_watchdog_entry *g = wd.groups, *next_g;
+	for (; g; g = next_g) {
+		next_g = g->next;
+		g->prev = g->next = NULL;
+		g->linked = false;
+		if (!child || !g->held) {
+			entry_free(g);
+		}
+	}
+	wd.groups = NULL;
+	for (wd_cluster *cl = wd.clusters, *next_cl; cl; cl = next_cl) {
+		next_cl = cl->next;
+		cluster_free(cl);
+	}
+	wd.clusters = NULL;
 }
 
 /* The child has no thread. Forget the parent's renewals: nothing is renewed here until the
@@ -857,38 +1348,27 @@ void rlock_watchdog_mshutdown(void)
 	interrupt_close();
 	/* No request runs any more: what is left is ours. */
 	servers_drop(false);
-	free(wd.batch);
-	free(wd.ttls);
-	free(wd.results);
 	free(wd.argv);
 	free(wd.lens);
-	wd.batch = NULL;
-	wd.ttls = NULL;
-	wd.results = NULL;
 	wd.argv = NULL;
 	wd.lens = NULL;
-	wd.cap = 0;
+	wd.args_cap = 0;
 	wd.ready = false;
 	pthread_cond_destroy(&wd.wake);
 	pthread_mutex_destroy(&wd.mutex);
 }
 
-/* The server of o, added if new. Mutex held. */
-static wd_server *server_for(const rlock_opts *o)
+/* A new server of the thread's, reached as rs (over TLS when tls), named id; NULL when out
+ * of memory. Mutex held. */
+static wd_server *server_new(const rlock_opts *o, const rlock_server *rs, bool tls, zend_string *id)
 {
-	const rlock_server *rs = &o->server;
-	wd_server *s;
+	wd_server *s = calloc(1, sizeof(*s));
 
-	for (s = wd.servers; s; s = s->next) {
-		if (s->id_len == ZSTR_LEN(rs->id) && memcmp(s->id, ZSTR_VAL(rs->id), s->id_len) == 0) {
-			return s;
-		}
-	}
-	if (!(s = calloc(1, sizeof(*s)))) {
+	if (!s) {
 		return NULL;
 	}
-	s->id = copy_bytes(ZSTR_VAL(rs->id), ZSTR_LEN(rs->id));
-	s->id_len = ZSTR_LEN(rs->id);
+	s->id = copy_bytes(ZSTR_VAL(id), ZSTR_LEN(id));
+	s->id_len = ZSTR_LEN(id);
 	s->host = copy_bytes(ZSTR_VAL(rs->host), ZSTR_LEN(rs->host));
 	s->port = rs->port;
 	s->db = (long) rs->db;
@@ -903,7 +1383,7 @@ static wd_server *server_for(const rlock_opts *o)
 	s->connect_timeout = o->connect_timeout;
 	s->read_timeout = o->read_timeout;
 #ifdef RLOCK_HAVE_TLS
-	if (rs->tls) {
+	if (tls) {
 		char why[256];
 		zend_string *name = o->tls_server_name ? o->tls_server_name : rs->host;
 		if ((s->tls = rlock_tls_ctx(o, why, sizeof(why)))) {
@@ -911,19 +1391,207 @@ static wd_server *server_for(const rlock_opts *o)
 		}
 		s->tls_name = copy_bytes(ZSTR_VAL(name), ZSTR_LEN(name));
 		s->tls_verify = o->tls_verify_peer;
+		s->tls_name_fixed = o->tls_server_name != NULL;
 		if (!s->tls || !s->tls_name) {
 			server_free(s);
 			return NULL;
 		}
 	}
+#else
+	(void) tls;
 #endif
 	if (!s->id || !s->host || (rs->user && !s->user) || (rs->pass && !s->pass)) {
 		server_free(s);
 		return NULL;
 	}
+	return s;
+}
+
+/* The server known as id, or NULL. Mutex held. */
+static wd_server *server_find(zend_string *id)
+{
+	for (wd_server *s = wd.servers; s; s = s->next) {
+		if (s->id_len == ZSTR_LEN(id) && memcmp(s->id, ZSTR_VAL(id), s->id_len) == 0) {
+			return s;
+		}
+	}
+	return NULL;
+}
+
+static void server_add(wd_server *s)
+{
 	s->next = wd.servers;
 	wd.servers = s;
+}
+
+/* The server rs (of o), added if new. Mutex held. */
+static wd_server *server_for(const rlock_opts *o, const rlock_server *rs)
+{
+	wd_server *s = server_find(rs->id);
+	if (!s && (s = server_new(o, rs, rs->tls, rs->id))) {
+		server_add(s);
+	}
 	return s;
+}
+
+/* The master o's Sentinels name for its service, with o->server's credentials and database
+ * (over TLS when tls_nodes), asked of them at each new connection: after a failover, the
+ * renewal that fails (the old master gone, or a replica now: READONLY) connects again, to
+ * the master they name then. Added if new. Mutex held. */
+static wd_server *sentinel_server_for(const rlock_opts *o)
+{
+	smart_str id = {0};
+	wd_server *s;
+
+	smart_str_append(&id, o->id);
+	smart_str_appendc(&id, '\2');
+	smart_str_append(&id, o->server.id);
+	smart_str_0(&id);
+	if ((s = server_find(id.s)) || !(s = server_new(o, &o->server, o->tls_nodes, id.s))) {
+		smart_str_free(&id);
+		return s;
+	}
+	smart_str_free(&id);
+	s->service = copy_bytes(ZSTR_VAL(o->service), ZSTR_LEN(o->service));
+	s->service_len = ZSTR_LEN(o->service);
+	s->sentinels = calloc(o->nsentinels, sizeof(*s->sentinels));
+	if (!s->service || !s->sentinels) {
+		server_free(s);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < o->nsentinels; i++, s->nsentinels++) {
+		if (!(s->sentinels[i] = server_new(o, &o->sentinels[i], o->sentinels[i].tls, o->sentinels[i].id))) {
+			server_free(s);
+			return NULL;
+		}
+	}
+	server_add(s);
+	return s;
+}
+
+/* The node host:port of cluster cl, added if new: reached as cl->like is (both sides call
+ * it: plain C). NULL when out of memory. Mutex held. */
+static wd_server *node_for(wd_cluster *cl, const char *host, size_t host_len, int port)
+{
+	wd_server *s, *like = cl->like;
+	size_t id_len = cl->id_len + host_len + 16;
+
+	for (s = wd.servers; s; s = s->next) {
+		if (s->cluster == cl && s->port == port && strlen(s->host) == host_len && memcmp(s->host, host, host_len) == 0) {
+			return s;
+		}
+	}
+	if (!(s = calloc(1, sizeof(*s)))) {
+		return NULL;
+	}
+	s->cluster = cl;
+	s->host = copy_bytes(host, host_len);
+	s->port = port;
+	if ((s->id = malloc(id_len))) {
+		s->id_len = (size_t) snprintf(s->id, id_len, "%s\3%s:%d", cl->id, s->host ? s->host : "", port);
+	}
+	s->db = like->db;
+	if (like->user) {
+		s->user = copy_bytes(like->user, like->user_len);
+		s->user_len = like->user_len;
+	}
+	if (like->pass) {
+		s->pass = copy_bytes(like->pass, like->pass_len);
+		s->pass_len = like->pass_len;
+	}
+	s->connect_timeout = like->connect_timeout;
+	s->read_timeout = like->read_timeout;
+#ifdef RLOCK_HAVE_TLS
+	if (like->tls) {
+		SSL_CTX_up_ref(like->tls);
+		s->tls = like->tls;
+		s->tls_verify = like->tls_verify;
+		s->tls_name = like->tls_name_fixed ? copy_bytes(like->tls_name, strlen(like->tls_name)) : copy_bytes(host, host_len);
+		if (!s->tls_name) {
+			server_free(s);
+			return NULL;
+		}
+	}
+#endif
+	if (!s->host || !s->id || (like->user && !s->user) || (like->pass && !s->pass)) {
+		server_free(s);
+		return NULL;
+	}
+	server_add(s);
+	return s;
+}
+
+static void cluster_free(wd_cluster *cl)
+{
+	for (uint32_t i = 0; i < cl->nseeds; i++) {
+		free(cl->seed_hosts[i]);
+	}
+	free(cl->seed_hosts);
+	free(cl->seed_ports);
+	if (cl->like) {
+		server_free(cl->like);
+	}
+	free(cl->id);
+	free(cl);
+}
+
+/* o's Cluster, added if new. NULL when out of memory. Mutex held. */
+static wd_cluster *cluster_for(const rlock_opts *o)
+{
+	smart_str id = {0};
+	wd_cluster *cl;
+
+	smart_str_append(&id, o->id);
+	smart_str_appendc(&id, '\2');
+	smart_str_append(&id, o->server.id);
+	smart_str_0(&id);
+	for (cl = wd.clusters; cl; cl = cl->next) {
+		if (cl->id_len == ZSTR_LEN(id.s) && memcmp(cl->id, ZSTR_VAL(id.s), cl->id_len) == 0) {
+			smart_str_free(&id);
+			return cl;
+		}
+	}
+	if (!(cl = calloc(1, sizeof(*cl)))) {
+		smart_str_free(&id);
+		return NULL;
+	}
+	cl->id = copy_bytes(ZSTR_VAL(id.s), ZSTR_LEN(id.s));
+	cl->id_len = ZSTR_LEN(id.s);
+	cl->like = server_new(o, &o->server, o->tls_nodes, id.s);
+	smart_str_free(&id);
+	cl->seed_hosts = calloc(o->nnodes, sizeof(*cl->seed_hosts));
+	cl->seed_ports = calloc(o->nnodes, sizeof(*cl->seed_ports));
+	if (!cl->id || !cl->like || !cl->seed_hosts || !cl->seed_ports) {
+		cluster_free(cl);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < o->nnodes; i++, cl->nseeds++) {
+		if (!(cl->seed_hosts[i] = copy_bytes(ZSTR_VAL(o->nodes[i].host), ZSTR_LEN(o->nodes[i].host)))) {
+			cluster_free(cl);
+			return NULL;
+		}
+		cl->seed_ports[i] = o->nodes[i].port;
+	}
+	cl->next = wd.clusters;
+	wd.clusters = cl;
+	return cl;
+}
+
+/* The node of o's Cluster that renews key first: the one this process' slot map names for
+ * its slot, else the first seed. Mutex held. */
+static wd_server *cluster_node_for(const rlock_opts *o, zend_string *key)
+{
+	wd_cluster *cl = cluster_for(o);
+	const char *host;
+	int port;
+
+	if (!cl) {
+		return NULL;
+	}
+	if (rlock_route_known_node(o, key, &host, &port)) {
+		return node_for(cl, host, strlen(host), port);
+	}
+	return node_for(cl, cl->seed_hosts[0], strlen(cl->seed_hosts[0]), cl->seed_ports[0]);
 }
 
 /* Start the thread unless it runs, with every signal blocked in it: the engine's timers
@@ -957,6 +1625,61 @@ static int wd_start(void)
 	return rc;
 }
 
+/* The lock over o's Redlock masters: a group, and a leg on each master. Mutex not held. */
+static rlock_watchdog_entry *group_watch(const rlock_opts *o, rlock_watchdog_entry *g, rlock_err *err)
+{
+	wd_server *servers[RLOCK_MAX_SERVERS];
+	int rc;
+
+	if (!(g->legs = calloc(o->nservers, sizeof(*g->legs)))) {
+		rlock_err_set(err, RLOCK_ERR_REPLY, o->servers[0].label, "watchdog: out of memory");
+		entry_free(g);
+		return NULL;
+	}
+	g->nlegs = o->nservers;
+	g->quorum = o->nservers / 2 + 1;
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		rlock_watchdog_entry *l = &g->legs[i];
+		l->group = g;
+		l->key = g->key;
+		l->key_len = g->key_len;
+		l->token = g->token;
+		l->token_len = g->token_len;
+		l->ttl = g->ttl;
+		l->held = true;
+		l->state = WD_RENEWED;
+	}
+
+	pthread_mutex_lock(&wd.mutex);
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		if (!(servers[i] = server_for(o, &o->servers[i]))) {
+			/* the servers made so far go when the thread ends (no entry on them) */
+			pthread_mutex_unlock(&wd.mutex);
+			rlock_err_set(err, RLOCK_ERR_REPLY, o->servers[i].label, "watchdog: out of memory");
+			entry_free(g);
+			return NULL;
+		}
+	}
+	if ((rc = wd_start()) != 0) {
+		pthread_mutex_unlock(&wd.mutex);
+		rlock_err_set(err, RLOCK_ERR_REPLY, o->servers[0].label, "cannot start the watchdog thread: %s", strerror(rc));
+		entry_free(g);
+		return NULL;
+	}
+	int64_t now = (int64_t) rlock_now_ms();
+	g->due = now + period_of(g->ttl);
+	/* as acquired (a little before now) */
+	g->until = now + g->ttl - drift_of(g->ttl);
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		entry_link(servers[i], &g->legs[i]);
+	}
+	list_link(&wd.groups, g);
+	wd.active++;
+	wake_for(g->due);
+	pthread_mutex_unlock(&wd.mutex);
+	return g;
+}
+
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
 	zend_long ttl, uint64_t stats_key, rlock_err *err)
 {
@@ -979,9 +1702,12 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	e->held = true;
 	e->lost_pending = &RLOCK_G(lost_pending);
 	e->vm_interrupt = (void *) &EG(vm_interrupt);
+	if (o->nservers > 0) {
+		return group_watch(o, e, err);
+	}
 
 	pthread_mutex_lock(&wd.mutex);
-	if (!(s = server_for(o))) {
+	if (!(s = o->nnodes ? cluster_node_for(o, key) : o->nsentinels ? sentinel_server_for(o) : server_for(o, &o->server))) {
 		pthread_mutex_unlock(&wd.mutex);
 		rlock_err_set(err, RLOCK_ERR_REPLY, o->server.label, "watchdog: out of memory");
 		entry_free(e);
@@ -1004,6 +1730,18 @@ bool rlock_watchdog_unwatch(rlock_watchdog_entry *e)
 {
 	pthread_mutex_lock(&wd.mutex);
 	bool lost = is_lost(e);
+	if (e->legs) {
+		/* a group: freed by the thread if a leg is in flight */
+		if (e->linked) {
+			group_unlink(e);
+		}
+		e->held = false;
+		if (e->legs_in_flight == 0) {
+			entry_free(e);
+		}
+		pthread_mutex_unlock(&wd.mutex);
+		return lost;
+	}
 	if (e->linked) {
 		entry_unlink(e);
 	}
@@ -1025,7 +1763,12 @@ void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl)
 	pthread_mutex_lock(&wd.mutex);
 	e->ttl = ttl;
 	if (e->linked && !is_lost(e)) {
-		e->due = (int64_t) rlock_now_ms() + period_of(ttl);
+		int64_t now = (int64_t) rlock_now_ms();
+		e->due = now + period_of(ttl);
+		if (e->legs) {
+			/* extend() just renewed a quorum */
+			e->until = MAX(e->until, now + ttl - drift_of(ttl));
+		}
 		wake_for(e->due);
 	}
 	pthread_mutex_unlock(&wd.mutex);

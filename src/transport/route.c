@@ -240,6 +240,18 @@ static bool cluster_node(const rlock_opts *o, zend_string *key, rlock_server *ou
 	return true;
 }
 
+bool rlock_route_known_node(const rlock_opts *o, zend_string *key, const char **host, int *port)
+{
+	slot_map *m = zend_hash_str_find_ptr(&RLOCK_G(topology), ZSTR_VAL(o->id), ZSTR_LEN(o->id));
+	uint16_t node = m ? m->node_of[rlock_route_slot(ZSTR_VAL(key), ZSTR_LEN(key))] : 0;
+	if (!node) {
+		return false;
+	}
+	*host = m->nodes[node - 1].host;
+	*port = m->nodes[node - 1].port;
+	return true;
+}
+
 /* "MOVED slot host:port" or "ASK slot host:port" into e (the port follows the last colon: an
  * IPv6 host holds colons; an empty host is the node that answered, asked). NULL, or what
  * is wrong. */

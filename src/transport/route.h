@@ -21,6 +21,10 @@ const rlock_server *rlock_route_answered(const rlock_opts *o);
 int rlock_route_call_block(const rlock_opts *o, zend_string *key, const rlock_block *b, redisReply **r1, redisReply **r2,
 	rlock_err *err);
 
+/* The Cluster node that serves key's slot as far as this process knows (its slot map, not
+ * asked for): its host (valid until the next routed call) and port; false when it knows none. */
+bool rlock_route_known_node(const rlock_opts *o, zend_string *key, const char **host, int *port);
+
 /* The {hash tag} of key (what is between its first '{' and the next '}', when not empty),
  * or NULL. */
 const char *rlock_route_hash_tag(const char *key, size_t len, size_t *tag_len);

@@ -1,5 +1,5 @@
 --TEST--
-watchdog option: a bool, off by default (php.ini rlock.watchdog), TypeError otherwise; one server only
+watchdog option: a bool, off by default (php.ini rlock.watchdog), TypeError otherwise; with every topology (one server, Redlock masters, Sentinel, Cluster)
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -15,14 +15,9 @@ try {
 } catch (TypeError $e) {
     echo $e->getMessage(), "\n";
 }
-foreach ([['servers' => [RLOCK_TEST_DSN, RLOCK_TEST_DSN . '/1', RLOCK_TEST_DSN . '/2']], ['cluster' => [RLOCK_TEST_DSN]],
-        ['sentinel' => ['127.0.0.1:26379'], 'service' => 'mymaster']] as $where) {
-    try {
-        new RLock('a', ['watchdog' => true] + $where);
-    } catch (ValueError $e) {
-        echo $e->getMessage(), "\n";
-    }
-}
+new RLock('a', ['watchdog' => true, 'servers' => [RLOCK_TEST_DSN, RLOCK_TEST_DSN . '/1', RLOCK_TEST_DSN . '/2']]);
+new RLock('a', ['watchdog' => true, 'sentinel' => ['127.0.0.1:26379'], 'service' => 'mymaster']);
+new RLock('a', ['watchdog' => true, 'cluster' => [RLOCK_TEST_DSN]]);
 /* off by default: a short lease runs out */
 $l = new RLock('a', rlock_test_options(['ttl' => 200]));
 var_dump($l->tryLock());
@@ -33,9 +28,6 @@ var_dump(rlock_test_info('Watchdog locks renewed now'));
 --EXPECT--
 string(1) "0"
 RLock::__construct(): Argument #2 ($options) option "watchdog" must be of type bool, array given
-RLock::__construct(): Argument #2 ($options) option "watchdog" works with one "server" only, not with "servers", "cluster" or "sentinel"
-RLock::__construct(): Argument #2 ($options) option "watchdog" works with one "server" only, not with "servers", "cluster" or "sentinel"
-RLock::__construct(): Argument #2 ($options) option "watchdog" works with one "server" only, not with "servers", "cluster" or "sentinel"
 bool(true)
 int(0)
 int(0)

@@ -619,6 +619,69 @@ final class ClusterTest extends TestCase
     }
 
     /**
+     * Issue 31: the watchdog renews each key on the node that serves its slot, from one seed.
+     * A lock on every master outlives several leases; then a slot moves with its lock key
+     * (ASK while it moves, MOVED after, for the node the watchdog renews on), and a master's
+     * replica takes over (CLUSTER FAILOVER: the old master, a replica now, answers MOVED):
+     * the renewals follow, and no lock is lost. (Before: the option was refused.)
+     */
+    public function testWatchdogRenewsOnTheNodeOfEachSlotAcrossMovedAndAFailover(): void
+    {
+        $ttl = 3000;
+        $o = $this->options(['ttl' => $ttl, 'watchdog' => true, 'reentrant' => false]);
+        $masters = array_keys(self::masters());
+        $locks = [];
+        foreach ($masters as $m) {
+            $l = new RLock($this->keyOn($m, 'wd'), $o);
+            $this->assertTrue($l->lock());
+            $locks[$m] = $l;
+        }
+        $held = function (string $when) use ($locks): void {
+            foreach ($locks as $l) {
+                $this->assertFalse($l->lost(), $when);
+                $port = self::masterOf(self::slot($l->key()));
+                $this->assertSame($l->token(), self::get($port, $l->key()), "$when: on $port");
+                $this->assertGreaterThan(0, self::$nodes[$port]->command('PTTL', $l->key()), $when);
+            }
+        };
+        usleep(2 * $ttl * 1000);
+        $held('after two leases');
+
+        // the slot of A's lock moves to B, the key with it
+        [$a, $b] = $masters;
+        $slot = self::slot($locks[$a]->key());
+        $this->startMigration($slot, $a, $b);
+        $keys = self::$nodes[$a]->command('CLUSTER', 'GETKEYSINSLOT', (string) $slot, '100');
+        $this->assertSame('OK', self::$nodes[$a]->command('MIGRATE', '127.0.0.1', (string) $b, '', '0', '5000', 'KEYS', ...$keys));
+        usleep($ttl * 1000);  // a renewal or two by way of ASK
+        $this->assertFalse($locks[$a]->lost(), 'renewed while the slot moves');
+        foreach (array_unique(array_merge([$b, $a], $masters)) as $m) {
+            $this->assertSame('OK', self::$nodes[$m]->command('CLUSTER', 'SETSLOT', (string) $slot, 'NODE', self::$ids[$b]));
+        }
+        $this->moving = null;
+        self::awaitHealthy(10);
+        usleep(2 * $ttl * 1000);
+        $held('after the slot moved');
+
+        // a master with a replica hands over to it
+        $all = self::masters();
+        $c = array_key_first(array_filter($all, fn ($m) => count($m['replicas']) === 1));
+        $r = $all[$c]['replicas'][0];
+        $this->assertSame('OK', self::$nodes[$r]->command('CLUSTER', 'FAILOVER'));
+        $deadline = microtime(true) + 10;
+        while (self::$nodes[$r]->info('replication')['role'] !== 'master') {
+            $this->assertLessThan($deadline, microtime(true), 'the replica was not promoted within 10 s');
+            usleep(20000);
+        }
+        self::awaitHealthy(10);
+        usleep(2 * $ttl * 1000);
+        $held('after the failover');
+        foreach ($locks as $l) {
+            $this->assertTrue($l->unlock());
+        }
+    }
+
+    /**
      * Four processes increment a counter under the lock with sync_replicas => 1 while the
      * replica of the lock key's master takes over (CLUSTER FAILOVER): every section that
      * counted itself counted once.
@@ -731,6 +794,9 @@ final class ClusterTest extends TestCase
         $this->assertSame($holder->token(), self::$nodes[$r]->command('GET', $holder->key()),
             'sync_replicas => 1 returned before the replica had the lock');
         $slot = self::slot($holder->key());
+        // renewed by the watchdog, on the promoted replica after the kill (issue 31)
+        $watched = new RLock('{' . $holder->key() . '}:watched', ['prefix' => '', 'ttl' => 15000, 'watchdog' => true] + $o);
+        $this->assertTrue($watched->lock());
 
         $killed = microtime(true);
         self::$nodes[$a]->kill();
@@ -767,5 +833,17 @@ final class ClusterTest extends TestCase
         $this->assertTrue($other->unlock());
         $this->assertTrue($fresh->unlock());
         $this->assertLessThan(20000, self::ms($killed));
+
+        // the watchdog found the promoted replica: the lease there goes up again
+        $left = self::$nodes[$r]->command('PTTL', $watched->key());
+        $this->assertGreaterThan(0, $left, 'the watched lock did not outlive the failover');
+        $deadline = microtime(true) + 20;
+        while (self::$nodes[$r]->command('PTTL', $watched->key()) <= $left + 500) {
+            $this->assertLessThan($deadline, microtime(true), 'no renewal on the promoted replica within 20 s');
+            usleep(50000);
+        }
+        $this->assertSame($watched->token(), self::$nodes[$r]->command('GET', $watched->key()));
+        $this->assertFalse($watched->lost());
+        $this->assertTrue($watched->unlock());
     }
 }

@@ -519,4 +519,109 @@ final class RedlockTest extends TestCase
         $this->assertTrue(RLock::release('static', $t, $o));
         $this->assertSame(array_fill(0, self::MASTERS, null), $this->values($l->key()));
     }
+    /**
+     * A process that tries for the lock until $stop exists, over the same masters: how many
+     * times it got it, printed at the end. Started and ready when this returns.
+     */
+    private function startIntruder(string $key, string $stop): array
+    {
+        $code = <<<'PHP'
+            [, $options, $key, $stop] = $argv;
+            $l = new RLock($key, json_decode($options, true));
+            echo "ready\n";
+            $got = $tries = 0;
+            while (!file_exists($stop)) {
+                $tries++;
+                if ($l->tryLock()) {
+                    $got++;
+                    $l->unlock();
+                }
+                usleep(2000);
+            }
+            echo json_encode(['got' => $got, 'tries' => $tries]), "\n";
+            PHP;
+        $child = Processes::start($code, [json_encode($this->options()), $key, $stop]);
+        $this->assertSame('ready', Processes::readLine($child[1]));
+        return $child;
+    }
+
+    /** Stop the intruder: what it printed. */
+    private function stopIntruder(array $child, string $stop): array
+    {
+        touch($stop);
+        [$status, $out, $err] = Processes::finish(...$child);
+        unlink($stop);
+        $this->assertSame(0, $status, $err);
+        return json_decode(trim($out), true);
+    }
+
+    /**
+     * Issue 31: every master restarted in turn, without persistence (each loses every key),
+     * while the lock is held and extend() is called after each restart, until the master is
+     * healed (as an operator waits for a restarted master to be back before the next).
+     * extend() sets the key again on the master that lost it, so the lock survives the whole
+     * rolling restart, and a process trying for it all along never gets it. (Before: the
+     * third restart left the lock on two masters of five: extend() false, the intruder in.)
+     */
+    public function testRollingRestartWithExtendKeepsTheLockAndLetsNoOneIn(): void
+    {
+        $l = new RLock('rolling', $this->options());
+        $this->assertTrue($l->tryLock());
+        $token = $l->token();
+        $stop = tempnam(sys_get_temp_dir(), 'rlock-rolling-');
+        unlink($stop);
+        $intruder = $this->startIntruder('rolling', $stop);
+        try {
+            foreach (self::$masters as $i => $m) {
+                $m->restart();
+                // extended until the restarted master holds our token again: the intruder's
+                // vote may hold it for a moment (its vote lost, it gives it back), and a
+                // master another token holds is never written over
+                $deadline = microtime(true) + 10;
+                do {
+                    $before = $this->values($l->key());
+                    $this->assertTrue($l->extend(), "extend() after master $i restarted, the masters holding "
+                        . json_encode($before) . ' (ours: ' . $token . ')');
+                } while ($m->command('GET', $l->key()) !== $token && microtime(true) < $deadline && !usleep(5000));
+                $this->assertSame($token, $m->command('GET', $l->key()), "master $i healed");
+            }
+        } finally {
+            $seen = $this->stopIntruder($intruder, $stop);
+        }
+        $this->assertSame(0, $seen['got'], 'another process got the lock during the rolling restart');
+        $this->assertGreaterThan(0, $seen['tries']);
+        $this->assertTrue($l->extend());
+        $this->assertSame(array_fill(0, self::MASTERS, $l->token()), $this->values($l->key()));
+        $this->assertTrue($l->unlock());
+    }
+
+    /**
+     * The same rolling restart under the watchdog (no extend() of ours): each master that
+     * restarted gets the key back at the watchdog's next renewal, and the lock is never
+     * lost nor taken.
+     */
+    public function testRollingRestartUnderTheWatchdogKeepsTheLockAndLetsNoOneIn(): void
+    {
+        $l = new RLock('rolling-wd', $this->options(['ttl' => 1500, 'watchdog' => true]));
+        $this->assertTrue($l->tryLock());
+        $stop = tempnam(sys_get_temp_dir(), 'rlock-rolling-');
+        unlink($stop);
+        $intruder = $this->startIntruder('rolling-wd', $stop);
+        try {
+            foreach (self::$masters as $i => $m) {
+                $m->restart();
+                $deadline = microtime(true) + 10;
+                while ($m->command('GET', $l->key()) !== $l->token() && microtime(true) < $deadline) {
+                    usleep(10000);
+                }
+                $this->assertSame($l->token(), $m->command('GET', $l->key()), "master $i healed");
+                $this->assertFalse($l->lost(), "after master $i restarted");
+            }
+        } finally {
+            $seen = $this->stopIntruder($intruder, $stop);
+        }
+        $this->assertSame(0, $seen['got'], 'another process got the lock during the rolling restart');
+        $this->assertFalse($l->lost());
+        $this->assertTrue($l->unlock());
+    }
 }

@@ -5,7 +5,8 @@
  * master through the sentinels; sync_replicas => 1 returns true only once the replica has
  * the lock, and false (leaving nothing) when the replica cannot confirm; after the master is
  * killed and the replica promoted, a new RLock finds and uses the new master, where a lock
- * taken with sync_replicas => 1 before the failover still holds.
+ * taken with sync_replicas => 1 before the failover still holds, and one the watchdog renews
+ * is renewed on the new master.
  *
  *   php -d extension=modules/rlock.so /usr/bin/phpunit -c tests/phpunit/phpunit.xml tests/phpunit/SentinelTest.php
  *
@@ -215,6 +216,9 @@ final class SentinelTest extends TestCase
         $holder = new RLock('f', $o + ['sync_replicas' => 1]);
         $this->assertTrue($holder->lock());
         $before = new RLock('f2', $o);  // made before, used after
+        // renewed by the watchdog on the master the Sentinels name, before and after (issue 31)
+        $watched = new RLock('wd', $o + ['sync_replicas' => 1, 'ttl' => 20000, 'watchdog' => true]);
+        $this->assertTrue($watched->lock());
 
         self::$master->kill();
         $killed = microtime(true);
@@ -236,6 +240,15 @@ final class SentinelTest extends TestCase
         $this->assertTrue($l->unlock());
         $this->assertSame(0, self::$replica->command('EXISTS', $l->key()));
 
+        // the watchdog finds the new master: the lease there goes up again (a renewal), and
+        // the lock is neither lost nor anyone else's
+        $left = self::$replica->command('PTTL', $watched->key());
+        $this->assertGreaterThan(0, $left, 'the watched lock did not outlive the failover');
+        self::await(fn () => self::$replica->command('PTTL', $watched->key()) > $left + 500, 20,
+            'a renewal on the new master');
+        $this->assertSame($watched->token(), self::$replica->command('GET', $watched->key()));
+        $this->assertFalse($watched->lost());
+
         $this->assertTrue($before->tryLock());
         $this->assertSame($before->token(), self::$replica->command('GET', $before->key()));
         $this->assertTrue($before->unlock());
@@ -247,6 +260,9 @@ final class SentinelTest extends TestCase
         $this->assertTrue($holder->unlock());
         $this->assertTrue($competitor->tryLock());
         $this->assertTrue($competitor->unlock());
+        $this->assertFalse($watched->lost());
+        $this->assertTrue($watched->unlock());
+        $this->assertSame(0, self::$replica->command('EXISTS', $watched->key()));
         $this->assertLessThan(30000, self::ms($killed));
     }
 }
