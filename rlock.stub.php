@@ -362,12 +362,14 @@ namespace {
     final class RRateLimiter implements RLock\RateLimiterInterface
     {
         /**
-         * Describe the limit $name: $limit permits per $periodMs ms. Nothing is sent to Redis
-         * until it is used.
+         * Describe the limit $name: $limit permits per $periodMs ms (at least 100: a number
+         * of seconds is refused). Nothing is sent to Redis until it is used.
          *
          * @param array $options "burst" (the permits taken at once, default $limit), "fair"
          *                       (acquire() reserves its permits, served in order of arrival),
-         *                       "wait", and the connection options of RLock; not "servers"
+         *                       "wait", and the connection options of RLock; not "servers",
+         *                       nor the lock's own (ttl, watchdog, reentrant, auto_release,
+         *                       fencing, sync_replicas)
          */
         public function __construct(string $name, int $limit, int $periodMs, #[\SensitiveParameter] array $options = []) {}
 

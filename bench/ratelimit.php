@@ -138,7 +138,8 @@ printf("## acquire(): wake precision (400 acquires of 1 per %d ms, back to back)
 printf("| | returned after due, ms: p50 | p99 | max |\n|---|---|---|---|\n");
 foreach ([true, false] as $fair) {
     $name = $fair ? 'wake' : 'wake-unfair';
-    $l = new RRateLimiter($name, 1, $per, $o + ['burst' => 1, 'fair' => $fair]);
+    // 1 per $per ms: 100 / $per per 100 ms one at a time (a period is at least 100 ms)
+    $l = new RRateLimiter($name, intdiv(100, $per), 100, $o + ['burst' => 1, 'fair' => $fair]);
     $l->tryAcquire();
     $late = lateness($r, $l, "}{bench:$name}:rate", 400);
     printf("| %s | %.3f | %.3f | %.3f |\n", $fair ? 'fair (reserved, one round trip)' : 'not fair (the script again when due)',
@@ -149,7 +150,7 @@ echo "\n";
 // 3. contention, fair: P processes, 1 permit per T
 $procs = 8;
 $per = 10;
-$code = '$l = new RRateLimiter("shared", 1, ' . $per . ', ' . var_export($o + ['burst' => 1], true) . ');'
+$code = '$l = new RRateLimiter("shared", ' . intdiv(100, $per) . ', 100, ' . var_export($o + ['burst' => 1], true) . ');'
     . '$w = []; $end = microtime(true) + 3;'
     . 'while (microtime(true) < $end) { $t = hrtime(true); $ok = $l->acquire(1, 5000); $w[] = (hrtime(true) - $t) / 1e6; }'
     . 'echo json_encode($w);';

@@ -6,6 +6,8 @@
 #                               LeakSanitizer (USE_ZEND_ALLOC=0), made in a copy of the tree
 #   scripts/test.sh --ubsan     the same with UndefinedBehaviorSanitizer: any report fails
 #   scripts/test.sh --sanitizers  both in one build (what CI runs)
+#                               (each of the three then runs the API fuzz, tests/fuzz/api.php,
+#                               against that build: RLOCK_FUZZ_SECONDS, 90; RLOCK_FUZZ_SEED)
 #   scripts/test.sh --phpt | --phpunit   one suite only
 #   scripts/test.sh --phpt tests/01_lock/001_acquire_release.phpt [MORE...]   only those phpt
 #                               (a file or a folder of tests/: an area, tests/08_semaphore)
@@ -107,7 +109,7 @@ run_phpt() {
 			(cd "$dir" && rlock_build) >&2 ;;
 		# the ZTS php with no php.ini: the machine's extensions are not built for it
 		zts) sanitized=zts dir=$(tree_build zts "$zts/bin/"); php=(PHP_EXECUTABLE="$zts/bin/php") ini=(PHPRC="$work/zts.ini" PHP_INI_SCAN_DIR=) ;;
-		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") sanitized=$1 ;;
+		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") sanitized=$1 sanitized_dir=$dir ;;
 	esac
 	local tests=tests
 	[ "$mode" != --phpt ] || [ ${#phpt_tests[@]} -eq 0 ] || tests="${phpt_tests[*]}"
@@ -116,6 +118,23 @@ run_phpt() {
 	# tests ran, none skipped (but for the TLS tests a build cannot run), none passed only on
 	# a retry: deps.sh
 	rlock_phpt_verdict "$work/phpt.log" "$sanitized" || status=1
+}
+# The API fuzz (tests/fuzz/api.php: every function and method given wrong and extreme
+# arguments, objects in odd states) against the sanitizer build run_phpt made: a crash, a
+# report (its stderr), a warning or an exception of another class fails it. Its seed is
+# printed: RLOCK_FUZZ_SEED=N replays it. Alone, against any build:
+#   RLOCK_TEST_PORT=6379 php -d extension=$PWD/modules/rlock.so tests/fuzz/api.php --seed=N
+sanitized_dir=
+run_fuzz() {
+	local dir=$sanitized_dir
+	(cd "$dir" && "$dir/php-sanitized" -n -d extension="$dir/modules/rlock.so" tests/fuzz/api.php \
+		--seconds="${RLOCK_FUZZ_SECONDS:-90}" ${RLOCK_FUZZ_SEED:+--seed="$RLOCK_FUZZ_SEED"}) \
+		2> "$work/fuzz.err" | tee "$work/fuzz.log" || status=1
+	if [ -s "$work/fuzz.err" ]; then
+		echo "fuzz: its supervisor wrote to stderr:" >&2
+		head -c 20000 "$work/fuzz.err" >&2
+		echo "fuzz: 0 passed, 1 failed" >> "$work/fuzz.log"
+	fi
 }
 # A build with sanitizers, a comma list of address (AddressSanitizer and LeakSanitizer) and
 # undefined (UndefinedBehaviorSanitizer, every report fatal), in a copy of the tree (the repo's
@@ -212,7 +231,7 @@ run_phpunit() {
 		status=1
 	fi
 }
-# One closing line over both suites: "rlock: N passed, N failed".
+# One closing line over the suites (and the fuzz): "rlock: N passed, N failed".
 summary() {
 	local passed=0 failed=0 n
 	if [ -f "$work/phpt.log" ]; then
@@ -229,14 +248,22 @@ summary() {
 		done
 		passed=$((passed + ${total:-0} - bad)); failed=$((failed + bad))
 	fi
+	if [ -f "$work/fuzz.log" ]; then
+		if grep -qE '^fuzz: [0-9]+ passed, [0-9]+ failed' "$work/fuzz.log"; then
+			n=$(sed -nE 's/^fuzz: ([0-9]+) passed.*/\1/p' "$work/fuzz.log" | tail -n 1); passed=$((passed + n))
+			n=$(sed -nE 's/^fuzz: [0-9]+ passed, ([0-9]+) failed.*/\1/p' "$work/fuzz.log" | tail -n 1); failed=$((failed + n))
+		else
+			failed=$((failed + 1))
+		fi
+	fi
 	[ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
 	echo "rlock: $passed passed, $failed failed"
 }
 case "$mode" in
 	--valgrind) run_phpt valgrind ;;
-	--asan) run_phpt address ;;
-	--ubsan) run_phpt undefined ;;
-	--sanitizers) run_phpt address,undefined ;;
+	--asan) run_phpt address; run_fuzz ;;
+	--ubsan) run_phpt undefined; run_fuzz ;;
+	--sanitizers) run_phpt address,undefined; run_fuzz ;;
 	--phpt|--valkey) phpt_tests=("${args[@]}"); run_phpt ;;
 	--zts) run_zts ;;
 	--phpunit) run_phpunit "${args[@]}" ;;

@@ -33,7 +33,7 @@ final class Options
         'RLock::multi' => ['servers', 'fencing', 'sync_replicas'],
         'RSemaphore' => ['servers', 'fencing'],
         'RReadWriteLock' => ['servers'],
-        'RRateLimiter' => ['servers', 'fencing'],
+        'RRateLimiter' => ['servers', 'ttl', 'reentrant', 'auto_release', 'fencing', 'watchdog', 'sync_replicas'],
     ];
 
     /** The options of a class' own, beside the connection options: class => [name => type]. */

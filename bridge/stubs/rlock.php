@@ -357,12 +357,14 @@ namespace {
     final class RRateLimiter implements RLock\RateLimiterInterface
     {
         /**
-         * Describe the limit $name: $limit permits per $periodMs ms. Nothing is sent to Redis
-         * until it is used.
+         * Describe the limit $name: $limit permits per $periodMs ms (at least 100: a number
+         * of seconds is refused). Nothing is sent to Redis until it is used.
          *
-         * @param array{server?: string, cluster?: list<string>, sentinel?: list<string>, service?: string, ttl?: int, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, persistent?: bool, reentrant?: bool, auto_release?: bool, fair?: bool, watchdog?: bool, sync_replicas?: int, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string, burst?: int} $options "burst" (the permits taken at once, default $limit), "fair"
+         * @param array{server?: string, cluster?: list<string>, sentinel?: list<string>, service?: string, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, persistent?: bool, fair?: bool, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string, burst?: int} $options "burst" (the permits taken at once, default $limit), "fair"
          *                       (acquire() reserves its permits, served in order of arrival),
-         *                       "wait", and the connection options of RLock; not "servers"
+         *                       "wait", and the connection options of RLock; not "servers",
+         *                       nor the lock's own (ttl, watchdog, reentrant, auto_release,
+         *                       fencing, sync_replicas)
          */
         public function __construct(string $name, int $limit, int $periodMs, #[\SensitiveParameter] array $options = []) {}
 

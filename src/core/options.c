@@ -635,9 +635,9 @@ static bool ini_list(rlock_opts *o, const char *name, const char *value)
 	return ok;
 }
 
-bool rlock_opts_check_arg(const char *name, zend_long v, uint32_t arg_num)
+/* Whether v, argument arg_num, is within def's range; false with a ValueError saying why. */
+static bool check_arg(const rlock_opt_def *def, zend_long v, uint32_t arg_num)
 {
-	const rlock_opt_def *def = find_def(name, strlen(name));
 	char why[160];
 
 	if (v >= def->min && v <= def->max) {
@@ -646,6 +646,35 @@ bool rlock_opts_check_arg(const char *name, zend_long v, uint32_t arg_num)
 	range_why(def, v, true, why, sizeof(why));
 	zend_argument_value_error(arg_num, "%s", why);
 	return false;
+}
+
+bool rlock_opts_check_arg(const char *name, zend_long v, uint32_t arg_num)
+{
+	return check_arg(find_def(name, strlen(name)), v, arg_num);
+}
+
+bool rlock_ms_floor_arg(zend_long v, uint32_t arg_num)
+{
+	/* a duration argument that is no option, ranged and worded as ttl is */
+	static const rlock_opt_def floored = { "", 0, OPT_LONG, 0, RLOCK_MS_FLOOR, RLOCK_MS_MAX, true };
+	return check_arg(&floored, v, arg_num);
+}
+
+const char *rlock_opts_given(HashTable *options, const char *const *names)
+{
+	zend_string *name;
+
+	if (!options) {
+		return NULL;
+	}
+	ZEND_HASH_FOREACH_STR_KEY(options, name) {
+		for (const char *const *n = names; name && *n; n++) {
+			if (ZSTR_LEN(name) == strlen(*n) && memcmp(ZSTR_VAL(name), *n, ZSTR_LEN(name)) == 0) {
+				return *n;
+			}
+		}
+	} ZEND_HASH_FOREACH_END();
+	return NULL;
 }
 
 HashTable *rlock_opts_split(HashTable *options, const char *name, zval *own)
@@ -1064,7 +1093,7 @@ static void server_shown(const rlock_server *s, smart_str *out)
 	}
 }
 
-void rlock_opts_debug(const rlock_opts *o, zval *out)
+void rlock_opts_debug(const rlock_opts *o, const char *const *omit, zval *out)
 {
 	array_init(out);
 	for (const rlock_opt_def *def = rlock_opt_defs; def < rlock_opt_defs + OPT_COUNT; def++) {
@@ -1072,7 +1101,14 @@ void rlock_opts_debug(const rlock_opts *o, zval *out)
 		const rlock_server *list;
 		smart_str dsn = {0};
 		zval shown;
+		bool omitted = false;
 
+		for (const char *const *n = omit; n && *n && !omitted; n++) {
+			omitted = strcmp(*n, def->name) == 0;
+		}
+		if (omitted) {
+			continue;
+		}
 		switch (def->kind) {
 			case OPT_LONG:
 				add_assoc_long(out, def->name, *(const zend_long *) field);

@@ -92,6 +92,15 @@ void rlock_opts_scrub(const rlock_opts *o, char *msg, size_t size);
  * arg_num, that defaults to it); false with a ValueError. */
 bool rlock_opts_check_arg(const char *name, zend_long v, uint32_t arg_num);
 
+/* Whether v, the ms argument arg_num that is no option (a rate limiter's period), is
+ * RLOCK_MS_FLOOR to RLOCK_MS_MAX; false with a ValueError worded as ttl's (under the floor:
+ * "is in milliseconds", seconds meant). */
+bool rlock_ms_floor_arg(zend_long v, uint32_t arg_num);
+
+/* The first option of names (NULL-terminated) that the array options gives, or NULL: what a
+ * class refuses as asked by its caller, never as a php.ini default (set for the locks). */
+const char *rlock_opts_given(HashTable *options, const char *const *names);
+
 /* A class's own option, outside the table of connection options (a rate limiter's "burst"):
  * its value into *own (UNDEF: not given), and the options without it, for
  * rlock_opts_create(): options itself when it was not there, else a copy that the caller
@@ -114,8 +123,8 @@ bool rlock_opts_ini_update(const char *name, zend_string *value, void *global, b
 bool rlock_ini_long(const char *s, size_t len, zend_long min, zend_long max, zend_long *out, char *why, size_t size);
 
 /* The effective options of o for var_dump() and print_r(), passwords masked, into out (an
- * array). */
-void rlock_opts_debug(const rlock_opts *o, zval *out);
+ * array); those named in omit (NULL-terminated, or NULL) left out: what the class has no use for. */
+void rlock_opts_debug(const rlock_opts *o, const char *const *omit, zval *out);
 /* Decimal digits [s, s + len) into *out, refused (false) when empty, anything but a digit,
  * or above max. */
 bool rlock_parse_number(const char *s, size_t len, zend_long max, zend_long *out);

@@ -207,7 +207,8 @@ PHP_METHOD(RLock, __construct)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if (l->opts) {
-		zend_throw_error(NULL, "Cannot call RLock::__construct() twice");
+		/* a misuse, as restore() on a holder is: rlock throws no plain Error */
+		zend_throw_exception(rlock_ce_exception, "Cannot call RLock::__construct() twice", 0);
 		RETURN_THROWS();
 	}
 	zend_string *full;
@@ -351,7 +352,7 @@ PHP_METHOD(RLock, restore)
 		RETURN_THROWS();
 	}
 	if (rlock_held(l)) {
-		zend_throw_error(NULL, "RLock::restore(): this object holds the lock already");
+		zend_throw_exception(rlock_ce_exception, "RLock::restore(): this object holds the lock already", 0);
 		RETURN_THROWS();
 	}
 	if (ZSTR_LEN(token) == 0) {
@@ -366,6 +367,10 @@ PHP_METHOD(RLock, restore)
 	int rc = l->algo->is_owner(l->opts, l->key, token, &err);
 	if (rc == 1 && l->algo->pttl(l->opts, l->key, &pttl, &err) < 0) {
 		rc = -1;
+	}
+	/* Redlock: the validity that lease leaves, less the drift, as its acquire counts it */
+	if (rc == 1 && l->opts->nservers > 0 && pttl > 0) {
+		pttl = MAX(pttl - rlock_redlock_drift(pttl), 0);
 	}
 	/* the lease Redis has left, from before we asked (-1, no expiry: as if it ran out, so
 	 * nothing vouches for it by our clock) */
@@ -384,7 +389,8 @@ PHP_METHOD(RLock, restore)
 		me->token = zend_string_copy(token);
 		me->count = 1;
 		me->lost = false;
-		me->fence = 0;
+		/* none known: the hold's fencing token was its taker's (fencingToken() null, never 0) */
+		me->fence = -1;
 		me->valid_until = hold.valid_until;
 		rlock_lost_track(&l->on_lost, me);
 	}
@@ -535,7 +541,7 @@ PHP_METHOD(RLock, fencingToken)
 		RETURN_THROWS();
 	}
 	rlock_own *me = rlock_held(l);
-	if (!me || !l->opts->fencing) {
+	if (!me || !l->opts->fencing || me->fence < 0) {
 		RETURN_NULL();
 	}
 	RETURN_LONG(me->fence);
@@ -668,10 +674,15 @@ PHP_METHOD(RLock, releaseAll)
 	RETURN_LONG(rlock_registry_end(rlock_context_renew()));
 }
 
-/* What RLock::multi() does not do with o: the option that asks for it, or NULL. */
-static const char *multi_refused(const rlock_opts *o)
+/* What RLock::multi() does not do with o (made of options): the option that asks for it, or
+ * NULL. Fencing only as asked in options: php.ini's rlock.fencing is the other locks' default
+ * (a multi lock has no token: fencingToken() null). */
+static const char *multi_refused(const rlock_opts *o, HashTable *options)
 {
-	return o->nservers > 0 ? "servers" : o->fencing ? "fencing" : o->sync_replicas > 0 ? "sync_replicas" : NULL;
+	static const char *const fencing[] = { "fencing", NULL };
+	return o->nservers > 0 ? "servers"
+		: o->fencing && rlock_opts_given(options, fencing) ? "fencing"
+		: o->sync_replicas > 0 ? "sync_replicas" : NULL;
 }
 
 /* The Redis keys of keys (an array of RLock::multi()) into full: n of them, or 0 thrown. */
@@ -736,7 +747,7 @@ PHP_METHOD(RLock, multi)
 	if (!o) {
 		RETURN_THROWS();
 	}
-	if ((refused = multi_refused(o))) {
+	if ((refused = multi_refused(o, options))) {
 		zend_argument_value_error(2, "option \"%s\" is not supported by RLock::multi()", refused);
 		rlock_opts_release(o);
 		RETURN_THROWS();

@@ -34,6 +34,13 @@ static inline rratelimiter_object *rratelimiter_from_obj(zend_object *obj)
 
 #define Z_RRATELIMITER_P(zv) rratelimiter_from_obj(Z_OBJ_P(zv))
 
+/* RLock's options that a limiter has no use for: it holds nothing (no lease, no renewal, no
+ * reentrancy, nothing to release at request end, no holder to fence, no acquire to WAIT
+ * after). Refused when given (never taken in silence: 'ttl' => 5000 changed nothing), never
+ * as a php.ini default (set for the locks), and left out of var_dump(). */
+static const char *const rate_not_options[] = { "ttl", "watchdog", "reentrant", "auto_release", "fencing",
+	"sync_replicas", NULL };
+
 static zend_object *rratelimiter_create(zend_class_entry *ce)
 {
 	rratelimiter_object *l = zend_object_alloc(sizeof(rratelimiter_object), ce);
@@ -101,7 +108,8 @@ PHP_METHOD(RRateLimiter, __construct)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if (l->opts) {
-		zend_throw_error(NULL, "Cannot call RRateLimiter::__construct() twice");
+		/* a misuse, as restore() on a holder is: rlock throws no plain Error */
+		zend_throw_exception(rlock_ce_exception, "Cannot call RRateLimiter::__construct() twice", 0);
 		RETURN_THROWS();
 	}
 	if (ZSTR_LEN(name) == 0) {
@@ -112,8 +120,14 @@ PHP_METHOD(RRateLimiter, __construct)
 		zend_argument_value_error(2, "must be between 1 and %d (permits per period)", RLOCK_MS_MAX);
 		RETURN_THROWS();
 	}
-	if (period < 1 || period > RLOCK_MS_MAX) {
-		zend_argument_value_error(3, "must be between 1 and %d (milliseconds)", RLOCK_MS_MAX);
+	/* 'period' => 60, seconds meant, would admit 5 per 60 ms: refused as a ttl of 60 is */
+	if (!rlock_ms_floor_arg(period, 3)) {
+		RETURN_THROWS();
+	}
+	const char *lock_only = rlock_opts_given(options, rate_not_options);
+	if (lock_only) {
+		zend_argument_value_error(4, "option \"%s\" does not apply to a rate limiter: it is a lock's, and a limiter "
+			"holds nothing", lock_only);
 		RETURN_THROWS();
 	}
 	HashTable *rest = rlock_opts_split(options, "burst", &burst_given);
@@ -129,13 +143,10 @@ PHP_METHOD(RRateLimiter, __construct)
 	if (!o) {
 		RETURN_THROWS();
 	}
-	const char *refused = o->nservers > 0 ? "option \"servers\" (Redlock) does not apply to a rate limiter: a rate "
-		"is not a lock, and a quorum of counts is no count (use \"server\", \"cluster\" or \"sentinel\")"
-		: o->fencing ? "option \"fencing\" does not apply to a rate limiter"
-		: NULL;
-	if (refused) {
+	if (o->nservers > 0) {
 		rlock_opts_release(o);
-		zend_argument_value_error(4, "%s", refused);
+		zend_argument_value_error(4, "option \"servers\" (Redlock) does not apply to a rate limiter: a rate is not a "
+			"lock, and a quorum of counts is no count (use \"server\", \"cluster\" or \"sentinel\")");
 		RETURN_THROWS();
 	}
 	zend_string *full = rlock_full_key(o, name);
@@ -372,7 +383,7 @@ static HashTable *rratelimiter_debug_info(zend_object *obj, int *is_temp)
 	add_assoc_long(&info, "limit", l->rate.limit);
 	add_assoc_long(&info, "period_ms", l->rate.period_ms);
 	add_assoc_long(&info, "burst", l->rate.burst);
-	rlock_opts_debug(l->opts, &opts);
+	rlock_opts_debug(l->opts, rate_not_options, &opts);
 	add_assoc_zval(&info, "options", &opts);
 	return Z_ARR(info);
 }

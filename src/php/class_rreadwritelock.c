@@ -6,10 +6,12 @@
 #endif
 
 #include "php.h"
+#include "zend_exceptions.h"
 #include "php_rlock.h"
 #include "src/primitives/rwlock.h"
 #include "src/state/lost.h"
 #include "src/php/classes.h"
+#include "src/core/errors.h"
 
 static zend_object_handlers rrwlock_object_handlers;
 
@@ -68,7 +70,8 @@ PHP_METHOD(RReadWriteLock, __construct)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if (rw->opts) {
-		zend_throw_error(NULL, "Cannot call RReadWriteLock::__construct() twice");
+		/* a misuse, as restore() on a holder is: rlock throws no plain Error */
+		zend_throw_exception(rlock_ce_exception, "Cannot call RReadWriteLock::__construct() twice", 0);
 		RETURN_THROWS();
 	}
 	zend_string *full;

@@ -325,7 +325,8 @@ PHP_METHOD(RSemaphore, __construct)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if (s->opts) {
-		zend_throw_error(NULL, "Cannot call RSemaphore::__construct() twice");
+		/* a misuse, as restore() on a holder is: rlock throws no plain Error */
+		zend_throw_exception(rlock_ce_exception, "Cannot call RSemaphore::__construct() twice", 0);
 		RETURN_THROWS();
 	}
 	if (ZSTR_LEN(name) == 0) {
@@ -340,8 +341,11 @@ PHP_METHOD(RSemaphore, __construct)
 	if (!o) {
 		RETURN_THROWS();
 	}
+	/* fencing as asked here: php.ini's rlock.fencing is the locks' default (a permit has no
+	 * fencing token, and none is asked for) */
+	static const char *const fencing[] = { "fencing", NULL };
 	const char *refused = o->nservers > 0 ? "option \"servers\" (Redlock) does not apply to a semaphore"
-		: o->fencing ? "option \"fencing\" does not apply to a semaphore"
+		: rlock_opts_given(options, fencing) && o->fencing ? "option \"fencing\" does not apply to a semaphore"
 		: NULL;
 	zend_string *full = rlock_full_key(o, name);
 	if (!refused && o->nnodes && !rlock_keys_cluster_safe(full)) {

@@ -61,7 +61,7 @@ HashTable *rlock_debug_array(zval *info, const rlock_opts *o)
 	zval opts;
 
 	add_assoc_long(info, "ttl", o->ttl);
-	rlock_opts_debug(o, &opts);
+	rlock_opts_debug(o, NULL, &opts);
 	add_assoc_zval(info, "options", &opts);
 	return Z_ARR_P(info);
 }

@@ -259,6 +259,18 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long rema
 	return res->acquired;
 }
 
+bool rlock_lock_wait_out(const rlock_opts *o, bool reached, zend_long deadline, rlock_err *err)
+{
+	if (!reached || err->kind != RLOCK_ERR_CONNECTION || deadline - rlock_now_ms() <= 0) {
+		return false;
+	}
+	/* the server went away while we waited (a restart): wait for it too; an error Redis
+	 * answered (WRONGTYPE, ...) ends the wait, and so does a server never reached */
+	rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
+	memset(err, 0, sizeof(*err));
+	return true;
+}
+
 int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rlock_attempt *res, rlock_err *err)
 {
 	bool queued = false, reached = false, waited = false;
@@ -286,12 +298,8 @@ int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rl
 		if (rc == 1 && res->block != 0) {
 			rlock_stats_handed();
 		}
-		if (rc < 0 && reached && err->kind == RLOCK_ERR_CONNECTION && deadline - rlock_now_ms() > 0) {
-			/* the server went away while we waited (a restart): wait for it too; an error
-			 * Redis answered (WRONGTYPE, ...) ends the wait */
-			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
+		if (rc < 0 && rlock_lock_wait_out(o, reached, deadline, err)) {
 			queued = false;
-			memset(err, 0, sizeof(*err));
 			continue;
 		}
 		if (rc != 0) {
@@ -326,6 +334,28 @@ static int key_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend
 }
 
 static int key_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err);
+
+/* The key just taken (res->token), whose lease our clock cannot vouch for: extended to our
+ * ttl from now, *sent set to when that was asked. The extend compares the token, which only
+ * our own command ever set: found there, the key was ours throughout, so nobody else was
+ * in; gone, it expired (or was taken) before we knew we had it. 1 ours for ttl from *sent;
+ * 0 not ours (res->token released, and the key given back should the extend's own reply
+ * have come too late as well); -1 err set. */
+static int lease_from_now(const rlock_opts *o, zend_string *key, rlock_attempt *res, zend_long *sent, rlock_err *err)
+{
+	rlock_hold h = { .token = res->token };
+	*sent = rlock_now_ms();
+	int rc = key_extend(o, key, &h, o->ttl, err);
+	if (rc == 1 && rlock_now_ms() - *sent >= o->ttl) {
+		rlock_err ignored = {0};
+		key_release(o, key, &h, &ignored);
+		rc = 0;
+	}
+	if (rc != 1) {
+		zend_string_release(res->token);
+	}
+	return rc;
+}
 
 /* How late an idle Redis (hz 10) may be with a blocked command's timeout. */
 #define REDIS_TIMER_MS 100
@@ -485,11 +515,7 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	sent = w.sent;
 	if (rc == 1 && res.block != 0 && res.block != o->ttl) {
 		/* handed over with another holder's ttl: take our own */
-		rlock_hold h = { .token = res.token };
-		rc = key_extend(o, key, &h, o->ttl, err);
-		if (rc != 1) {
-			zend_string_release(res.token);
-		}
+		rc = lease_from_now(o, key, &res, &sent, err);
 	}
 	rlock_keys_free(&k);
 	if (w.self) {
@@ -500,6 +526,12 @@ static int lock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms
 	}
 done:
 	zend_string_release(token);
+	if (rc == 1 && rlock_now_ms() - sent >= o->ttl / 2) {
+		/* the reply that gave us the key came late (a slow network, a long wait for a
+		 * hand-over): the lease runs from when Redis took the command, which our clock knows
+		 * only to be after it was sent, and may have run out meanwhile, another holder in */
+		rc = lease_from_now(o, key, &res, &sent, err);
+	}
 	if (rc == 1 && o->sync_replicas > 0 && (rc = rlock_lock_await_replicas(o, key, err)) != 1) {
 		/* short of the replicas: give the lock back */
 		rlock_hold h = { .token = res.token };

@@ -9,7 +9,7 @@
 /* One acquisition of a key. */
 typedef struct {
 	zend_string *token;     /* 32 hex digits: 128 bits from the OS CSPRNG */
-	zend_long fence;        /* fencing token, 0 without the option */
+	zend_long fence;        /* fencing token, 0 without the option; -1: none (a multi lock) */
 	zend_long valid_until;  /* the monotonic ms our lease (Redlock: its validity) ends, by our clock */
 } rlock_hold;
 
@@ -109,6 +109,13 @@ void rlock_lock_mark_hot(zend_string *key);
  * with res->block, its lease), 0 not by the deadline (no longer counted), -1 err set. */
 int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, struct rlock_attempt_s *res,
 	rlock_err *err);
+/* A waiter's round failed with err: whether it waits on (true, err cleared, after
+ * retry_delay, jittered) because the server it reached in this wait went away (a connection
+ * error, a restart) and deadline (rlock_now_ms() time) has not passed: a waiter whose Redis
+ * restarts keeps waiting, and reconnects within its wait. false: the failure is the
+ * caller's (an error Redis answered, a server never reached, the deadline passed). */
+bool rlock_lock_wait_out(const rlock_opts *o, bool reached, zend_long deadline, rlock_err *err);
+
 /* Block on server s until a release hands key k over (1, res filled: res->block is the
  * lease it came with), wakes us, or block_ms pass (0: try again); -1 err set. */
 int rlock_lock_await(const rlock_opts *o, const rlock_server *s, struct rlock_keys_s *k, zend_long block_ms,

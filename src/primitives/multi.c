@@ -188,7 +188,7 @@ static int multi_acquire(const rlock_opts *o, zend_string *key, zend_long wait_m
 	keys_free(&m);
 	if (rc == 1) {
 		out->token = res.token;
-		out->fence = 0;
+		out->fence = -1;  /* none: a multi lock has no fencing token (fencingToken() null) */
 		out->valid_until = w.sent + o->ttl;
 	}
 	return rc;

@@ -196,14 +196,24 @@ int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *
 {
 	zend_long deadline = rlock_now_us() + wait_ms * 1000;  /* wait_ms is at most RLOCK_MS_MAX */
 	rlock_rate_wait w;
+	bool reached = false;
 
 	rlock_conn_begin(o, wait_ms);
 	for (;;) {
 		zend_long left = MAX(deadline - rlock_now_us(), 0);
 		int rc = rlock_rate_take(o, &key, &r, 1, n, fair ? left : 0, &w, err);
 		if (rc < 0) {
+			/* the server answered us in this wait, and went away since (a restart): waited
+			 * out within the wait as a lock's waiter does, then the script again */
+			if (rlock_lock_wait_out(o, reached, deadline / 1000, err)) {
+				if (UNEXPECTED(EG(exception) != NULL)) {
+					return -2;  /* (nothing taken) */
+				}
+				continue;
+			}
 			return -1;
 		}
+		reached = true;
 		if (rc == 1) {
 			/* reserved (fair): ours, due in wait_us, counted from the reply */
 			rlock_rate_sleep(w.wait_us);

@@ -135,8 +135,7 @@ static int no_quorum(const rlock_opts *o, fanout_result *fr, rlock_err *err)
 	return -1;
 }
 
-/* The clock drift allowed for a lease of ttl ms. */
-static zend_long drift(zend_long ttl)
+zend_long rlock_redlock_drift(zend_long ttl)
 {
 	return ttl / 100 + 2;
 }
@@ -144,7 +143,7 @@ static zend_long drift(zend_long ttl)
 /* What is left of a lease of ttl ms taken at start, less the drift. */
 static zend_long validity(zend_long ttl, zend_long start)
 {
-	return ttl - (rlock_now_ms() - start) - drift(ttl);
+	return ttl - (rlock_now_ms() - start) - rlock_redlock_drift(ttl);
 }
 
 /* Release token on every master (or those in only[]); the number of masters where it was
@@ -264,7 +263,7 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 				fanout_free(o, &raise);
 				out->token = zend_string_copy(token);
 				out->fence = o->fencing ? fence : 0;
-				out->valid_until = start + o->ttl - drift(o->ttl);
+				out->valid_until = start + o->ttl - rlock_redlock_drift(o->ttl);
 				rc = 1;
 				break;
 			}
@@ -398,7 +397,7 @@ static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 		return 0;
 	}
 	rlock_keys_free(&k);
-	h->valid_until = start + ttl - drift(ttl);
+	h->valid_until = start + ttl - rlock_redlock_drift(ttl);
 	return 1;
 }
 

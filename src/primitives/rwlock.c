@@ -40,8 +40,9 @@
  * in at once, before the next writer; with readers and writers both waiting the lock
  * alternates between all the waiting readers and one writer. A process that holds the write
  * side takes the read side at once (with reentrant on: the reader's script is given the
- * process' writer token from the registry); a reader that asks for the write side waits
- * for every reader to leave, itself included (release the read side first).
+ * process' writer token from the registry); a reader that asks for the write side would
+ * wait for every reader to leave, itself included: the registry refuses it at once
+ * (own_reader(), with reentrant on; another owner waits for it as for another process').
  *
  * Every wait is lock.c's: the acquire script and a BLPOP in one write, woken by the release
  * that lets it in, or by itself when what blocks it (a lease, a waiting writer's mark) ends. */
@@ -193,7 +194,9 @@ static int rw_acquire(bool write, const rlock_opts *o, zend_string *key, zend_lo
 	rw_round round = { .rk = &rk, .write = write, .other = other ? other : ZSTR_EMPTY_ALLOC() };
 	rlock_waiter w = { .k = &rk.k, .token = token, .list = rk.keys[write ? RW_WGRANTS : RW_RWAKE],
 		.call = rw_round_call, .arg = &round };
+	zend_long made = 0;  /* when the call that made a popped grant ours was sent: its lease runs from there */
 	for (;;) {
+		made = 0;
 		rc = rlock_lock_wait(o, &w, deadline, &res, err);
 		if (rc != 1 || zend_string_equals(res.token, token)) {
 			if (rc < 0 && err->kind == RLOCK_ERR_CONNECTION) {
@@ -207,6 +210,7 @@ static int rw_acquire(bool write, const rlock_opts *o, zend_string *key, zend_lo
 		rlock_call c;
 		zend_string *grant = res.token;
 		rw_call_acquire(&c, &rk, write, grant, token, o, MAX(deadline - rlock_now_ms(), 0), NULL);
+		made = rlock_now_ms();
 		redisReply *r = rlock_lock_run(o, rk.k.keys[0], &c, err);
 		if (!r || !rlock_reply_attempt(rlock_route_answered(o), r, &res, err)) {
 			if (err->kind == RLOCK_ERR_CONNECTION) {
@@ -232,7 +236,7 @@ static int rw_acquire(bool write, const rlock_opts *o, zend_string *key, zend_lo
 	if (rc == 1) {
 		out->token = res.token;
 		out->fence = o->fencing ? res.fence : 0;
-		out->valid_until = w.sent + o->ttl;
+		out->valid_until = (made ? made : w.sent) + o->ttl;
 	}
 	if (w.self) {
 		zend_string_release(w.self);

@@ -89,7 +89,7 @@ typedef struct {
 typedef struct {
 	rlock_ctx ctx;
 	zend_string *token;     /* while held (a semaphore keeps its token between holds) */
-	zend_long fence;
+	zend_long fence;        /* its fencing token; -1: none known (a hold restored) */
 	zend_long valid_until;  /* when the lease (Redlock: its validity) ends, by our clock */
 	uint32_t count;         /* a lock's nested holds, a semaphore's permits */
 	pid_t pid;              /* a forked child holds nothing of its parent's */

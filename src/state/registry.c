@@ -22,6 +22,9 @@ typedef struct rlock_held_s {
 	rlock_hold hold;
 	uint32_t count;
 	rlock_ctx ctx;  /* the context that took it */
+	/* its acquire issued it a fencing token (taken with "fencing"); one taken without, or
+	 * restored (RLock::restore()), has none, and no fencing acquire re-enters it */
+	bool fenced;
 	pid_t pid;  /* a forked child holds nothing of its parent's */
 	/* renewed by the watchdog while held, one entry per Redis key the hold keeps its token
 	 * in (a lock over several keys: each); NULL without it */
@@ -243,10 +246,11 @@ static void settle_lost(zval *zv, rlock_held *h)
 /* A new hold under id, the running context's, in chain zv (NULL: the first of id). The
  * table copies what it keeps. */
 static void keep(zval *zv, const rlock_algo *a, rlock_opts *o, zend_string *key, zend_string *id, const rlock_hold *hold,
-	rlock_ctx ctx, rlock_watchdog_entry **wd, uint32_t nwd)
+	bool fenced, rlock_ctx ctx, rlock_watchdog_entry **wd, uint32_t nwd)
 {
 	rlock_held *h = emalloc(sizeof(*h));
 	h->algo = a;
+	h->fenced = fenced;
 	h->opts = rlock_opts_addref(o);
 	h->key = zend_string_copy(key);
 	h->hold = *hold;
@@ -312,6 +316,34 @@ static bool self_deadlock(const rlock_algo *a, const rlock_opts *o, zend_string 
 	return both != NULL;
 }
 
+/* Whether context ctx holds the read side of the read-write lock on key (a reentrant hold,
+ * its lease not over by our clock): then a's acquire, of that lock's write side with reentrant
+ * on, would wait for itself, since a writer waits for every reader to leave, the context's own
+ * reader included (only a writer reads past itself), and err says so. With reentrant off each
+ * object is an owner of its own, and waits for another as another process would. */
+static bool own_reader(const rlock_algo *a, const rlock_opts *o, zend_string *key, rlock_ctx ctx, rlock_err *err)
+{
+	if (a != &rlock_rwlock_write_algo || !o->reentrant) {
+		return false;
+	}
+	zend_string *id = rlock_opts_lock_id(o, rlock_rwlock_read_algo.kind, key);
+	zval *zv = chain(id);
+	rlock_held *h = zv ? Z_PTR_P(zv) : NULL;
+	zend_string_release(id);
+	while (h && (h->ctx != ctx || h->pid != rlock_getpid() || !h->opts->reentrant || held_lost(h)
+			|| rlock_now_ms() >= held_valid_until(h))) {
+		h = h->next;
+	}
+	if (h) {
+		zend_string *name = rlock_algo_name(a, key);
+		rlock_err_set(err, RLOCK_ERR_USE, NULL, "Cannot lock the %s: the calling context (this Fiber, or the main flow) "
+			"holds its read lock already, and would wait for itself (a writer waits for every reader to leave); "
+			"release the read lock first", ZSTR_VAL(name));
+		zend_string_release(name);
+	}
+	return h != NULL;
+}
+
 static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
 {
 	zend_string *id = rlock_opts_lock_id(o, a->kind, key);
@@ -331,6 +363,22 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		/* our lease ran out (by our clock): never vouch for it, ask Redis */
 		zv = drop(zv, h);
 		h = NULL;
+	}
+	if (h && o->reentrant && h->opts->reentrant && o->fencing && !h->fenced) {
+		/* A fencing token asked of a hold that has none. Issuing one now would hand the hold a
+		 * token in its middle: greater than every earlier holder's, but what the hold did
+		 * before it (unfenced writes) is not ordered by it, and over Redlock it would need the
+		 * acquire's raise of a quorum's counters again. Refused at once, nothing asked of
+		 * Redis: no token is issued but at the start of a hold, so tokens keep increasing
+		 * across successive holders (CONTRACT 3.8), and never 0 is handed out as one. */
+		zend_string *name = rlock_algo_name(a, key);
+		rlock_err_set(err, RLOCK_ERR_USE, NULL, "Cannot re-enter the %s with \"fencing\": the calling context (this "
+			"Fiber, or the main flow) holds it already through a hold that has no fencing token (taken without "
+			"\"fencing\", or restored), and a token issued inside it would not fence what it did before; take the "
+			"outermost hold with \"fencing\" => true", ZSTR_VAL(name));
+		zend_string_release(name);
+		zend_string_release(id);
+		return -1;
 	}
 	if (h && o->reentrant && h->opts->reentrant) {
 		/* one round trip: the hold is still ours in Redis (nobody deleted it, no restart
@@ -377,8 +425,8 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 			zv = drop(zv, h);
 		}
 	}
-	if ((a->renewed || RLOCK_G(held_over_keys) > 0) && RLOCK_G(request_active)
-			&& self_deadlock(a, o, key, id, ctx, err)) {
+	if (RLOCK_G(request_active) && (own_reader(a, o, key, ctx, err)
+			|| ((a->renewed || RLOCK_G(held_over_keys) > 0) && self_deadlock(a, o, key, id, ctx, err)))) {
 		zend_string_release(id);
 		return -1;
 	}
@@ -399,7 +447,7 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		return -1;
 	}
 	if (rc == 1 && RLOCK_G(request_active)) {
-		keep(zv, a, o, key, id, out, ctx, wd, nwd);
+		keep(zv, a, o, key, id, out, o->fencing, ctx, wd, nwd);
 	}
 	zend_string_release(id);
 	return rc;
@@ -447,7 +495,7 @@ int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, con
 		counted = held_unwatch(h);
 		zv = drop(zv, h);
 	}
-	keep(zv, a, o, key, id, hold, ctx, wd, nwd);
+	keep(zv, a, o, key, id, hold, false, ctx, wd, nwd);
 	zend_string_release(id);
 	return counted ? 1 : 0;
 }

@@ -26,6 +26,6 @@ var_dump($l->key());
 clone: Error: Trying to clone an uncloneable object of class RLock
 serialize: Exception: Serialization of 'RLock' is not allowed
 unserialize: Exception: Unserialization of 'RLock' is not allowed
-construct twice: Error: Cannot call RLock::__construct() twice
+construct twice: RLockException: Cannot call RLock::__construct() twice
 dynamic property: Error: Cannot create dynamic property RLock::$key
 string(7) "rlock:k"

@@ -19,7 +19,7 @@ var_dump($l->restore($token), $l->token() === $token, $l->isAcquired(), $l->ttl(
 var_dump($l->extend(30000), rlock_test_cmd('PTTL', $l->key()) > 25000);
 try {
     $l->restore($token);
-} catch (Error $e) {
+} catch (RLockException $e) {
     echo get_class($e), ': ', $e->getMessage(), "\n";
 }
 try {
@@ -54,7 +54,7 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-Error: RLock::restore(): this object holds the lock already
+RLockException: RLock::restore(): this object holds the lock already
 RLock::restore(): Argument #1 ($token) must not be empty
 bool(true)
 int(0)

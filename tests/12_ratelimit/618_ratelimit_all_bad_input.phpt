@@ -11,7 +11,7 @@ $tries = [
     'none' => fn () => RRateLimiter::all([]),
     'not a limiter' => fn () => RRateLimiter::all([$a, new RLock('x', $o)]),
     'a string' => fn () => RRateLimiter::all(['a']),
-    'one limit twice' => fn () => RRateLimiter::all([$a, new RRateLimiter('a', 9, 50, $o)]),
+    'one limit twice' => fn () => RRateLimiter::all([$a, new RRateLimiter('a', 9, 500, $o)]),
     'two servers' => fn () => RRateLimiter::all([$a, new RRateLimiter('c', 5, 1000, ['server' => 'redis://127.0.0.1:2'])]),
     'n over a burst' => fn () => RRateLimiter::all([$a, $b], 3),
     'n = 0' => fn () => RRateLimiter::all([$a], 0),

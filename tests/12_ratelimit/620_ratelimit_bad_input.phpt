@@ -38,7 +38,7 @@ foreach ($tries as $what => $try) {
     }
 }
 // at the limits: made (nothing is sent to Redis until used)
-$l = new RRateLimiter('l', 2147483647, 1, $o + ['burst' => 2147483647]);
+$l = new RRateLimiter('l', 2147483647, 100, $o + ['burst' => 2147483647]);
 $l = new RRateLimiter('l', 1, 2147483647, $o + ['burst' => 1]);
 $l = new RRateLimiter('l', 10, 1000, $o + ['burst' => '7']);
 var_dump($l);
@@ -49,9 +49,9 @@ empty name: ValueError: RRateLimiter::__construct(): Argument #1 ($name) must no
 limit 0: ValueError: RRateLimiter::__construct(): Argument #2 ($limit) must be between 1 and 2147483647 (permits per period)
 limit -1: ValueError: RRateLimiter::__construct(): Argument #2 ($limit) must be between 1 and 2147483647 (permits per period)
 limit PHP_INT_MAX: ValueError: RRateLimiter::__construct(): Argument #2 ($limit) must be between 1 and 2147483647 (permits per period)
-period 0: ValueError: RRateLimiter::__construct(): Argument #3 ($periodMs) must be between 1 and 2147483647 (milliseconds)
-period PHP_INT_MIN: ValueError: RRateLimiter::__construct(): Argument #3 ($periodMs) must be between 1 and 2147483647 (milliseconds)
-period PHP_INT_MAX: ValueError: RRateLimiter::__construct(): Argument #3 ($periodMs) must be between 1 and 2147483647 (milliseconds)
+period 0: ValueError: RRateLimiter::__construct(): Argument #3 ($periodMs) must be between 100 and 2147483647 (milliseconds)
+period PHP_INT_MIN: ValueError: RRateLimiter::__construct(): Argument #3 ($periodMs) must be between 100 and 2147483647 (milliseconds)
+period PHP_INT_MAX: ValueError: RRateLimiter::__construct(): Argument #3 ($periodMs) must be between 100 and 2147483647 (milliseconds)
 limit "ten": TypeError: RRateLimiter::__construct(): Argument #2 ($limit) must be of type int, string given
 burst 0: ValueError: RRateLimiter::__construct(): Argument #4 ($options) option "burst" must be between 1 and 21474836 (the permits taken at once; at most what refills in 2147483647 ms)
 burst PHP_INT_MAX: ValueError: RRateLimiter::__construct(): Argument #4 ($options) option "burst" must be between 1 and 21474836 (the permits taken at once; at most what refills in 2147483647 ms)
@@ -77,7 +77,7 @@ object(RRateLimiter)#%d (5) {
   ["burst"]=>
   int(7)
   ["options"]=>
-  array(15) {
+  array(9) {
 %a
   }
 }

@@ -25,6 +25,6 @@ var_dump(new RRateLimiter('l', 10, 1000, ['server' => 'redis://127.0.0.1:1']) in
 ?>
 --EXPECT--
 servers: ValueError: RRateLimiter::__construct(): Argument #4 ($options) option "servers" (Redlock) does not apply to a rate limiter: a rate is not a lock, and a quorum of counts is no count (use "server", "cluster" or "sentinel")
-fencing: ValueError: RRateLimiter::__construct(): Argument #4 ($options) option "fencing" does not apply to a rate limiter
+fencing: ValueError: RRateLimiter::__construct(): Argument #4 ($options) option "fencing" does not apply to a rate limiter: it is a lock's, and a limiter holds nothing
 rlock.servers: ValueError: RRateLimiter::__construct(): Argument #4 ($options) option "servers" (Redlock) does not apply to a rate limiter: a rate is not a lock, and a quorum of counts is no count (use "server", "cluster" or "sentinel")
 bool(true)

@@ -124,6 +124,23 @@ final class BridgeInMemoryTest extends TestCase
         $once = new InMemoryLock('j', ['reentrant' => false]);
         $this->assertTrue($once->tryLock());
         $this->assertFalse($once->tryLock());
+        // fencing re-enters a fenced hold with its token, and refuses one that has none, as
+        // the extension does
+        $fenced = new InMemoryLock('f', ['fencing' => true]);
+        $this->assertTrue($fenced->lock());
+        $again = new InMemoryLock('f', ['fencing' => true]);
+        $this->assertTrue($again->lock());
+        $this->assertSame($fenced->fencingToken(), $again->fencingToken());
+        $plain = new InMemoryLock('p');
+        $this->assertTrue($plain->lock());
+        try {
+            (new InMemoryLock('p', ['fencing' => true]))->lock();
+            $this->fail('no RLockException');
+        } catch (RLockException $e) {
+            $this->assertStringStartsWith('Cannot re-enter the lock "rlock:p" with "fencing"', $e->getMessage());
+        }
+        $this->assertTrue($plain->unlock());
+        $this->assertFalse($plain->isLocked());
     }
 
     public function testAFiberIsAnotherContextAndItsHoldsEndWithIt(): void
@@ -197,7 +214,7 @@ final class BridgeInMemoryTest extends TestCase
         try {
             $restored->restore($token);
             $this->fail('restore() of a holding object');
-        } catch (Error $e) {
+        } catch (\RLockException $e) {
             $this->assertStringContainsString('holds the lock already', $e->getMessage());
         }
         $this->assertTrue($restored->unlock());
@@ -257,12 +274,20 @@ final class BridgeInMemoryTest extends TestCase
             $this->assertSame('Could not acquire the read lock "rlock:rw" within 0 ms', $e->getMessage());
         }
         $this->assertTrue($w->writeLock()->unlock());
-        // a context that writes may read (reentrant); a reader does not write past itself
+        // a context that writes may read (reentrant); one that reads is refused the write side
+        // at once, as by the extension (it would wait for itself)
         $mine = new InMemoryReadWriteLock('own');
         $this->assertTrue($mine->writeLock()->tryLock());
         $this->assertTrue($mine->readLock()->tryLock());
         $this->assertTrue($mine->writeLock()->unlock());
-        $this->assertFalse($mine->writeLock()->tryLock(), 'its own reader keeps the writer out');
+        try {
+            $mine->writeLock()->lock(1000);
+            $this->fail('no RLockException');
+        } catch (RLockException $e) {
+            $this->assertSame('Cannot lock the write lock "rlock:own": the calling context (this Fiber, or the main flow) '
+                . 'holds its read lock already, and would wait for itself (a writer waits for every reader to leave); '
+                . 'release the read lock first', $e->getMessage());
+        }
     }
 
     public function testSemaphore(): void

@@ -36,7 +36,7 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
     private int $ttlMs;
     protected int $waitMs;
     /** @var \WeakMap<Key, array{0: RLock, 1: int}> the RLock each saved Key holds through in
-     *  this process, and the hrtime (ns) the lease of its last save ends */
+     *  this process, and the hrtime (ns) the lease it last set ends (0: unknown, restored) */
     private \WeakMap $locks;
 
     /**
@@ -88,13 +88,17 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
         }
         if ($lock !== null && $this->leaseCovers($key, $lock, $ttlMs)) {
             // Lock::acquire() refreshes right after the save: the lease just taken already
-            // ends when this one would, and asking Redis again would hold the lock longer
+            // ends when this one would, and asking Redis again would hold the lock longer.
+            // The Key claims no more than that lease (it may end up to 1% sooner).
+            $key->reduceLifetime(max(0, $this->locks[$key][1] - hrtime(true)) / 1e9);
             $this->checkNotExpired($key);
             return;
         }
+        $sent = hrtime(true);
         if ($lock === null || !$lock->extend($ttlMs)) {
             throw new LockConflictedException(sprintf('The "%s" lock is not held by this key.', $key));
         }
+        $this->leased($key, $sent, $ttlMs);
         $this->checkNotExpired($key);
     }
 
@@ -124,7 +128,9 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
         $key->reduceLifetime($this->ttlMs / 1000);
         $lock = $this->lockOf($key);
         $had = $lock !== null && $lock->token() !== null ? $key->getState(self::class)[1] : null;
+        $sent = hrtime(true);
         if ($had === $read && $lock->extend($this->ttlMs)) {
+            $this->leased($key, $sent, $this->ttlMs);
             $this->checkNotExpired($key);
             return;
         }
@@ -132,24 +138,37 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
             $lock->unlock();
         }
         $lock = $this->newLock((string) $key, $read);
+        $sent = hrtime(true);
         if (!($waitMs > 0 ? $lock->lock($waitMs) : $lock->tryLock())) {
             $back = $had !== null && $had !== $read ? $this->newLock((string) $key, $had) : null;
+            $backSent = hrtime(true);
             if ($back !== null && $back->tryLock()) {
-                $this->keep($key, $back, $had);
+                $this->keep($key, $back, $had, $backSent);
             } else {
                 $this->forget($key);
             }
             throw new LockConflictedException(sprintf('The "%s" lock is held by another owner.', $key));
         }
-        $this->keep($key, $lock, $read);
+        $this->keep($key, $lock, $read, $sent);
         $this->checkNotExpired($key);
     }
 
-    /** $lock, just taken, is $key's: its token in the Key's state, the RLock kept here. */
-    private function keep(Key $key, RLock $lock, bool $read): void
+    /** $lock, just taken (asked at hrtime $sent), is $key's: its token in the Key's state, the RLock kept here. */
+    private function keep(Key $key, RLock $lock, bool $read, int $sent): void
     {
         $key->setState(self::class, [$lock->token(), $read]);
-        $this->locks[$key] = [$lock, hrtime(true) + $this->ttlMs * 1000000];
+        $this->locks[$key] = [$lock, 0];
+        $this->leased($key, $sent, $this->ttlMs);
+    }
+
+    /**
+     * $key's lease is $ttlMs from hrtime $sent, when it was asked for (Redis set it later: it
+     * ends no sooner). What leaseCovers() compares with: every lease set, a refresh's too (a
+     * refresh to a shorter lease, then one back to the save's, is a round trip).
+     */
+    private function leased(Key $key, int $sent, int $ttlMs): void
+    {
+        $this->locks[$key][1] = $sent + $ttlMs * 1000000;
     }
 
     private function forget(Key $key): void
@@ -161,9 +180,9 @@ abstract class AbstractRLockStore implements BlockingStoreInterface
     }
 
     /**
-     * Whether the lease $lock took for $key at its save, by our clock, ends when a lease of
-     * $ttlMs from now would, within 1% of it either way: the same lease, no round trip
-     * needed. Only for a save in this process.
+     * Whether the lease $lock last set for $key (its save's, or a refresh's), by our clock,
+     * ends when a lease of $ttlMs from now would, within 1% of it either way: the same lease,
+     * no round trip needed. Only for a lease set in this process.
      */
     private function leaseCovers(Key $key, RLock $lock, int $ttlMs): bool
     {

@@ -88,11 +88,13 @@ final class InMemoryBackend
 
     /**
      * @internal $token's hold of $slot, given or changed: until $untilMs, $count nested holds,
-     * $n permits, taken in $context
+     * $n permits, taken in $context, with the fencing token $fence its acquire issued (null: none)
      */
-    public function hold(string $slot, string $token, int $untilMs, int $count, int $n, ?\WeakReference $context): void
+    public function hold(string $slot, string $token, int $untilMs, int $count, int $n, ?\WeakReference $context,
+        ?int $fence = null): void
     {
-        $this->holders[$slot][$token] = ['until' => $untilMs, 'count' => $count, 'n' => $n, 'context' => $context];
+        $this->holders[$slot][$token] = ['until' => $untilMs, 'count' => $count, 'n' => $n, 'context' => $context,
+            'fence' => $fence];
     }
 
     /** @internal $token's hold of $slot gone (every holder's when null); whether one lived */

@@ -109,7 +109,7 @@ class InMemoryLock implements LockInterface
             $this->token = null;
         }
         if ($h['count'] > 1) {
-            $this->backend->hold($this->slot, $token, $h['until'], $h['count'] - 1, 1, $h['context']);
+            $this->backend->hold($this->slot, $token, $h['until'], $h['count'] - 1, 1, $h['context'], $h['fence']);
         } else {
             $this->backend->drop($this->slot, $token);
         }
@@ -127,14 +127,14 @@ class InMemoryLock implements LockInterface
         if ($h === null) {
             return $this->foundLost();
         }
-        $this->backend->hold($this->slot, $this->token, $this->backend->now() + $ttlMs, $h['count'], 1, $h['context']);
+        $this->backend->hold($this->slot, $this->token, $this->backend->now() + $ttlMs, $h['count'], 1, $h['context'], $h['fence']);
         return true;
     }
 
     public function restore(#[\SensitiveParameter] string $token): bool
     {
         if ($this->holds > 0) {
-            throw new \Error(static::class . '::restore(): this object holds the lock already');
+            throw new \RLockException(static::class . '::restore(): this object holds the lock already');
         }
         if ($token === '') {
             throw new \ValueError(static::class . '::restore(): Argument #1 ($token) must not be empty');
@@ -221,23 +221,43 @@ class InMemoryLock implements LockInterface
         $holders = $this->backend->holders($this->slot);
         foreach ($holders as $token => $h) {
             if ($this->reentrant && InMemoryBackend::ours($h['context'])) {
-                // our context holds it: one more hold, its lease from now
-                $this->backend->hold($this->slot, $token, $this->backend->now() + $this->ttl, $h['count'] + 1, 1, $h['context']);
+                if ($this->fencing && $h['fence'] === null) {
+                    // as the extension's: no fencing token is issued inside a hold
+                    throw new \RLockException("Cannot re-enter the $this->noun \"$this->key\" with \"fencing\": the "
+                        . 'calling context (this Fiber, or the main flow) holds it already through a hold that has no '
+                        . 'fencing token (taken without "fencing", or restored), and a token issued inside it would not '
+                        . 'fence what it did before; take the outermost hold with "fencing" => true');
+                }
+                // our context holds it: one more hold, its lease from now, its fencing token
+                $this->backend->hold($this->slot, $token, $this->backend->now() + $this->ttl, $h['count'] + 1, 1, $h['context'],
+                    $h['fence']);
                 if ($this->token !== $token) {
                     [$this->token, $this->holds, $this->lost] = [$token, 0, false];
                 }
+                $this->fence = $this->fencing ? $h['fence'] : $this->fence;
                 $this->holds++;
                 return true;
+            }
+        }
+        if ($this->other !== null && !$this->shared && $this->reentrant) {
+            foreach ($this->backend->holders($this->other) as $r) {
+                if (InMemoryBackend::ours($r['context'])) {
+                    // a writer waits for every reader, ours too: it would wait for itself
+                    throw new \RLockException("Cannot lock the write lock \"$this->key\": the calling context (this "
+                        . 'Fiber, or the main flow) holds its read lock already, and would wait for itself (a writer '
+                        . 'waits for every reader to leave); release the read lock first');
+                }
             }
         }
         if ($this->blockers($holders) !== []) {
             return false;
         }
         $token = InMemoryBackend::token();
-        $this->backend->hold($this->slot, $token, $this->backend->now() + $this->ttl, 1, 1, InMemoryBackend::context());
-        [$this->token, $this->holds, $this->lost] = [$token, 1, false];
         // a reader gets the write side's last fencing token, a writer or a mutex the next one
         $this->fence = $this->fencing ? $this->backend->fence($this->fenceSlot, !$this->shared) : null;
+        $this->backend->hold($this->slot, $token, $this->backend->now() + $this->ttl, 1, 1, InMemoryBackend::context(),
+            $this->fence);
+        [$this->token, $this->holds, $this->lost] = [$token, 1, false];
         return true;
     }
 

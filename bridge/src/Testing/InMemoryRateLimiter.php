@@ -36,8 +36,10 @@ class InMemoryRateLimiter implements RateLimiterInterface
             throw new \ValueError("$where: Argument #2 (\$limit) must be between 1 and 2147483647 (permits per period)");
         }
         if ($periodMs < 1 || $periodMs > 2147483647) {
-            throw new \ValueError("$where: Argument #3 (\$periodMs) must be between 1 and 2147483647 (milliseconds)");
+            throw new \ValueError("$where: Argument #3 (\$periodMs) must be between " . Options::MS_FLOOR
+                . ' and 2147483647 (milliseconds)');
         }
+        Options::checkMs($periodMs, "$where: Argument #3 (\$periodMs)");
         $o = Options::check($options, 'RRateLimiter', static::class . '::__construct', 4);
         $most = min(intdiv(2147483647 * $limit, $periodMs), 2147483647);
         $this->burst = $o['burst'] ?? $limit;

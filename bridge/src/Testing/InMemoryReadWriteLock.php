@@ -9,8 +9,9 @@ use RLock\ReadWriteLockInterface;
 
 /**
  * An RReadWriteLock in memory (see InMemoryLock): readers share, a writer is alone; a
- * context that writes may read too (reentrant), a reader that asks to write waits for every
- * reader, itself included. Each side is one InMemoryLock, the same object at every call.
+ * context that writes may read too (reentrant); a context that reads and asks to write gets an
+ * RLockException at once (a writer waits for every reader, its own included), as from
+ * RReadWriteLock. Each side is one InMemoryLock, the same object at every call.
  */
 class InMemoryReadWriteLock implements ReadWriteLockInterface
 {
