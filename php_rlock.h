@@ -86,6 +86,10 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	 * the slots in use */
 	HashTable ctx_coros;
 	HashTable co_slots;
+	/* (src/state/context.c, Swoole) a Fiber's end being told (its releases may not yield), and
+	 * Swoole found switching Fibers with another coroutine's Fiber for the current one */
+	bool ctx_fiber_ending;
+	bool ctx_fibers_broken;
 	/* CSPRNG bytes not handed out yet, for tokens, drawn in process random_pid: not used in
 	 * a forked child */
 	unsigned char random_pool[256];

@@ -132,11 +132,20 @@ PHP_METHOD(RLockLostException, getResult)
 PHP_FUNCTION(rlock_status)
 {
 	bool keys = true;
+	zend_string *pool = NULL;
 
-	ZEND_PARSE_PARAMETERS_START(0, 1)
+	ZEND_PARSE_PARAMETERS_START(0, 2)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_BOOL(keys)
+		Z_PARAM_STR_OR_NULL(pool)
 	ZEND_PARSE_PARAMETERS_END();
+	if (pool) {
+		/* a php-fpm pool's table, whatever this process' setting */
+		if (!rlock_stats_pool_status(pool, 2, return_value, keys)) {
+			RETURN_THROWS();
+		}
+		return;
+	}
 	if (rlock_stats_refused()) {
 		RETURN_THROWS();
 	}
@@ -145,7 +154,19 @@ PHP_FUNCTION(rlock_status)
 
 PHP_FUNCTION(rlock_metrics)
 {
-	ZEND_PARSE_PARAMETERS_NONE();
+	zend_string *pool = NULL;
+
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_STR_OR_NULL(pool)
+	ZEND_PARSE_PARAMETERS_END();
+	if (pool) {
+		zend_string *m = rlock_stats_pool_metrics(pool, 1);
+		if (!m) {
+			RETURN_THROWS();
+		}
+		RETURN_STR(m);
+	}
 	if (rlock_stats_refused()) {
 		RETURN_THROWS();
 	}
@@ -255,6 +276,7 @@ PHP_RINIT_FUNCTION(rlock)
 #endif
 	rlock_registry_rinit();
 	rlock_lost_rinit();
+	rlock_stats_rinit();
 	return SUCCESS;
 }
 

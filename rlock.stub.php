@@ -426,14 +426,16 @@ namespace {
     }
 
     /**
-     * The pool's lock statistics (shared memory: every process of a php-fpm pool, or forked
-     * from one CLI parent): totals, wait histogram, holds and waiters now, servers, and with
-     * $keys the hottest keys (rlock.stats_keys of them) and the rest summed as "other".
+     * The pool's lock statistics (shared memory: every process of one php-fpm pool, or forked
+     * from one CLI parent): totals, wait histogram, holds and waiters now, servers, rate
+     * limiters, and with $keys the most active keys (1000 at most) and the rest summed as
+     * "other". $pool: those of the running php-fpm pool of that name instead (from a shell,
+     * as the pool's user or root).
      */
-    function rlock_status(bool $keys = true): array {}
+    function rlock_status(bool $keys = true, ?string $pool = null): array {}
 
-    /** The same statistics in Prometheus' text exposition format (0.0.4). */
-    function rlock_metrics(): string {}
+    /** The same statistics in Prometheus' text exposition format (0.0.4); $pool as rlock_status(). */
+    function rlock_metrics(?string $pool = null): string {}
 
     /** Every counter and histogram to zero and the keys forgotten; holds and waiters stay. */
     function rlock_status_reset(): void {}

@@ -1,11 +1,13 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 51a5055d3005f4b5df59b8c8095d39eeda38f133 */
+ * Stub hash: 5fc473845ea79a0af50eecb090cf0116b99e84f8 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_rlock_status, 0, 0, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, keys, _IS_BOOL, 0, "true")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, pool, IS_STRING, 1, "null")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_rlock_metrics, 0, 0, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, pool, IS_STRING, 1, "null")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_rlock_status_reset, 0, 0, IS_VOID, 0)
@@ -48,7 +50,8 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_fencingToken, 0, 0, IS_LONG, 1)
 ZEND_END_ARG_INFO()
 
-#define arginfo_class_RLock_LockInterface_key arginfo_rlock_metrics
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RLock_LockInterface_key, 0, 0, IS_STRING, 0)
+ZEND_END_ARG_INFO()
 
 #define arginfo_class_RLock_LockInterface_lost arginfo_class_RLock_LockInterface_tryLock
 
@@ -134,7 +137,7 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_RLock_fencingToken arginfo_class_RLock_LockInterface_fencingToken
 
-#define arginfo_class_RLock_key arginfo_rlock_metrics
+#define arginfo_class_RLock_key arginfo_class_RLock_LockInterface_key
 
 #define arginfo_class_RLock_lost arginfo_class_RLock_LockInterface_tryLock
 

@@ -18,11 +18,15 @@
 #   scripts/test.sh --zts       on a thread-safe PHP (scripts/lib/zts.sh, built once, then
 #                               reused): the phpt suite, and tests/zts/harness.c's threads of
 #                               one process serving requests, under ThreadSanitizer
+#   scripts/test.sh --torture   the torture test alone (scripts/torture.sh), 60 s
 #   scripts/test.sh --debian13  in a Debian 13 root (scripts/lib/root.sh, made once, then
-#                               reused): --phpt, --phpunit and --valkey there (needs root)
+#                               reused): --phpt, --phpunit, --valkey and --torture there (needs root)
 #   scripts/test.sh --php85     --phpt in a Debian 13 root with experimental's PHP 8.5 (by hand)
 #   scripts/test.sh --swoole    the Swoole scenarios (tests/phpunit/SwooleTest.php) with Swoole
 #                               built once into /var/cache/rlock/swoole (scripts/lib/swoole.sh)
+# The plain run (no argument) also runs the torture test (scripts/torture.sh) for 130 s;
+# --valgrind, --sanitizers, --swoole and --zts a shorter one each, against their build or
+# runtime (--zts: its workers threads of the harness).
 # PHP: the installed one, else the newest the distribution has (rlock_php; RLOCK_PHP=8.x).
 # A test that hangs fails after run-tests' 60 s without output (300 s under valgrind), and
 # every process the run started is stopped when it ends, however it ends.
@@ -43,7 +47,7 @@ case "$mode" in
 	--debian13|--php85)
 		. scripts/lib/root.sh
 		if [ "$mode" = --debian13 ]; then
-			rlock_root_run debian13 --phpt --phpunit --valkey
+			rlock_root_run debian13 --phpt --phpunit --valkey --torture
 		else
 			rlock_root_run php85 --phpt
 		fi
@@ -217,7 +221,21 @@ run_zts() {
 		fork -f 3 1
 		stats 8 3
 	LIST
+	# the torture test, its workers processes of the harness' threads (ThreadSanitizer), the
+	# rogue caller on the ZTS php
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66 die_after_fork=0 second_deadlock_stack=1 suppressions=$repo/tests/zts/tsan.supp" \
+		run_torture 60 --lane=zts --php="$zts/bin/php" --ext="$work/zts/modules/rlock.so" --harness="$dir/harness" --harness-ini="$dir/harness.ini"
 	echo "zts: $((SECONDS - start)) s"
+}
+# The torture test (scripts/torture.sh, tests/torture/) for SECONDS against the build of the
+# mode: its log is $work/torture.log, whose "torture: N passed, N failed" summary() counts.
+# A seed at random each run (printed first; scripts/torture.sh --seed=N runs it again).
+# run_torture SECONDS [torture.sh arguments...]
+run_torture() {
+	local seconds=$1
+	shift
+	bash scripts/torture.sh --seconds="$seconds" "$@" 2>&1 | tee "$work/torture.log" || status=1
+	grep -qE '^torture: [0-9]+ passed, 0 failed$' "$work/torture.log" || status=1
 }
 run_release() {
 	bash scripts/release-check.sh || status=1
@@ -238,6 +256,10 @@ summary() {
 		n=$(sed -nE 's/^Tests passed *: *([0-9]+).*/\1/p' "$work/phpt.log"); passed=$((passed + ${n:-0}))
 		n=$(sed -nE 's/^Tests failed *: *([0-9]+).*/\1/p' "$work/phpt.log"); failed=$((failed + ${n:-0}))
 		n=$(sed -nE 's/^Tests warned *: *([0-9]+).*/\1/p' "$work/phpt.log"); failed=$((failed + ${n:-0}))
+	fi
+	if [ -f "$work/torture.log" ]; then
+		n=$(sed -nE 's/^torture: ([0-9]+) passed, ([0-9]+) failed$/\1/p' "$work/torture.log" | tail -n 1); passed=$((passed + ${n:-0}))
+		n=$(sed -nE 's/^torture: ([0-9]+) passed, ([0-9]+) failed$/\2/p' "$work/torture.log" | tail -n 1); failed=$((failed + ${n:-1}))
 	fi
 	if [ -f "$work/phpunit.log" ]; then
 		local total bad=0
@@ -260,17 +282,22 @@ summary() {
 	echo "rlock: $passed passed, $failed failed"
 }
 case "$mode" in
-	--valgrind) run_phpt valgrind ;;
+	# the torture test after the suite, against the same build: its workers under valgrind, or
+	# the sanitizer php wrapper (a report fails it); fewer workers, a shorter run; the API fuzz
+	# against the sanitizer builds
+	--valgrind) run_phpt valgrind; run_torture 50 --lane=valgrind --workers=3 --ext="$work/valgrind/modules/rlock.so" ;;
 	--asan) run_phpt address; run_fuzz ;;
 	--ubsan) run_phpt undefined; run_fuzz ;;
-	--sanitizers) run_phpt address,undefined; run_fuzz ;;
+	--sanitizers) run_phpt address,undefined; run_fuzz
+		run_torture 50 --lane=sanitizers --workers=4 --php="$work/address-undefined/php-sanitized" --ext="$work/address-undefined/modules/rlock.so" ;;
 	--phpt|--valkey) phpt_tests=("${args[@]}"); run_phpt ;;
 	--zts) run_zts ;;
 	--phpunit) run_phpunit "${args[@]}" ;;
-	--swoole) run_phpunit tests/phpunit/SwooleTest.php ;;
+	--torture) run_torture 60 ;;
+	--swoole) run_phpunit tests/phpunit/SwooleTest.php; run_torture 60 --lane=swoole --swoole="$RLOCK_SWOOLE_SO" ;;
 	--release) run_release ;;
-	all) run_phpt; run_phpunit; run_release ;;
-	*) echo "usage: $0 [--valgrind|--asan|--ubsan|--sanitizers|--phpt|--phpunit|--release|--valkey|--swoole|--zts|--debian13|--php85]" >&2; exit 2 ;;
+	all) run_phpt; run_phpunit; run_torture 130; run_release ;;
+	*) echo "usage: $0 [--valgrind|--asan|--ubsan|--sanitizers|--phpt|--phpunit|--torture|--release|--valkey|--swoole|--zts|--debian13|--php85]" >&2; exit 2 ;;
 esac
 [ "$mode" = --release ] || summary
 exit $status

@@ -8,10 +8,10 @@
 
 declare(strict_types=1);
 
-require __DIR__ . '/lib.php';
+require_once __DIR__ . '/lib.php';
 
 $view = rlock_status_view();
-$h = fn (mixed $v): string => htmlspecialchars((string) $v, ENT_QUOTES);
+$h = fn (mixed $v): string => htmlspecialchars((string) $v, ENT_QUOTES | ENT_SUBSTITUTE);
 $ms = fn (float $v): string => $v < 10 ? number_format($v, 2) : number_format($v, 0);
 header('Cache-Control: no-store');
 ?><!DOCTYPE html>
@@ -44,6 +44,8 @@ header('Cache-Control: no-store');
   .legend i { display: inline-block; width: 10px; height: 3px; vertical-align: middle; margin-right: 4px; }
   svg text { font-size: 10px; fill: var(--muted); }
   .off { color: var(--bad); }
+  #updated.stale { color: #fbbf24; font-weight: 600; }
+  body.stale main { opacity: .55; }
 </style>
 </head>
 <body>
@@ -82,6 +84,18 @@ header('Cache-Control: no-store');
     </table>
   </section>
   <section>
+    <?php $r = $view['ratelimit']; ?>
+    <h2>rate limits <span class="l" id="rate-totals"><?= $h($r['admitted']) ?> admitted, <?= $h($r['refused']) ?> refused, <?= $h($r['waits']) ?> waited</span></h2>
+    <table id="limiters">
+      <thead><tr><th>limiter</th><th>admitted</th><th>refused</th><th>waits</th><th>waited ms</th></tr></thead>
+      <tbody>
+<?php foreach ($r['limiters'] as $l): ?>
+        <tr data-limiter="<?= $h($l['limiter']) ?>"><td class="key"><?= $h($l['limiter']) ?></td><td data-f="admitted"><?= $h($l['admitted']) ?></td><td data-f="refused"><?= $h($l['refused']) ?></td><td data-f="waits"><?= $h($l['waits']) ?></td><td data-f="wait_sum_ms"><?= $ms($l['wait_sum_ms']) ?></td></tr>
+<?php endforeach; ?>
+      </tbody>
+    </table>
+  </section>
+  <section>
     <h2>servers</h2>
     <table id="servers">
       <thead><tr><th>server</th><th>commands</th><th>rtt p50 ms</th><th>rtt p99 ms</th><th>errors</th><th>reconnects</th></tr></thead>
@@ -97,10 +111,13 @@ header('Cache-Control: no-store');
 <script>
 (function () {
   'use strict';
-  var POINTS = 120, history = [], last = null, polls = 0;
+  var POINTS = 120, history = [], last = null, polls = 0, fails = 0, inflight = false;
+  // the numbers shown date from the last poll that answered (at first: the page's rendering)
+  var lastOk = new Date();
+  var hms = function (d) { return d.toLocaleTimeString('en-GB'); };
   var fmt = function (v) { return v < 10 ? v.toFixed(2) : String(Math.round(v)); };
   var esc = function (s) { return String(s).replace(/[&<>"]/g, function (c) { return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]; }); };
-  var MS = {p50_ms: 1, p99_ms: 1, max_ms: 1};
+  var MS = {p50_ms: 1, p99_ms: 1, max_ms: 1, wait_sum_ms: 1};
   var cell = function (f, v) { return '<td data-f="' + f + '">' + (MS[f] ? fmt(v) : v) + '</td>'; };
 
   function render(view) {
@@ -116,6 +133,12 @@ header('Cache-Control: no-store');
       return '<tr data-key="' + esc(k.key) + '"><td class="key">' + esc(k.key) + '</td><td>' + esc(k.kind) + '</td>'
         + ['acquires', 'contended', 'waits', 'p50_ms', 'p99_ms', 'max_ms', 'timeouts', 'lost'].map(function (f) { return cell(f, k[f]); }).join('')
         + '</tr>';
+    }).join('');
+    var r = view.ratelimit;
+    document.getElementById('rate-totals').textContent = r.admitted + ' admitted, ' + r.refused + ' refused, ' + r.waits + ' waited';
+    document.querySelector('#limiters tbody').innerHTML = r.limiters.map(function (l) {
+      return '<tr data-limiter="' + esc(l.limiter) + '"><td class="key">' + esc(l.limiter) + '</td>'
+        + cell('admitted', l.admitted) + cell('refused', l.refused) + cell('waits', l.waits) + cell('wait_sum_ms', l.wait_sum_ms) + '</tr>';
     }).join('');
     document.querySelector('#servers tbody').innerHTML = view.servers.map(function (s) {
       return '<tr><td class="key">' + esc(s.server) + '</td><td>' + s.commands + '</td><td>' + fmt(s.rtt_p50_ms) + '</td><td>'
@@ -156,12 +179,33 @@ header('Cache-Control: no-store');
       : '');
   }
 
+  // a poll that failed (an error status, no answer, not JSON): the page says since when its
+  // numbers are stale, until a poll answers again
+  function failed() {
+    fails++;
+    var u = document.getElementById('updated');
+    u.textContent = 'stale since ' + hms(lastOk) + ' (' + fails + (fails === 1 ? ' poll' : ' polls') + ' failed)';
+    u.className = 'stale';
+    u.setAttribute('data-fails', String(fails));
+    document.body.className = 'stale';
+  }
+
   function poll() {
+    if (inflight) { return; }
+    inflight = true;
     var req = new XMLHttpRequest();
     req.open('GET', 'status.php?t=' + Date.now());
+    req.timeout = 5000;
+    req.onerror = req.ontimeout = function () { inflight = false; failed(); };
     req.onload = function () {
-      if (req.status !== 200) { return; }
-      var view = JSON.parse(req.responseText);
+      inflight = false;
+      var view = null;
+      try {
+        view = req.status === 200 ? JSON.parse(req.responseText) : null;
+      } catch (e) {
+        view = null;
+      }
+      if (!view || typeof view !== 'object') { failed(); return; }
       render(view);
       if (view.enabled && last) {
         var r = rates(last, view);
@@ -170,9 +214,14 @@ header('Cache-Control: no-store');
       }
       last = view.enabled ? view : null;
       polls++;
+      fails = 0;
+      lastOk = new Date();
       var u = document.getElementById('updated');
-      u.textContent = 'live, updated ' + new Date().toLocaleTimeString('en-GB');
+      u.textContent = 'live, updated ' + hms(lastOk);
+      u.className = '';
       u.setAttribute('data-polls', String(polls));
+      u.setAttribute('data-fails', '0');
+      document.body.className = '';
       draw();
     };
     req.send();

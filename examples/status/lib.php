@@ -29,6 +29,17 @@ function rlock_status_row(array $s): array
     ];
 }
 
+/** A rate limiter's (or all of theirs) decisions, and the sleeps of acquire(). */
+function rlock_status_rate_row(array $r): array
+{
+    return [
+        'admitted' => $r['admitted'],
+        'refused' => $r['refused'],
+        'waits' => $r['waits'],
+        'wait_sum_ms' => $r['wait']['sum_ms'],
+    ];
+}
+
 /** The page's numbers: ['enabled' => false, 'why' => ...] when statistics are off. */
 function rlock_status_view(): array
 {
@@ -56,6 +67,12 @@ function rlock_status_view(): array
             'rtt_p99_ms' => $v['rtt']['p99_ms'],
         ];
     }
+    // the rate limiters: their decisions (a shop's 429s are its refusals), the most refusing first
+    $limiters = [];
+    foreach ($s['ratelimit']['limiters'] ?? [] as $name => $r) {
+        $limiters[] = ['limiter' => (string) $name] + rlock_status_rate_row($r);
+    }
+    usort($limiters, fn (array $a, array $b): int => [$b['refused'], $b['admitted']] <=> [$a['refused'], $a['admitted']]);
     return [
         'enabled' => true,
         'time_ms' => (int) floor(microtime(true) * 1000),
@@ -65,5 +82,9 @@ function rlock_status_view(): array
         'keys' => array_slice($keys, 0, RLOCK_STATUS_TOP_KEYS),
         'other' => rlock_status_row($s['other']),
         'servers' => $servers,
+        'ratelimit' => rlock_status_rate_row($s['ratelimit']) + [
+            'limiters' => array_slice($limiters, 0, RLOCK_STATUS_TOP_KEYS),
+            'tracked' => count($limiters),
+        ],
     ];
 }

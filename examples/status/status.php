@@ -6,8 +6,10 @@
 
 declare(strict_types=1);
 
-require __DIR__ . '/lib.php';
+require_once __DIR__ . '/lib.php';
 
 header('Content-Type: application/json');
 header('Cache-Control: no-store');
-echo json_encode(rlock_status_view(), JSON_UNESCAPED_SLASHES | JSON_PRESERVE_ZERO_FRACTION), "\n";
+// the names are valid UTF-8 (rlock escapes what is not); a name that was not would still leave the
+// answer whole (U+FFFD), never an empty body
+echo json_encode(rlock_status_view(), JSON_UNESCAPED_SLASHES | JSON_PRESERVE_ZERO_FRACTION | JSON_INVALID_UTF8_SUBSTITUTE), "\n";

@@ -114,6 +114,9 @@ static rlock_object *rlock_this(zval *this_ptr)
 		zend_throw_error(NULL, "RLock object is not initialized");
 		return NULL;
 	}
+	if (!rlock_context_usable()) {
+		return NULL;
+	}
 	return l;
 }
 
@@ -604,15 +607,16 @@ static int release_any(const rlock_opts *o, zend_string *key, zend_string *token
 {
 	const rlock_algo *algos[3] = { rlock_algo_of(o), &rlock_rwlock_write_algo, &rlock_rwlock_read_algo };
 	uint32_t nalgos = o->nservers > 0 ? 1 : 3;  /* Redlock: mutexes only */
-	zend_string *keys[2] = { rlock_keys_is_lock_key(key, o->prefix) ? zend_string_copy(key) : NULL, rlock_full_key(o, key) };
 	rlock_hold hold = { .token = token };
 	int rc = 0;
 
 	/* Only a token a hold was given releases anything: the scripts read an empty token as
-	 * forceUnlock()'s "whoever holds", and nothing else is a token of ours. */
+	 * forceUnlock()'s "whoever holds", and nothing else is a token of ours. (Asked before
+	 * the keys are made: nothing to free on this way out.) */
 	if (!rlock_token_ours(ZSTR_VAL(token), ZSTR_LEN(token))) {
 		return 0;
 	}
+	zend_string *keys[2] = { rlock_keys_is_lock_key(key, o->prefix) ? zend_string_copy(key) : NULL, rlock_full_key(o, key) };
 	rlock_conn_enter(o, 0);
 	if (o->nservers == 0 && rlock_multi_is_key(key)) {
 		rlock_registry_forget(&rlock_multi_algo, o, key, token);
@@ -653,6 +657,9 @@ PHP_METHOD(RLock, release)
 		zend_argument_value_error(1, "must not be empty");
 		RETURN_THROWS();
 	}
+	if (!rlock_context_usable()) {
+		RETURN_THROWS();
+	}
 	rlock_opts *o = rlock_opts_create(options, 3);
 	if (!o) {
 		RETURN_THROWS();
@@ -671,6 +678,9 @@ PHP_METHOD(RLock, release)
 PHP_METHOD(RLock, releaseAll)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
+	if (!rlock_context_usable()) {
+		RETURN_THROWS();
+	}
 	RETURN_LONG(rlock_registry_end(rlock_context_renew()));
 }
 

@@ -14,6 +14,7 @@
 #include "src/transport/route.h"
 #include "src/primitives/scripts.h"
 #include "src/primitives/ratelimit.h"
+#include "src/stats/stats.h"
 #include "src/php/classes.h"
 
 static zend_class_entry *rratelimiter_ce;
@@ -67,6 +68,9 @@ static rratelimiter_object *rratelimiter_this(zval *this_ptr)
 	rratelimiter_object *l = Z_RRATELIMITER_P(this_ptr);
 	if (!l->opts) {
 		zend_throw_error(NULL, "RRateLimiter object is not initialized");
+		return NULL;
+	}
+	if (!rlock_context_usable()) {
 		return NULL;
 	}
 	return l;
@@ -357,8 +361,17 @@ PHP_METHOD(RRateLimiter, all)
 	if (rc < 0) {
 		rlock_throw(l[0]->opts, &err);
 	} else {
+		bool blamed = false;
 		for (int i = 0; i < count; i++) {
 			l[i]->retry_after = rc ? 0 : retry_ms(waits[i].wait_us);
+			blamed |= !rc && waits[i].wait_us > 0;
+		}
+		/* statistics: admitted, each limiter; refused, the limiters that refused (every one
+		 * when none says so: a reply that names none) */
+		for (int i = 0; i < count; i++) {
+			if (rc || !blamed || waits[i].wait_us > 0) {
+				rlock_stats_rate(keys[i], rc, 0);
+			}
 		}
 		RETVAL_BOOL(rc);
 	}

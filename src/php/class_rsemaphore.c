@@ -134,6 +134,9 @@ static rsemaphore_object *rsemaphore_this(zval *this_ptr)
 		zend_throw_error(NULL, "RSemaphore object is not initialized");
 		return NULL;
 	}
+	if (!rlock_context_usable()) {
+		return NULL;
+	}
 	return s;
 }
 

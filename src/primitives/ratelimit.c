@@ -32,6 +32,7 @@
 #include "src/primitives/lua.h"
 #include "src/primitives/lock.h"
 #include "src/transport/route.h"
+#include "src/stats/stats.h"
 
 #include <time.h>
 
@@ -49,6 +50,8 @@ void rlock_ratelimit_minit(void)
 	rlock_script_init(&script_take);
 	rlock_script_init(&script_give);
 	rlock_script_init(&script_free);
+	/* the statistics name a limiter as messages do */
+	rlock_stats_rate_name_by(rlock_rate_name);
 }
 
 /* The role of the limit's key among the companions of its own (scripts.c). */
@@ -194,7 +197,8 @@ static void give_back(const rlock_opts *o, zend_string *key, const rlock_rate *r
 int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *r, zend_long n, zend_long wait_ms,
 	bool fair, zend_long *retry_us, rlock_err *err)
 {
-	zend_long deadline = rlock_now_us() + wait_ms * 1000;  /* wait_ms is at most RLOCK_MS_MAX */
+	zend_long start = rlock_now_us(), deadline = start + wait_ms * 1000;  /* wait_ms is at most RLOCK_MS_MAX */
+	bool slept = false;
 	rlock_rate_wait w;
 	bool reached = false;
 
@@ -224,13 +228,17 @@ int rlock_rate_acquire(const rlock_opts *o, zend_string *key, const rlock_rate *
 				return -2;
 			}
 			*retry_us = 0;
+			/* a decision, with the time slept for it (the round trips' included) */
+			rlock_stats_rate(key, true, slept || w.wait_us > 0 ? MAX(rlock_now_us() - start, 1) : 0);
 			return 1;
 		}
 		if (fair || w.wait_us > deadline - rlock_now_us()) {
 			*retry_us = w.wait_us;
+			rlock_stats_rate(key, false, slept ? MAX(rlock_now_us() - start, 1) : 0);
 			return 0;
 		}
 		rlock_rate_sleep(w.wait_us);
+		slept = true;
 		if (UNEXPECTED(EG(exception) != NULL)) {
 			return -2;  /* (nothing taken) */
 		}

@@ -13,6 +13,8 @@
 #include "php_rlock.h"
 #include "src/state/context.h"
 #include "src/transport/conn.h"
+#include "src/core/errors.h"
+#include "zend_exceptions.h"
 #include "zend_observer.h"
 #include "zend_fibers.h"
 
@@ -121,15 +123,21 @@ static int co_fiber_at(const co_state *st, const zend_fiber_context *c)
 }
 
 /* The engine switches Fibers (Swoole loaded), inside coroutine cid. Entered: to, a PHP Fiber
- * that from starts or resumes (the engine sets its caller to from before the switch). Left:
- * from, one of the coroutine's Fibers, suspended or returned (to its caller: the coroutine's
- * flow or an outer Fiber of the coroutine; or what the engine wrongly takes for its caller, a
- * Fiber another coroutine was inside when this one started it). Any other switch (Swoole's
- * own fiber contexts, with its fiber mock on) is none of the coroutine's. */
+ * that from starts or resumes (the engine sets its caller to from before the switch; from may
+ * be a Fiber another coroutine yielded inside, which the engine takes for the current one: it
+ * comes back there, on this coroutine's stack). Left: from, the coroutine's innermost Fiber,
+ * suspended or returned. Left, a PHP Fiber the coroutine is not inside: another coroutine's,
+ * left current by a yield inside it (Swoole keeps the engine's current and active Fibers per
+ * thread, not per coroutine), which the engine now suspends or ends in place of the one that
+ * runs, and jumps to where that one's caller was: code may from now on run on another
+ * coroutine's stack, under this coroutine's id. rlock refuses every call from then on
+ * (rlock_context_check_fibers()). Swoole's own fiber contexts (its fiber mock) are told
+ * with a from that is not the engine's current: none of the engine's switches. */
 static void fiber_switched(zend_fiber_context *from, zend_fiber_context *to)
 {
 	long cid = rlock_swoole_coroutine();
-	if (cid <= 0) {
+	if (cid <= 0 || from != EG(current_fiber_context) || RLOCK_G(ctx_fibers_broken)) {
+		/* (once broken, from and to may be Fibers freed meanwhile: nothing is read) */
 		return;
 	}
 	if (is_php_fiber(to) && zend_fiber_from_context(to)->caller == from) {
@@ -139,10 +147,51 @@ static void fiber_switched(zend_fiber_context *from, zend_fiber_context *to)
 		return;
 	}
 	co_state *st = co_find(cid);
-	int at = st ? co_fiber_at(st, from) : -1;
-	if (at >= 0) {
-		st->nfibers = (uint32_t) at;
+	if (st && co_fiber(st) == from) {
+		st->nfibers--;
+	} else if (is_php_fiber(from)) {
+		RLOCK_G(ctx_fibers_broken) = true;
 	}
+}
+
+bool rlock_context_may_yield(void)
+{
+	long cid = rlock_swoole_coroutine();
+	co_state *st;
+	if (cid <= 0 || RLOCK_G(ctx_fiber_ending)) {
+		/* (a Fiber's end is told in the engine's switch, the ended Fiber still the active
+		 * one: a yield would leave it to the other coroutines) */
+		return false;
+	}
+	st = co_find(cid);
+	return !st || st->nfibers == 0;
+}
+
+bool rlock_context_check_fibers(void)
+{
+	long cid;
+	co_state *st;
+	zend_fiber_context *f;
+
+	if (UNEXPECTED(RLOCK_G(ctx_fibers_broken))) {
+		zend_throw_exception(rlock_ce_exception, "rlock refuses every call in this process: Swoole switched PHP "
+			"Fibers with another coroutine's Fiber taken for the current one, and code may now run as another "
+			"execution context (a coroutine yielded inside a Fiber, e.g. in Co::sleep() or a hooked socket, while "
+			"another coroutine's Fiber ran: Swoole 6.2.2 keeps PHP's current Fiber per thread, not per coroutine). "
+			"Inside a Fiber in a coroutine, do not yield the coroutine", 0);
+		return false;
+	}
+	cid = rlock_swoole_coroutine();
+	if (cid <= 0 || !(st = co_find(cid)) || !(f = co_fiber(st))
+			|| (EG(current_fiber_context) == f && EG(active_fiber) == zend_fiber_from_context(f))) {
+		return true;
+	}
+	zend_throw_exception(rlock_ce_exception, "Cannot use rlock in this Fiber: Swoole runs it with another "
+		"coroutine's Fiber for PHP's current one, so the call could be taken for that Fiber's (a coroutine "
+		"yielded inside a Fiber, e.g. in Co::sleep() or a hooked socket, while this one was inside its own: "
+		"Swoole 6.2.2 keeps PHP's current Fiber per thread, not per coroutine). Inside a Fiber in a coroutine, "
+		"do not yield the coroutine", 0);
+	return false;
 }
 
 bool *rlock_context_running(rlock_ctx *ctx)
@@ -245,12 +294,16 @@ static void fiber_destroyed(zend_fiber_context *c)
 			}
 		} ZEND_HASH_FOREACH_END();
 	}
+	bool ending = RLOCK_G(ctx_fiber_ending);
+	RLOCK_G(ctx_fiber_ending) = true;
 	context_ended(ctx);
+	RLOCK_G(ctx_fiber_ending) = ending;
 }
 
 void rlock_context_minit(void)
 {
 	rlock_conn_slot_by(rlock_context_coroutine_slot);
+	rlock_conn_yield_by(rlock_context_may_yield);
 	zend_observer_fiber_destroy_register(fiber_destroyed);
 	rlock_swoole_minit(coroutine_end);
 	if (rlock_swoole) {
@@ -289,6 +342,8 @@ void rlock_context_rinit(void)
 	zend_hash_clean(&RLOCK_G(ctx_alive));
 	zend_hash_clean(&RLOCK_G(ctx_coros));
 	zend_hash_clean(&RLOCK_G(co_slots));
+	RLOCK_G(ctx_fiber_ending) = false;
+	RLOCK_G(ctx_fibers_broken) = false;
 	RLOCK_G(ctx_main) = new_id();
 }
 

@@ -41,6 +41,26 @@ static zend_always_inline rlock_ctx rlock_context(void)
 	return rlock_context_fiber();
 }
 
+/* Whether a wait of the running Swoole coroutine may yield it (conn.c): not while one of its
+ * PHP Fibers runs, nor while the engine tells a Fiber's end. Swoole 6.2.2 keeps neither the
+ * engine's current Fiber nor its active one per coroutine: a coroutine that yields inside a
+ * Fiber leaves that Fiber current for the coroutines that run meanwhile, and a Fiber switch
+ * in one of them then suspends, resumes or returns into the wrong Fiber (FiberErrors, a
+ * segfault). rlock's waits in a Fiber block the worker instead, as a Fiber's waits do
+ * outside Swoole. */
+bool rlock_context_may_yield(void);
+
+/* Whether an rlock call may go on in the running context: false with an RLockException thrown
+ * once Swoole was found running a PHP Fiber's switch, or an rlock call in one of the
+ * coroutine's Fibers, with another coroutine's Fiber for the engine's current one (a
+ * coroutine yielded inside a Fiber, see above): the call could be taken for another
+ * context's. Only with Swoole loaded. */
+bool rlock_context_check_fibers(void);
+static zend_always_inline bool rlock_context_usable(void)
+{
+	return EXPECTED(rlock_swoole == NULL) || rlock_context_check_fibers();
+}
+
 /* The running coroutine's connection slot (src/transport/conn.c, given at MINIT): 0 outside
  * one, else its own n > 0, given back at its end, so that two coroutines never interleave
  * commands on one connection, and the next coroutines reuse the connections of those that

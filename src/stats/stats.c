@@ -9,7 +9,8 @@
  *
  * - a counter not yet added: one event uncounted, nothing inconsistent;
  * - a slot it claimed (its hash set) whose display name it had not finished writing: the
- *   name's tag does not match the slot's hash, and readers show the key by its hash;
+ *   slot's version stays odd, and readers show the key by its hash until the next claim of
+ *   the slot (which takes the dead writer's place: its pid is gone);
  * - an evicted key's counts half moved into "other": the pool's totals, kept apart, stay
  *   exact; only the split between rows is off by what was in flight.
  *
@@ -21,17 +22,37 @@
  * "other" row. The claim is a compare-and-swap on the slot's hash: the losers of a race look
  * again, then count under "other". The watchdog's thread never claims (it has no key text).
  *
+ * A slot's name is written by one process at a time: a claimant first takes the slot's
+ * writer word (its pid; a dead writer's taken over), and a claimant that finds another
+ * writing there counts under "other". The name sits under a version (a seqlock: odd while
+ * written), so a reader never takes bytes of two writers for a name. Names are valid UTF-8
+ * whatever the key: bytes that are not UTF-8 and control characters are written as \xHH,
+ * and a name too long is cut on a character's boundary; both are marked by the key's hash
+ * after the name ("...#hash" when cut, "#hash" when escaped), which tells them apart.
+ *
  * Gauges (holds, waiters now): per process, in the slot of its pid, so that a process that
  * dies (SIGKILL, a crash, a php-fpm worker recycled) takes its part with it: a reader sums
  * the slots of live pids and frees the slots of dead ones (kill(pid, 0) says ESRCH). A new
  * process whose pid a dead one had takes that slot over and zeroes it. More live processes
- * than STATS_PROCS share one overflow slot, which nothing frees (documented). */
+ * than STATS_PROCS share one overflow slot, which nothing frees (documented).
+ *
+ * Where the mapping is: in php-fpm, one per pool, a named segment
+ * /dev/shm/rlock-stats.<master's pid>.<pool> that the pool's first worker makes in its first
+ * request, as the pool's user, mode 0600, and the pool's other workers map: two pools never
+ * share one, and a pool under another user cannot open it; the pool's user (and root) can
+ * read it from a shell (rlock_status(pool: 'www'), mapped read-only). The master maps none
+ * and removes its pools' segments when it starts (those of a former master of its pid) and
+ * when it ends. Anywhere else (CLI, other SAPIs): an anonymous mapping made at module start,
+ * shared with the processes forked after it. */
 
 #include "php.h"
 #include "php_rlock.h"
 #include "src/stats/stats.h"
 #include "src/core/options.h"
 #include "zend_smart_str.h"
+#include "SAPI.h"
+#include "zend_exceptions.h"
+#include "src/core/errors.h"
 
 #include <errno.h>
 #include <time.h>
@@ -40,12 +61,15 @@
 # include <signal.h>
 # include <unistd.h>
 # include <sched.h>
+# include <fcntl.h>
+# include <dirent.h>
+# include <sys/stat.h>
 # define YIELD() sched_yield()
 #else
 # define YIELD() SwitchToThread()
 #endif
 
-#define STATS_MAGIC UINT64_C(0x726c6f636b737431)  /* "rlockst1" */
+#define STATS_MAGIC UINT64_C(0x726c6f636b737432)  /* "rlockst2": a table of this layout (a pool's segment is read by other processes) */
 #define STATS_WAYS 8
 #define STATS_SERVERS 32
 #define STATS_PROCS 4096
@@ -82,11 +106,25 @@ typedef struct {
 	stats_hist wait;
 } stats_row;
 
+/* A rate limiter's row (kind "ratelimit"): its decisions in a lock's events, and the sleeps
+ * of acquire() in its wait histogram. */
+#define RATE_ADMITTED RLOCK_STAT_ACQUIRES
+#define RATE_REFUSED RLOCK_STAT_CONTENDED
+#define RATE_WAITS RLOCK_STAT_WAITS
+#define RATE_KIND "ratelimit"
+
+/* stats_key.flags: how the name differs from the key */
+#define STATS_CUT 1      /* cut to STATS_NAME bytes */
+#define STATS_ESCAPED 2  /* bytes written as \xHH */
+
 typedef struct {
 	stats_row row;
 	uint64_t weight;
-	uint64_t tag;         /* the hash whose name is written below; 0 while it is written */
+	int64_t writer;       /* the pid claiming the slot and writing its name; 0: none */
+	uint64_t version;     /* of the name: odd while it is written */
+	uint64_t tag;         /* the hash whose name is written below */
 	uint32_t len;         /* bytes of name */
+	uint32_t flags;       /* STATS_CUT, STATS_ESCAPED */
 	char kind[12];
 	char name[STATS_NAME];
 } stats_key;
@@ -117,6 +155,8 @@ typedef struct {
 	uint64_t evictions;
 	stats_row pool;
 	stats_row other;
+	stats_row rate;        /* the rate limiters' decisions (RATE_ below) */
+	stats_row rate_other;  /* of the limiters not tracked */
 	stats_server servers[STATS_SERVERS + 1];  /* the last: servers beyond the table */
 	stats_proc procs[STATS_PROCS + 1];        /* the last: processes beyond the table */
 } stats_header;
@@ -164,6 +204,146 @@ void rlock_stats_ini(zend_string *value, bool warn)
 	}
 }
 
+/* A new table's header, in the zeroed memory p of size bytes (its magic last: a worker of the
+ * pool that maps it meanwhile waits for it). */
+static void table_init(void *p, size_t size, zend_long nkeys)
+{
+	stats_header *h = p;
+	h->bytes = size;
+	h->nkeys = (uint32_t) nkeys;
+	h->ways = (uint32_t) MIN(nkeys, STATS_WAYS);
+	h->started = h->reset = (uint64_t) time(NULL);
+	__atomic_store_n(&h->magic, STATS_MAGIC, __ATOMIC_RELEASE);
+}
+
+/* Whether the mapping p of size bytes holds a table (a segment found on disk is input). */
+static bool table_valid(const stats_header *h, size_t size)
+{
+	return size >= sizeof(stats_header) && __atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) == STATS_MAGIC
+		&& h->bytes == size && h->nkeys >= 1 && h->nkeys <= RLOCK_STATS_KEYS_MAX
+		&& mapping_size(h->nkeys) == size && h->ways == MIN(h->nkeys, STATS_WAYS);
+}
+
+static void table_use(void *p)
+{
+	shm = p;
+	hashes = (uint64_t *) (shm + 1);
+	keys = (stats_key *) (hashes + shm->nkeys);
+	rlock_stats_on = true;
+}
+
+#ifndef PHP_WIN32
+#define POOL_PREFIX "rlock-stats."
+#define POOL_NAME_MAX 64
+
+/* php-fpm: the tables are the pools' (per_pool), the master's pid in their names */
+static bool per_pool;
+static bool pool_tried;
+static pid_t master_pid;
+
+/* Remove the segments of the pools of the master pid (a former master's of the same pid). */
+static void pool_segments_remove(pid_t pid)
+{
+	char prefix[64];
+	int n = snprintf(prefix, sizeof(prefix), POOL_PREFIX "%d.", (int) pid);
+	DIR *d = opendir("/dev/shm");
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, prefix, (size_t) n) == 0) {
+			char name[300];
+			snprintf(name, sizeof(name), "/%s", e->d_name);
+			shm_unlink(name);
+		}
+	}
+	if (d) {
+		closedir(d);
+	}
+}
+
+/* This worker's pool into out ([A-Za-z0-9_.-], others '_'): from its process title, which
+ * php-fpm sets to "php-fpm: pool NAME" (fpm_get_status() would say it too, but reads the
+ * scoreboard while the request starts). */
+static bool pool_name(char *out, size_t cap)
+{
+	char title[256];
+	int fd = open("/proc/self/cmdline", O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, title, sizeof(title) - 1) : -1;
+	if (fd >= 0) {
+		close(fd);
+	}
+	if (n <= 0) {
+		return false;
+	}
+	title[n] = '\0';
+	const char *at = strstr(title, "pool ");
+	if (!at || !at[5]) {
+		return false;
+	}
+	at += 5;
+	size_t len = 0;
+	for (; at[len] && at[len] != ' ' && len + 1 < cap; len++) {
+		char c = at[len];
+		out[len] = isalnum((unsigned char) c) || c == '_' || c == '-' || c == '.' ? c : '_';
+	}
+	out[len] = '\0';
+	return len > 0;
+}
+
+/* A php-fpm worker's first request: its pool's table mapped, made when it is the first. */
+static void pool_attach(void)
+{
+	char pool[POOL_NAME_MAX + 1], name[POOL_NAME_MAX + 64];
+	pool_tried = true;
+	if (!pool_name(pool, sizeof(pool))) {
+		php_error_docref(NULL, E_WARNING, "rlock: this worker's process title names no php-fpm pool: statistics are off in it");
+		return;
+	}
+	snprintf(name, sizeof(name), "/" POOL_PREFIX "%d.%s", (int) master_pid, pool);
+	size_t size = mapping_size(keys_setting);
+	int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	bool made = fd >= 0;
+	if (!made && errno == EEXIST) {
+		fd = shm_open(name, O_RDWR, 0);
+	}
+	if (fd < 0 || (made && ftruncate(fd, (off_t) size) < 0)) {
+		php_error_docref(NULL, E_WARNING, "rlock: cannot %s the statistics of pool %s (/dev/shm%s): %s; statistics are off "
+			"in this worker", made ? "size" : "open", pool, name, strerror(errno));
+		if (made) {
+			shm_unlink(name);
+		}
+		if (fd >= 0) {
+			close(fd);
+		}
+		return;
+	}
+	struct stat st;
+	/* another worker made it: its size once that one set it (a moment) */
+	for (int i = 0; !made && i < 1000 && fstat(fd, &st) == 0 && (size_t) st.st_size < sizeof(stats_header); i++) {
+		usleep(1000);
+	}
+	if (!made) {
+		size = fstat(fd, &st) == 0 ? (size_t) st.st_size : 0;
+	}
+	void *p = size >= sizeof(stats_header) ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+	close(fd);
+	if (p != MAP_FAILED && made) {
+		table_init(p, size, keys_setting);
+	}
+	for (int i = 0; p != MAP_FAILED && !made && i < 1000 && !table_valid(p, size); i++) {
+		usleep(1000);
+	}
+	if (p == MAP_FAILED || !table_valid(p, size)) {
+		php_error_docref(NULL, E_WARNING, "rlock: the statistics of pool %s (/dev/shm%s) are not a table of this "
+			"version; statistics are off in this worker", pool, name);
+		if (p != MAP_FAILED) {
+			munmap(p, size);
+		}
+		return;
+	}
+	table_use(p);
+}
+#endif
+
 void rlock_stats_minit(void)
 {
 	zend_long nkeys = keys_setting;
@@ -174,6 +354,13 @@ void rlock_stats_minit(void)
 		return;
 	}
 #ifndef PHP_WIN32
+	if (strcmp(sapi_module.name, "fpm-fcgi") == 0) {
+		/* the master: each pool's workers map their pool's (pool_attach()) */
+		per_pool = true;
+		master_pid = getpid();
+		pool_segments_remove(master_pid);
+		return;
+	}
 	size_t size = mapping_size(nkeys);
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
@@ -182,15 +369,17 @@ void rlock_stats_minit(void)
 		return;
 	}
 	/* an anonymous mapping comes zeroed */
-	shm = p;
-	rlock_stats_on = true;
-	shm->magic = STATS_MAGIC;
-	shm->bytes = size;
-	shm->nkeys = (uint32_t) nkeys;
-	shm->ways = (uint32_t) MIN(nkeys, STATS_WAYS);
-	shm->started = shm->reset = (uint64_t) time(NULL);
-	hashes = (uint64_t *) (shm + 1);
-	keys = (stats_key *) (hashes + nkeys);
+	table_init(p, size, nkeys);
+	table_use(p);
+#endif
+}
+
+void rlock_stats_rinit(void)
+{
+#ifndef PHP_WIN32
+	if (per_pool && !pool_tried) {
+		pool_attach();
+	}
 #endif
 }
 
@@ -201,6 +390,9 @@ void rlock_stats_mshutdown(void)
 		rlock_stats_on = false;
 		munmap(shm, shm->bytes);
 		shm = NULL;
+	}
+	if (per_pool && getpid() == master_pid) {
+		pool_segments_remove(master_pid);
 	}
 #endif
 }
@@ -257,7 +449,7 @@ static uint64_t hash_uncached(const rlock_algo *a, zend_string *key)
 static zend_string *display_name(const rlock_algo *a, zend_string *key)
 {
 	if (a->stats_name) {
-		return a->stats_name(key);  /* a semaphore by its name */
+		return a->stats_name(key);  /* a semaphore, a rate limiter by its name */
 	}
 	if (strcmp(a->kind, "multi") == 0 && a->name) {
 		smart_str s = {0};
@@ -268,24 +460,110 @@ static zend_string *display_name(const rlock_algo *a, zend_string *key)
 	return zend_string_copy(key);
 }
 
+/* The length of the UTF-8 character at s[i] (1 to 4), or 0 when the bytes there are not
+ * one (a stray continuation byte, an overlong form, a surrogate, beyond U+10FFFF, cut). */
+static size_t utf8_char(const char *s, size_t len, size_t i)
+{
+	unsigned char c = (unsigned char) s[i];
+	size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+	if (n == 0 || i + n > len || (n == 2 && c < 0xC2) || (n == 4 && c > 0xF4)) {
+		return 0;
+	}
+	for (size_t j = 1; j < n; j++) {
+		if (((unsigned char) s[i + j] & 0xC0) != 0x80) {
+			return 0;
+		}
+	}
+	unsigned char d = (unsigned char) s[i + 1];
+	if ((n == 3 && ((c == 0xE0 && d < 0xA0) || (c == 0xED && d >= 0xA0)))
+			|| (n == 4 && ((c == 0xF0 && d < 0x90) || (c == 0xF4 && d >= 0x90)))) {
+		return 0;
+	}
+	return n;
+}
+
+/* s as a name of at most cap bytes, into out: valid UTF-8, a byte that is not (and a control
+ * character) as \xHH, cut before the first character (or escape) that would not fit. Its
+ * length; *flags: STATS_CUT, STATS_ESCAPED. */
+static size_t name_encode(const char *s, size_t len, char *out, size_t cap, uint32_t *flags)
+{
+	size_t o = 0;
+	*flags = 0;
+	for (size_t i = 0; i < len; ) {
+		unsigned char c = (unsigned char) s[i];
+		size_t n = utf8_char(s, len, i);
+		bool esc = n == 0 || c < 0x20 || c == 0x7F;
+		size_t need = esc ? 4 : n;
+		if (o + need > cap) {
+			*flags |= STATS_CUT;
+			break;
+		}
+		if (esc) {
+			char hex[5];
+			snprintf(hex, sizeof(hex), "\\x%02X", c);
+			memcpy(out + o, hex, 4);
+			*flags |= STATS_ESCAPED;
+			i++;
+		} else {
+			memcpy(out + o, s + i, n);
+			i += n;
+		}
+		o += need;
+	}
+	return o;
+}
+
+/* Whether this process may write slot k's name: it took the slot's writer word (free, or left
+ * by a writer that died in the middle); false while another writes there. */
+static bool writer_take(stats_key *k, int64_t pid)
+{
+	int64_t cur = 0;
+	if (CAS(&k->writer, &cur, pid)) {
+		return true;
+	}
+#ifndef PHP_WIN32
+	/* another thread of this process (ZTS) is alive by definition */
+	if (cur != pid && kill((pid_t) cur, 0) < 0 && errno == ESRCH && CAS(&k->writer, &cur, pid)) {
+		return true;
+	}
+#endif
+	return false;
+}
+
+static void writer_give(stats_key *k)
+{
+	__atomic_store_n(&k->writer, 0, __ATOMIC_RELEASE);
+}
+
+/* Slot k's name (its writer word ours): under its version, odd while written (a writer that
+ * died in the middle left it odd: it stays so). */
 static void name_write(stats_key *k, uint64_t h, const rlock_algo *a, zend_string *key)
 {
 	zend_string *name = display_name(a, key);
-	uint32_t len = (uint32_t) MIN(ZSTR_LEN(name), STATS_NAME);
-
-	__atomic_store_n(&k->tag, 0, __ATOMIC_RELEASE);
-	/* plain writes: a reader checks the tag around its copy */
-	memcpy(k->name, ZSTR_VAL(name), len);
-	strncpy(k->kind, a->kind, sizeof(k->kind) - 1);
-	STORE(&k->len, ZSTR_LEN(name) > STATS_NAME ? UINT32_MAX : len);
-	__atomic_store_n(&k->tag, h, __ATOMIC_RELEASE);
+	char buf[STATS_NAME];
+	uint32_t flags;
+	uint32_t len = (uint32_t) name_encode(ZSTR_VAL(name), ZSTR_LEN(name), buf, sizeof(buf), &flags);
 	zend_string_release(name);
+
+	uint64_t v = LOAD(&k->version) | 1;
+	STORE(&k->version, v);
+	__atomic_thread_fence(__ATOMIC_RELEASE);  /* odd before any byte of the name */
+	/* plain writes: one writer at a time, and a reader checks the version around its copy */
+	memcpy(k->name, buf, len);
+	memset(k->kind, 0, sizeof(k->kind));
+	strncpy(k->kind, a->kind, sizeof(k->kind) - 1);
+	STORE(&k->len, len);
+	STORE(&k->flags, flags);
+	STORE(&k->tag, h);
+	__atomic_store_n(&k->version, v + 1, __ATOMIC_RELEASE);
 }
 
-/* slot's counts (its key evicted) moved to "other" */
+/* slot's counts (its key evicted) moved to "other", a rate limiter's to its own (the slot's
+ * writer word ours: its kind is what the last writer wrote) */
 static void move_to_other(stats_key *k)
 {
-	uint64_t *from = (uint64_t *) &k->row, *to = (uint64_t *) &shm->other;
+	bool rate = strncmp(k->kind, RATE_KIND, sizeof(k->kind)) == 0;
+	uint64_t *from = (uint64_t *) &k->row, *to = (uint64_t *) (rate ? &shm->rate_other : &shm->other);
 	size_t n = sizeof(stats_row) / sizeof(uint64_t);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v = XCHG(&from[i], 0);
@@ -303,7 +581,10 @@ static void move_to_other(stats_key *k)
 /* The slot of hash h among its ways, or NULL. */
 static stats_key *find(uint64_t h, uint32_t *empty, uint32_t *least)
 {
-	uint32_t n = shm->nkeys, i = (uint32_t) (h % n);
+	/* the hash's bits mixed before the modulo: zend's hash of keys that differ in their last
+	 * characters ("k1", "k2", ...) differs in its low bits alone, which left most of a large
+	 * table's slots unused (37,000 of 65,536 keys tracked, the rest evicting each other) */
+	uint32_t n = shm->nkeys, i = (uint32_t) (((h * UINT64_C(0x9E3779B97F4A7C15)) >> 32) % n);
 	uint64_t min = UINT64_MAX;
 	*empty = *least = UINT32_MAX;
 	for (uint32_t w = 0; w < shm->ways; w++, i = i + 1 == n ? 0 : i + 1) {
@@ -336,6 +617,14 @@ static stats_key *slot_of(uint64_t h, const rlock_algo *a, zend_string *key)
 			return k;
 		}
 		uint32_t i = empty != UINT32_MAX ? empty : least;
+		if (i == UINT32_MAX) {
+			return NULL;
+		}
+		int64_t pid = (int64_t) rlock_getpid();
+		if (!writer_take(&keys[i], pid)) {
+			/* another process claims it now: maybe for this key; look again */
+			continue;
+		}
 		uint64_t old = empty != UINT32_MAX ? 0 : LOAD(&hashes[i]);
 		if (CAS(&hashes[i], &old, h)) {
 			/* what the slot counted (an evicted key's, or a count that landed after a
@@ -343,8 +632,10 @@ static stats_key *slot_of(uint64_t h, const rlock_algo *a, zend_string *key)
 			ADD(&shm->evictions, old != 0);
 			move_to_other(&keys[i]);
 			name_write(&keys[i], h, a, key);
+			writer_give(&keys[i]);
 			return &keys[i];
 		}
+		writer_give(&keys[i]);
 		/* another process claimed it first: maybe for this key; look again */
 	}
 	return NULL;
@@ -355,19 +646,22 @@ static void count_row(stats_row *r, rlock_stat_event ev)
 	ADD(&r->ev[ev], 1);
 }
 
-static void record(uint64_t h, const rlock_algo *a, zend_string *key, const rlock_stat_event *evs, int nev, int64_t wait_us)
+/* events evs of a's key (hash h) into its row (or other) and pool: the locks', or the rate
+ * limiters' (rate) */
+static void record_in(uint64_t h, const rlock_algo *a, zend_string *key, const rlock_stat_event *evs, int nev,
+	int64_t wait_us, stats_row *pool, stats_row *other)
 {
 	stats_key *k = slot_of(h, a, key);
 	if (nev == 1 && wait_us < 0) {
 		/* one event (an uncontended tryLock()/lock() without a wait): the common case */
-		ADD(&shm->pool.ev[evs[0]], 1);
-		ADD(k ? &k->row.ev[evs[0]] : &shm->other.ev[evs[0]], 1);
+		ADD(&pool->ev[evs[0]], 1);
+		ADD(k ? &k->row.ev[evs[0]] : &other->ev[evs[0]], 1);
 		if (k) {
 			ADD(&k->weight, 1);
 		}
 		return;
 	}
-	stats_row *rows[2] = { &shm->pool, k ? &k->row : &shm->other };
+	stats_row *rows[2] = { pool, k ? &k->row : other };
 	for (int r = 0; r < 2; r++) {
 		for (int e = 0; e < nev; e++) {
 			count_row(rows[r], evs[e]);
@@ -378,6 +672,29 @@ static void record(uint64_t h, const rlock_algo *a, zend_string *key, const rloc
 	}
 	if (k) {
 		ADD(&k->weight, (uint64_t) nev + (wait_us > 0 ? (uint64_t) wait_us / 1000 : 0));
+	}
+}
+
+static inline void record(uint64_t h, const rlock_algo *a, zend_string *key, const rlock_stat_event *evs, int nev, int64_t wait_us)
+{
+	record_in(h, a, key, evs, nev, wait_us, &shm->pool, &shm->other);
+}
+
+/* what a rate limiter is to the key table: its kind (hashed in), its name (display_name(): the
+ * rate limiter's own, given at MINIT, rlock_stats_rate_name_by()) */
+static rlock_algo rate_algo = { .kind = RATE_KIND };
+
+void rlock_stats_rate_name_by(zend_string *(*fn)(zend_string *key))
+{
+	rate_algo.stats_name = fn;
+}
+
+void rlock_stats_rate(zend_string *key, bool admitted, int64_t slept_us)
+{
+	if (shm) {
+		rlock_stat_event evs[2] = { admitted ? RATE_ADMITTED : RATE_REFUSED, RATE_WAITS };
+		record_in(rlock_stats_hash(&rate_algo, key), &rate_algo, key, evs, slept_us > 0 ? 2 : 1,
+			slept_us > 0 ? slept_us : -1, &shm->rate, &shm->rate_other);
 	}
 }
 
@@ -476,8 +793,8 @@ static stats_server *server_of(const char *label)
 			}
 			if (cur == 0) {
 				__atomic_store_n(&s->tag, 0, __ATOMIC_RELEASE);
-				memcpy(s->label, label, MIN(len, STATS_LABEL - 1));
-				s->label[MIN(len, STATS_LABEL - 1)] = '\0';
+				uint32_t flags;
+				s->label[name_encode(label, len, s->label, STATS_LABEL - 1, &flags)] = '\0';
 				__atomic_store_n(&s->tag, h, __ATOMIC_RELEASE);
 			}
 			return s;
@@ -555,11 +872,30 @@ static stats_proc *proc_slot(void)
 
 void rlock_stats_gauge(bool waiters, int delta)
 {
+	if (!shm) {
+		return;  /* php-fpm's master, or a worker whose pool's table could not be mapped */
+	}
 	stats_proc *p = proc_slot();
 	ADD(waiters ? &p->waiters : &p->holds, delta);
 }
 
 /* ---- reading ---- */
+
+/* The table a reading function reads (rd): this process' own, or a php-fpm pool's mapped
+ * read-only from a shell (rlock_status(pool: ...)). Per thread: the watchdog's thread
+ * records into the own table (shm) whatever a request reads. */
+typedef struct {
+	stats_header *shm;
+	uint64_t *hashes;
+	stats_key *keys;
+	bool ro;
+} stats_table;
+ZEND_TLS stats_table rd;
+
+static void read_own(void)
+{
+	rd = (stats_table) { .shm = shm, .hashes = hashes, .keys = keys };
+}
 
 static void row_read(const stats_row *r, stats_row *out)
 {
@@ -589,7 +925,7 @@ static uint64_t hist_count(const stats_hist *h)
 }
 
 /* The q-quantile in ms, as Prometheus' histogram_quantile() computes it (linear within the
- * bucket), and never above the largest seen. */
+ * bucket), never above the largest seen, rounded to the microsecond. */
 static double hist_quantile(const stats_hist *h, double q)
 {
 	uint64_t count = hist_count(h), seen = 0;
@@ -604,7 +940,8 @@ static double hist_quantile(const stats_hist *h, double q)
 			}
 			double lo = b ? (double) bucket_us[b - 1] : 0, hi = (double) bucket_us[b];
 			double v = lo + (hi - lo) * (rank - (double) seen) / (double) h->n[b];
-			return MIN(v, (double) h->max_us) / 1000.0;
+			/* to the microsecond, as every time here is (not 34.69387755102 ms) */
+			return round(MIN(v, (double) h->max_us)) / 1000.0;
 		}
 		seen += h->n[b];
 	}
@@ -654,28 +991,46 @@ static void row_fields(const stats_row *r, zval *out)
 	add_assoc_zval(out, "wait", &wait);
 }
 
-/* A slot's key text, read consistently (its tag matches the slot's hash around the copy),
- * into out; false when it is being written (or its writer died): then its hash names it. */
+/* A rate limiter's row: decisions admitted and refused, acquire()'s sleeps (count and time). */
+static void rate_fields(const stats_row *r, zval *out)
+{
+	zval wait;
+	array_init(out);
+	add_assoc_long(out, "admitted", (zend_long) r->ev[RATE_ADMITTED]);
+	add_assoc_long(out, "refused", (zend_long) r->ev[RATE_REFUSED]);
+	add_assoc_long(out, "waits", (zend_long) r->ev[RATE_WAITS]);
+	hist_array(&r->wait, &wait);
+	add_assoc_zval(out, "wait", &wait);
+}
+
+/* A slot's name, read consistently (under its version: no writer between the two reads, and
+ * written for the slot's hash h), into out; false when it is being written (or its writer
+ * died, or another key took the slot since): then its hash names it. */
 static bool name_read(const stats_key *k, uint64_t h, smart_str *out, char *kind)
 {
 	char buf[STATS_NAME];
-	for (int tries = 0; tries < 3; tries++) {
-		if (__atomic_load_n(&k->tag, __ATOMIC_ACQUIRE) != h) {
+	for (int tries = 0; tries < 4; tries++) {
+		uint64_t v = __atomic_load_n(&k->version, __ATOMIC_ACQUIRE);
+		if (v & 1) {
+			YIELD();
 			continue;
 		}
-		uint32_t len = LOAD(&k->len);
-		bool cut = len == UINT32_MAX;
-		len = cut ? STATS_NAME : len;
+		uint64_t tag = LOAD(&k->tag);
+		uint32_t len = MIN(LOAD(&k->len), STATS_NAME);
+		uint32_t flags = LOAD(&k->flags);
 		memcpy(buf, k->name, len);
 		memcpy(kind, k->kind, sizeof(k->kind));
 		kind[sizeof(k->kind) - 1] = '\0';
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&k->tag, __ATOMIC_ACQUIRE) != h || LOAD(&hashes[k - keys]) != h) {
+		if (LOAD(&k->version) != v) {
 			continue;
 		}
+		if (tag != h || LOAD(&rd.hashes[k - rd.keys]) != h) {
+			break;  /* the slot is another key's now */
+		}
 		smart_str_appendl(out, buf, len);
-		if (cut) {
-			smart_str_append_printf(out, "...#%016" PRIx64, h);
+		if (flags) {
+			smart_str_append_printf(out, "%s#%016" PRIx64, flags & STATS_CUT ? "..." : "", h);
 		}
 		return true;
 	}
@@ -702,26 +1057,83 @@ static int by_weight(const void *a, const void *b)
 	return c ? c : strcmp(x->kind, y->kind);
 }
 
-/* The tracked keys, heaviest first: *n of them (the caller frees each name and the array). */
-static key_view *keys_read(uint32_t *n)
+/* The most keys rlock_status() and rlock_metrics() name one by one (each sort: the locks, the
+ * rate limiters); the rest are summed into their "other" row: what either makes stays within
+ * a few MB whatever rlock.stats_keys (65536 keys' rows would not fit in 128M). */
+#define STATS_TOP 1000
+
+/* Whether slot k holds a rate limiter: its kind's second letter, read as it is ("read" and
+ * "ratelimit" differ there; a slot being claimed may be filed with the other sort once). */
+static bool slot_is_rate(const stats_key *k)
 {
-	key_view *v = safe_emalloc(shm->nkeys, sizeof(key_view), 0);
+	return LOAD(&k->kind[0]) == 'r' && LOAD(&k->kind[1]) == 'a';
+}
+
+typedef struct {
+	uint32_t i;
+	uint64_t weight;
+} slot_weight;
+
+static int by_slot_weight(const void *a, const void *b)
+{
+	const slot_weight *x = a, *y = b;
+	return x->weight != y->weight ? (x->weight < y->weight ? 1 : -1) : (x->i > y->i) - (x->i < y->i);
+}
+
+static void row_sum(stats_row *to, const stats_row *r)
+{
+	uint64_t *t = (uint64_t *) to;
+	const uint64_t *f = (const uint64_t *) r;
+	size_t n = sizeof(stats_row) / sizeof(uint64_t);
+	for (size_t i = 0; i < n - 1; i++) {
+		t[i] += f[i];
+	}
+	t[n - 1] = MAX(t[n - 1], f[n - 1]);  /* max_us */
+}
+
+/* The tracked keys of one sort (rate: the rate limiters, else the locks), heaviest first: at
+ * most STATS_TOP of them, *n (the caller frees them: keys_free()); the rows of the others
+ * summed into rest. Reads a slot's weight (16 bytes a slot) before any name. */
+static key_view *keys_read(bool rate, uint32_t *n, stats_row *rest)
+{
+	slot_weight *w = safe_emalloc(rd.shm->nkeys, sizeof(slot_weight), 0);
+	uint32_t c = 0;
+	for (uint32_t i = 0; i < rd.shm->nkeys; i++) {
+		if (LOAD(&rd.hashes[i]) && slot_is_rate(&rd.keys[i]) == rate) {
+			w[c].i = i;
+			w[c].weight = LOAD(&rd.keys[i].weight);
+			c++;
+		}
+	}
+	if (c > STATS_TOP) {
+		qsort(w, c, sizeof(*w), by_slot_weight);
+	}
+	uint32_t top = MIN(c, STATS_TOP);
+	key_view *v = safe_emalloc(MAX(top, 1), sizeof(key_view), 0);
 	*n = 0;
-	for (uint32_t i = 0; i < shm->nkeys; i++) {
-		uint64_t h = LOAD(&hashes[i]);
+	for (uint32_t j = 0; j < c; j++) {
+		uint32_t i = w[j].i;
+		uint64_t h = LOAD(&rd.hashes[i]);
 		if (!h) {
+			continue;  /* reset since */
+		}
+		if (j >= top) {
+			stats_row r;
+			row_read(&rd.keys[i].row, &r);
+			row_sum(rest, &r);
 			continue;
 		}
 		smart_str s = {0};
 		key_view *k = &v[*n];
-		name_read(&keys[i], h, &s, k->kind);
+		name_read(&rd.keys[i], h, &s, k->kind);
 		smart_str_0(&s);
 		k->name = smart_str_extract(&s);
 		k->hash = h;
-		k->weight = LOAD(&keys[i].weight);
-		row_read(&keys[i].row, &k->row);
+		k->weight = w[j].weight;
+		row_read(&rd.keys[i].row, &k->row);
 		(*n)++;
 	}
+	efree(w);
 	qsort(v, *n, sizeof(*v), by_weight);
 	return v;
 }
@@ -739,17 +1151,20 @@ static void gauges(int64_t *holds, int64_t *waiters)
 {
 	*holds = *waiters = 0;
 	for (uint32_t i = 0; i <= STATS_PROCS; i++) {
-		stats_proc *p = &shm->procs[i];
+		stats_proc *p = &rd.shm->procs[i];
 		int64_t pid = LOAD(&p->pid);
 		if (pid == 0 && i < STATS_PROCS) {
 			continue;
 		}
 #ifndef PHP_WIN32
 		if (i < STATS_PROCS && kill((pid_t) pid, 0) < 0 && errno == ESRCH) {
-			/* dead: what it held or waited for is no more */
-			STORE(&p->holds, 0);
-			STORE(&p->waiters, 0);
-			CAS(&p->pid, &pid, 0);
+			/* dead: what it held or waited for is no more (a pool's table read from a
+			 * shell is mapped read-only: its workers free the slot) */
+			if (!rd.ro) {
+				STORE(&p->holds, 0);
+				STORE(&p->waiters, 0);
+				CAS(&p->pid, &pid, 0);
+			}
 			continue;
 		}
 #endif
@@ -762,7 +1177,7 @@ static void gauges(int64_t *holds, int64_t *waiters)
 
 static bool server_read(uint32_t i, stats_server *out, smart_str *label)
 {
-	stats_server *s = &shm->servers[i];
+	stats_server *s = &rd.shm->servers[i];
 	uint64_t h = LOAD(&s->hash);
 	if (i < STATS_SERVERS && !h) {
 		return false;
@@ -797,32 +1212,32 @@ static bool server_read(uint32_t i, stats_server *out, smart_str *label)
 	return true;
 }
 
-void rlock_stats_status(zval *out, bool with_keys)
+static void status_read(zval *out, bool with_keys)
 {
 	stats_row pool, other;
 	int64_t holds, waiters;
 	zval table, servers;
 
 	array_init(out);
-	add_assoc_bool(out, "enabled", shm != NULL);
+	add_assoc_bool(out, "enabled", rd.shm != NULL);
 	array_init(&table);
-	add_assoc_long(&table, "keys", shm ? (zend_long) shm->nkeys : 0);
-	add_assoc_long(&table, "bytes", shm ? (zend_long) shm->bytes : 0);
-	if (!shm) {
+	add_assoc_long(&table, "keys", rd.shm ? (zend_long) rd.shm->nkeys : 0);
+	add_assoc_long(&table, "bytes", rd.shm ? (zend_long) rd.shm->bytes : 0);
+	if (!rd.shm) {
 		add_assoc_zval(out, "table", &table);
 		return;
 	}
 	uint32_t tracked = 0;
-	for (uint32_t i = 0; i < shm->nkeys; i++) {
-		tracked += LOAD(&hashes[i]) != 0;
+	for (uint32_t i = 0; i < rd.shm->nkeys; i++) {
+		tracked += LOAD(&rd.hashes[i]) != 0;
 	}
 	add_assoc_long(&table, "tracked", (zend_long) tracked);
-	add_assoc_long(&table, "evictions", (zend_long) LOAD(&shm->evictions));
-	add_assoc_long(&table, "started", (zend_long) shm->started);
-	add_assoc_long(&table, "reset", (zend_long) LOAD(&shm->reset));
+	add_assoc_long(&table, "evictions", (zend_long) LOAD(&rd.shm->evictions));
+	add_assoc_long(&table, "started", (zend_long) rd.shm->started);
+	add_assoc_long(&table, "reset", (zend_long) LOAD(&rd.shm->reset));
 	add_assoc_zval(out, "table", &table);
 
-	row_read(&shm->pool, &pool);
+	row_read(&rd.shm->pool, &pool);
 	row_fields(&pool, out);
 	gauges(&holds, &waiters);
 	add_assoc_long(out, "holds", (zend_long) holds);
@@ -854,7 +1269,8 @@ void rlock_stats_status(zval *out, bool with_keys)
 
 	if (with_keys) {
 		uint32_t n;
-		key_view *v = keys_read(&n);
+		row_read(&rd.shm->other, &other);
+		key_view *v = keys_read(false, &n, &other);
 		zval list, o;
 		array_init_size(&list, n);
 		for (uint32_t i = 0; i < n; i++) {
@@ -877,11 +1293,34 @@ void rlock_stats_status(zval *out, bool with_keys)
 		}
 		keys_free(v, n);
 		add_assoc_zval(out, "keys", &list);
-		row_read(&shm->other, &other);
 		array_init(&o);
 		row_fields(&other, &o);
 		add_assoc_zval(out, "other", &o);
 	}
+
+	/* the rate limiters: their decisions, and with keys each limiter's (and the rest's) */
+	zval rates;
+	stats_row r;
+	row_read(&rd.shm->rate, &r);
+	rate_fields(&r, &rates);
+	if (with_keys) {
+		uint32_t n;
+		stats_row rest;
+		zval list, o;
+		row_read(&rd.shm->rate_other, &rest);
+		key_view *v = keys_read(true, &n, &rest);
+		array_init_size(&list, n);
+		for (uint32_t i = 0; i < n; i++) {
+			zval row;
+			rate_fields(&v[i].row, &row);
+			zend_symtable_update(Z_ARRVAL(list), v[i].name, &row);
+		}
+		keys_free(v, n);
+		add_assoc_zval(&rates, "limiters", &list);
+		rate_fields(&rest, &o);
+		add_assoc_zval(&rates, "other", &o);
+	}
+	add_assoc_zval(out, "ratelimit", &rates);
 }
 
 /* ---- Prometheus ---- */
@@ -893,19 +1332,8 @@ static bool label_escape(smart_str *out, const char *s, size_t len)
 	bool changed = false;
 	for (size_t i = 0; i < len; ) {
 		unsigned char c = (unsigned char) s[i];
-		size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-		bool ok = n > 0 && i + n <= len && !(n == 2 && c < 0xC2) && !(n == 4 && c > 0xF4);
-		for (size_t j = 1; ok && j < n; j++) {
-			ok = ((unsigned char) s[i + j] & 0xC0) == 0x80;
-		}
-		if (ok && n == 3) {
-			unsigned char d = (unsigned char) s[i + 1];
-			ok = !(c == 0xE0 && d < 0xA0) && !(c == 0xED && d >= 0xA0);
-		} else if (ok && n == 4) {
-			unsigned char d = (unsigned char) s[i + 1];
-			ok = !(c == 0xF0 && d < 0x90) && !(c == 0xF4 && d >= 0x90);
-		}
-		if (!ok || c == 0) {
+		size_t n = utf8_char(s, len, i);
+		if (n == 0 || c == 0) {
 			smart_str_appendc(out, '?');
 			changed = true;
 			i++;
@@ -973,38 +1401,86 @@ static void server_counter(smart_str *m, const char *name, const char *help, zen
 	}
 }
 
-zend_string *rlock_stats_metrics(void)
+/* A row's label: name="key" (escaped; one that had to change told apart by its hash), and
+ * kind="kind" when kind. */
+static zend_string *key_label(const char *name, const key_view *k, bool kind)
+{
+	smart_str l = {0};
+	smart_str_append_printf(&l, "%s=\"", name);
+	if (label_escape(&l, ZSTR_VAL(k->name), ZSTR_LEN(k->name))) {
+		/* two keys may read the same once changed: the hash tells them apart */
+		smart_str_append_printf(&l, "#%016" PRIx64, k->hash);
+	}
+	smart_str_appendc(&l, '"');
+	if (kind) {
+		smart_str_appends(&l, ",kind=\"");
+		label_escape(&l, k->kind, strlen(k->kind));
+		smart_str_appendc(&l, '"');
+	}
+	smart_str_0(&l);
+	return smart_str_extract(&l);
+}
+
+/* The rate limiters' families: decisions by limiter (the top ones, then "other"), acquire()'s
+ * sleeps for their permits. */
+static void rate_metrics(smart_str *m)
+{
+	uint32_t n;
+	stats_row rest;
+	row_read(&rd.shm->rate_other, &rest);
+	key_view *v = keys_read(true, &n, &rest);
+	zend_string **labels = safe_emalloc(n + 1, sizeof(zend_string *), 0);
+	for (uint32_t i = 0; i <= n; i++) {
+		labels[i] = i == n ? zend_string_init("limiter=\"other\"", strlen("limiter=\"other\""), 0)
+			: key_label("limiter", &v[i], false);
+	}
+	family(m, "rlock_ratelimit_decisions_total", "counter",
+		"Rate limiter decisions (tryAcquire(), acquire(), all()), by limiter and decision: admitted or refused.");
+	for (uint32_t i = 0; i <= n; i++) {
+		const stats_row *r = i == n ? &rest : &v[i].row;
+		for (int d = 0; d < 2; d++) {
+			smart_str s = {0};
+			smart_str_append_printf(&s, "%s,decision=\"%s\"", ZSTR_VAL(labels[i]), d ? "refused" : "admitted");
+			smart_str_0(&s);
+			sample(m, "rlock_ratelimit_decisions_total", "", ZSTR_VAL(s.s), NULL, r->ev[d ? RATE_REFUSED : RATE_ADMITTED]);
+			smart_str_free(&s);
+		}
+	}
+	family(m, "rlock_ratelimit_waits_total", "counter", "RRateLimiter::acquire() calls that slept for their permits.");
+	for (uint32_t i = 0; i <= n; i++) {
+		sample(m, "rlock_ratelimit_waits_total", "", ZSTR_VAL(labels[i]), NULL, (i == n ? &rest : &v[i].row)->ev[RATE_WAITS]);
+	}
+	family(m, "rlock_ratelimit_wait_seconds_total", "counter", "Time RRateLimiter::acquire() calls slept for their permits.");
+	for (uint32_t i = 0; i <= n; i++) {
+		smart_str_append_printf(m, "rlock_ratelimit_wait_seconds_total{%s} %.6f\n", ZSTR_VAL(labels[i]),
+			(i == n ? &rest : &v[i].row)->wait.sum_us / 1e6);
+	}
+	for (uint32_t i = 0; i <= n; i++) {
+		zend_string_release(labels[i]);
+	}
+	efree(labels);
+	keys_free(v, n);
+}
+
+static zend_string *metrics_read(void)
 {
 	smart_str m = {0};
 	char name[64];
 
-	if (!shm) {
+	if (!rd.shm) {
 		smart_str_appends(&m, "# rlock: statistics are off (rlock.stats_keys=0)\n");
 		smart_str_0(&m);
 		return smart_str_extract(&m);
 	}
 	uint32_t n;
-	key_view *v = keys_read(&n);
 	stats_row other;
-	row_read(&shm->other, &other);
+	row_read(&rd.shm->other, &other);
+	key_view *v = keys_read(false, &n, &other);
 	/* each row's labels, made once: key="...",kind="..." */
 	zend_string **labels = safe_emalloc(n + 1, sizeof(zend_string *), 0);
 	for (uint32_t i = 0; i <= n; i++) {
-		smart_str l = {0};
-		smart_str_appends(&l, "key=\"");
-		if (i == n) {
-			smart_str_appends(&l, "other\",kind=\"other\"");
-		} else {
-			if (label_escape(&l, ZSTR_VAL(v[i].name), ZSTR_LEN(v[i].name))) {
-				/* two keys may read the same once changed: the hash tells them apart */
-				smart_str_append_printf(&l, "#%016" PRIx64, v[i].hash);
-			}
-			smart_str_appends(&l, "\",kind=\"");
-			label_escape(&l, v[i].kind, strlen(v[i].kind));
-			smart_str_appendc(&l, '"');
-		}
-		smart_str_0(&l);
-		labels[i] = smart_str_extract(&l);
+		labels[i] = i == n ? zend_string_init("key=\"other\",kind=\"other\"", strlen("key=\"other\",kind=\"other\""), 0)
+			: key_label("key", &v[i], true);
 	}
 	for (int e = 0; e < RLOCK_STAT_NEVENTS; e++) {
 		snprintf(name, sizeof(name), "rlock_%s_total", event_names[e]);
@@ -1016,7 +1492,10 @@ zend_string *rlock_stats_metrics(void)
 	family(&m, "rlock_wait_seconds", "histogram",
 		"Time lock() calls with a wait took to acquire or give up (0 when the lock was free).");
 	for (uint32_t i = 0; i <= n; i++) {
-		hist_samples(&m, "rlock_wait_seconds", ZSTR_VAL(labels[i]), i == n ? &other.wait : &v[i].row.wait);
+		/* a key's 22 lines only once it has a wait to show (a tryLock()'s never has) */
+		if (i == n || hist_count(&v[i].row.wait) > 0) {
+			hist_samples(&m, "rlock_wait_seconds", ZSTR_VAL(labels[i]), i == n ? &other.wait : &v[i].row.wait);
+		}
 	}
 	for (uint32_t i = 0; i <= n; i++) {
 		zend_string_release(labels[i]);
@@ -1030,10 +1509,11 @@ zend_string *rlock_stats_metrics(void)
 	sample(&m, "rlock_holds", "", "", NULL, (uint64_t) holds);
 	family(&m, "rlock_waiters", "gauge", "Callers of the pool blocked waiting for a lock now.");
 	sample(&m, "rlock_waiters", "", "", NULL, (uint64_t) waiters);
+	rate_metrics(&m);
 	family(&m, "rlock_stats_keys", "gauge", "Keys the statistics table tracks at most (rlock.stats_keys).");
-	sample(&m, "rlock_stats_keys", "", "", NULL, shm->nkeys);
+	sample(&m, "rlock_stats_keys", "", "", NULL, rd.shm->nkeys);
 	family(&m, "rlock_stats_evictions_total", "counter", "Keys evicted from the statistics table (their counts moved to key=\"other\").");
-	sample(&m, "rlock_stats_evictions_total", "", "", NULL, LOAD(&shm->evictions));
+	sample(&m, "rlock_stats_evictions_total", "", "", NULL, LOAD(&rd.shm->evictions));
 
 	stats_server s[STATS_SERVERS + 1];
 	zend_string *slabels[STATS_SERVERS + 1] = {0};
@@ -1074,6 +1554,124 @@ zend_string *rlock_stats_metrics(void)
 	return smart_str_extract(&m);
 }
 
+void rlock_stats_status(zval *out, bool with_keys)
+{
+	read_own();
+	status_read(out, with_keys);
+}
+
+zend_string *rlock_stats_metrics(void)
+{
+	read_own();
+	return metrics_read();
+}
+
+#ifndef PHP_WIN32
+/* The table of the running php-fpm pool named pool, mapped read-only into rd; false with an
+ * exception thrown (arg: the pool argument's number). */
+static bool pool_read_begin(zend_string *pool, uint32_t arg)
+{
+	size_t len = ZSTR_LEN(pool);
+	bool ok = len > 0 && len <= POOL_NAME_MAX;
+	for (size_t i = 0; ok && i < len; i++) {
+		char c = ZSTR_VAL(pool)[i];
+		ok = isalnum((unsigned char) c) || c == '_' || c == '-' || c == '.';
+	}
+	if (!ok) {
+		zend_argument_value_error(arg, "must be a php-fpm pool's name (1 to %d of A-Z a-z 0-9 _ - .)", POOL_NAME_MAX);
+		return false;
+	}
+	/* rlock-stats.<pid>.<pool> of a master that runs (another user's: EPERM) */
+	char path[POOL_NAME_MAX + 64] = "";
+	DIR *d = opendir("/dev/shm");
+	struct dirent *e;
+	while (d && !path[0] && (e = readdir(d)) != NULL) {
+		char *end;
+		if (strncmp(e->d_name, POOL_PREFIX, strlen(POOL_PREFIX)) != 0) {
+			continue;
+		}
+		long pid = strtol(e->d_name + strlen(POOL_PREFIX), &end, 10);
+		if (pid > 0 && *end == '.' && strcmp(end + 1, ZSTR_VAL(pool)) == 0 && (kill((pid_t) pid, 0) == 0 || errno == EPERM)) {
+			snprintf(path, sizeof(path), "/dev/shm/%s", e->d_name);
+		}
+	}
+	if (d) {
+		closedir(d);
+	}
+	if (!path[0]) {
+		zend_throw_exception_ex(rlock_ce_exception, 0, "No running php-fpm pool \"%s\" keeps rlock statistics (none in "
+			"/dev/shm/" POOL_PREFIX "<master pid>.%s: a pool's table is made by its first request)", ZSTR_VAL(pool), ZSTR_VAL(pool));
+		return false;
+	}
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	void *p = MAP_FAILED;
+	size_t size = 0;
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size >= (off_t) sizeof(stats_header)
+			&& st.st_size <= (off_t) mapping_size(RLOCK_STATS_KEYS_MAX)) {
+		size = (size_t) st.st_size;
+		p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	}
+	int err = errno;
+	if (fd >= 0) {
+		close(fd);
+	}
+	if (fd < 0) {
+		zend_throw_exception_ex(rlock_ce_exception, 0, "Cannot read the statistics of php-fpm pool \"%s\" (%s): %s; "
+			"read them as the pool's user or root", ZSTR_VAL(pool), path, strerror(err));
+		return false;
+	}
+	if (p == MAP_FAILED || !table_valid(p, size)) {
+		if (p != MAP_FAILED) {
+			munmap(p, size);
+		}
+		zend_throw_exception_ex(rlock_ce_exception, 0, "The statistics of php-fpm pool \"%s\" (%s) are not a table "
+			"this rlock reads (another version?)", ZSTR_VAL(pool), path);
+		return false;
+	}
+	stats_header *h = p;
+	rd = (stats_table) { .shm = h, .hashes = (uint64_t *) (h + 1), .keys = (stats_key *) ((uint64_t *) (h + 1) + h->nkeys),
+		.ro = true };
+	return true;
+}
+
+static void pool_read_end(void)
+{
+	munmap(rd.shm, rd.shm->bytes);
+	read_own();
+}
+#endif
+
+bool rlock_stats_pool_status(zend_string *pool, uint32_t arg, zval *out, bool with_keys)
+{
+#ifndef PHP_WIN32
+	if (!pool_read_begin(pool, arg)) {
+		return false;
+	}
+	status_read(out, with_keys);
+	pool_read_end();
+	return true;
+#else
+	zend_throw_exception_ex(rlock_ce_exception, 0, "No php-fpm pool keeps rlock statistics on Windows");
+	return false;
+#endif
+}
+
+zend_string *rlock_stats_pool_metrics(zend_string *pool, uint32_t arg)
+{
+#ifndef PHP_WIN32
+	if (!pool_read_begin(pool, arg)) {
+		return NULL;
+	}
+	zend_string *m = metrics_read();
+	pool_read_end();
+	return m;
+#else
+	zend_throw_exception_ex(rlock_ce_exception, 0, "No php-fpm pool keeps rlock statistics on Windows");
+	return NULL;
+#endif
+}
+
 void rlock_stats_reset(void)
 {
 	if (!shm) {
@@ -1086,6 +1684,8 @@ void rlock_stats_reset(void)
 #define ZERO(p, size) for (w = (uint64_t *) (p), n = (size) / sizeof(uint64_t); n-- > 0; w++) { STORE(w, 0); }
 	ZERO(&shm->pool, sizeof(stats_row));
 	ZERO(&shm->other, sizeof(stats_row));
+	ZERO(&shm->rate, sizeof(stats_row));
+	ZERO(&shm->rate_other, sizeof(stats_row));
 	for (uint32_t i = 0; i <= STATS_SERVERS; i++) {
 		/* counts only: a server keeps its place, which connections remember */
 		stats_server *s = &shm->servers[i];

@@ -50,6 +50,8 @@ void rlock_stats_ini(zend_string *value, bool warn);
 /* Module life cycle: the mapping made in MINIT (of php.ini's size), unmapped at MSHUTDOWN. */
 void rlock_stats_minit(void);
 void rlock_stats_mshutdown(void);
+/* A request's start: a php-fpm worker's first maps its pool's table (stats.c). */
+void rlock_stats_rinit(void);
 /* Whether statistics are kept (rlock.stats_keys > 0 and the mapping made): set once in MINIT. */
 extern bool rlock_stats_on;
 static inline bool rlock_stats_enabled(void)
@@ -65,6 +67,14 @@ static inline bool rlock_stats_enabled(void)
 void rlock_stats_count(const rlock_algo *a, zend_string *key, rlock_stat_event ev);
 /* A hold of a's lock on key found lost: what RLock::onLost's dispatch calls too. */
 void rlock_stats_lost(const rlock_algo *a, zend_string *key);
+
+/* MINIT, from the rate limiter (src/primitives/ratelimit.c), which sits above: fn(key) is how
+ * the statistics name a rate limiter's key (rlock_rate_name()). */
+void rlock_stats_rate_name_by(zend_string *(*fn)(zend_string *key));
+/* One decision of the rate limiter on key (its Redis key): admitted or refused; slept_us: the
+ * time acquire() slept before it (0: none), counted as a wait with its time. The limiters
+ * share the key table with the locks (kind "ratelimit"), and have totals of their own. */
+void rlock_stats_rate(zend_string *key, bool admitted, int64_t slept_us);
 
 /* Around one acquire call (the registry's, a semaphore's): begin before it, end after it
  * with its result (1 acquired, 0 not, -1 error: not counted here). end counts an acquire (a
@@ -123,6 +133,10 @@ static inline void rlock_stats_waiters(int delta)
 void rlock_stats_status(zval *out, bool keys);
 /* rlock_metrics(): Prometheus' text exposition format 0.0.4. */
 zend_string *rlock_stats_metrics(void);
+/* The same of the running php-fpm pool named pool (its table mapped read-only: the pool's user
+ * or root): false / NULL with an exception thrown (arg: the pool argument's number). */
+bool rlock_stats_pool_status(zend_string *pool, uint32_t arg, zval *out, bool keys);
+zend_string *rlock_stats_pool_metrics(zend_string *pool, uint32_t arg);
 /* rlock_status_reset(): every counter and histogram to zero, the keys forgotten (the gauges,
  * which say what is now, stay). */
 void rlock_stats_reset(void);

@@ -106,10 +106,20 @@ typedef struct {
 	rlock_stats_mark *stats;
 } call_state;
 
-/* Whether the running coroutine's waits yield (swoole.h): then *saved is the call's. */
+/* Whether a wait of the running Swoole coroutine may yield it: the contexts' layer, above,
+ * says (rlock_context_may_yield(), given at MINIT: rlock_conn_yield_by()). */
+static bool (*may_yield)(void);
+
+void rlock_conn_yield_by(bool (*fn)(void))
+{
+	may_yield = fn;
+}
+
+/* Whether the running coroutine's waits yield (swoole.h; not inside one of its Fibers:
+ * src/state/context.h): then *saved is the call's. */
 static zend_always_inline bool yielding(call_state *saved)
 {
-	if (EXPECTED(rlock_swoole == NULL) || !rlock_swoole_coroutine()) {
+	if (EXPECTED(rlock_swoole == NULL) || !may_yield()) {
 		return false;
 	}
 	saved->deadline = RLOCK_G(call_deadline);

@@ -180,6 +180,9 @@ void rlock_sleep_us(zend_long us);
  * coroutine's connection slot (rlock_context_coroutine_slot()), each coroutine its own
  * connections; called only with Swoole loaded. */
 void rlock_conn_slot_by(uint32_t (*fn)(void));
+/* MINIT, from the contexts: fn() is whether a wait of the running Swoole coroutine may yield
+ * it (rlock_context_may_yield()); called only with Swoole loaded. */
+void rlock_conn_yield_by(bool (*fn)(void));
 
 /* Module and request life cycle. The request's own connections (persistent = false) are
  * closed at its very end, post_deactivate, as locks can be taken and released until then. */

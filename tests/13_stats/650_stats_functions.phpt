@@ -47,10 +47,10 @@ try {
 }
 ?>
 --EXPECT--
-rlock_status(bool $keys = true): array
-rlock_metrics(): string
+rlock_status(bool $keys = true, ?string $pool = NULL): array
+rlock_metrics(?string $pool = NULL): string
 rlock_status_reset(): void
-top: enabled table acquires contended waits timeouts lost renewals renewal_failures handovers wait holds waiters servers keys other
+top: enabled table acquires contended waits timeouts lost renewals renewal_failures handovers wait holds waiters servers keys other ratelimit
 table: keys bytes tracked evictions started reset
 keys 64, 1 tracked: true
 wait: count sum_ms p50_ms p99_ms max_ms buckets
@@ -61,7 +61,7 @@ errors: connection timeout auth reply
 key by its name: true
 key: kind acquires contended waits timeouts lost renewals renewal_failures handovers wait
 other: acquires contended waits timeouts lost renewals renewal_failures handovers wait
-without keys: enabled table acquires contended waits timeouts lost renewals renewal_failures handovers wait holds waiters servers
+without keys: enabled table acquires contended waits timeouts lost renewals renewal_failures handovers wait holds waiters servers ratelimit
 metrics end with a newline: true
 rlock_acquires_total counter
 rlock_contended_total counter
@@ -74,6 +74,9 @@ rlock_handovers_total counter
 rlock_wait_seconds histogram
 rlock_holds gauge
 rlock_waiters gauge
+rlock_ratelimit_decisions_total counter
+rlock_ratelimit_waits_total counter
+rlock_ratelimit_wait_seconds_total counter
 rlock_stats_keys gauge
 rlock_stats_evictions_total counter
 rlock_server_commands_total counter

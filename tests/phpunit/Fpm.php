@@ -102,10 +102,14 @@ final class Fpm
         return pack('CCnnCx', 1, $type, 1, strlen($body), 0) . $body;
     }
 
-    /** GET $script?$query from php-fpm; returns the body once FCGI_END_REQUEST arrived. */
-    public function get(string $script, string $query = ''): string
+    /**
+     * GET $script?$query from php-fpm (its pool [www], or the pool listening on $port); returns
+     * the body once FCGI_END_REQUEST arrived.
+     */
+    public function get(string $script, string $query = '', int $port = 0): string
     {
-        $s = stream_socket_client("tcp://127.0.0.1:$this->port", $errno, $errstr, 5);
+        $port = $port ?: $this->port;
+        $s = stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 5);
         if ($s === false) {
             throw new RuntimeException("php-fpm: $errstr");
         }

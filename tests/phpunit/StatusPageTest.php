@@ -17,18 +17,15 @@ declare(strict_types=1);
 use PHPUnit\Framework\TestCase;
 
 require_once __DIR__ . '/Stack.php';
+require_once __DIR__ . '/Chromium.php';
 
 final class StatusPageTest extends TestCase
 {
-	private const CHROMIUM = '/usr/bin/chromium';
-
 	private static ?Stack $stack = null;
 
 	public static function setUpBeforeClass(): void
 	{
-		if (!is_executable(self::CHROMIUM)) {
-			self::markTestSkipped(self::CHROMIUM . ' is not installed (apt-get install chromium)');
-		}
+		Chromium::skipUnlessInstalled();
 		self::$stack = Stack::start(8, 500);
 	}
 
@@ -36,32 +33,6 @@ final class StatusPageTest extends TestCase
 	{
 		self::$stack?->stop();
 		self::$stack = null;
-	}
-
-	/**
-	 * Chromium, headless, on a profile of its own, with $args (--dump-dom, --screenshot=...)
-	 * on $url: what it printed. JS runs for $budgetMs of virtual time: each poll of the page
-	 * waits for its real reply, the second between polls passes at once.
-	 *
-	 * @param list<string> $args
-	 */
-	private static function chromium(array $args, string $url, int $budgetMs): string
-	{
-		$profile = sys_get_temp_dir() . '/rlock-chromium-' . getmypid() . '-' . bin2hex(random_bytes(4));
-		mkdir($profile);
-		$proc = proc_open(
-			array_merge([self::CHROMIUM, '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-				'--disable-background-networking', '--disable-component-update', '--disable-sync', '--hide-scrollbars',
-				"--user-data-dir=$profile", '--window-size=1280,900', "--virtual-time-budget=$budgetMs"], $args, [$url]),
-			[0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['file', "$profile.log", 'w']],
-			$pipes,
-		);
-		$out = (string) stream_get_contents($pipes[1]);
-		$status = proc_close($proc);
-		$log = (string) @file_get_contents("$profile.log");
-		exec('rm -rf ' . escapeshellarg($profile) . ' ' . escapeshellarg("$profile.log"));
-		self::assertSame(0, $status, "chromium failed:\n" . substr($log, -2000));
-		return $out;
 	}
 
 	/** The page's row of $key in the DOM Chromium dumped: its cells by field, or null. */
@@ -93,14 +64,38 @@ final class StatusPageTest extends TestCase
 		$busy = $r['http'][503] ?? 0;
 		$this->assertSame(600, $took + $busy, json_encode($r['http']));
 
-		$dom = self::chromium(['--dump-dom'], self::$stack->cfg['url'] . '/status/', 5000);
-		$this->assertMatchesRegularExpression('/id="updated" data-polls="[1-9]/', $dom, 'the script polled status.php');
+		$dom = Chromium::run(['--dump-dom'], self::$stack->cfg['url'] . '/status/', 5000);
+		$this->assertMatchesRegularExpression('/id="updated"[^>]* data-polls="[1-9]/', $dom, 'the script polled status.php');
 		$row = self::row($dom, seckill_lock_key($sku));
 		$this->assertNotNull($row, "the sale's key is on the page:\n" . substr($dom, 0, 4000));
 		$this->assertSame((string) $took, $row['acquires'], 'every buyer that took the lock, whichever worker served it');
 		$this->assertSame((string) $busy, $row['timeouts'], 'every 503');
 		$this->assertSame('0', $row['lost']);
 		$this->assertGreaterThan(0, (int) $row['waits']);
+	}
+
+	public function testTheRateLimitPanelShowsTheSalesShedRequests(): void
+	{
+		$sku = 'shed-' . bin2hex(random_bytes(3));
+		$before = self::rateTotals(Chromium::run(['--dump-dom'], self::$stack->cfg['url'] . '/status/', 2000));
+		// each buyer clicks 4 times within the second, 1 allowed: the rest are shed (429) before the lock
+		$r = seckill_run(self::$stack->cfg, ['sku' => $sku, 'stock' => 100, 'requests' => 200, 'concurrency' => 20,
+			'clicks' => 4, 'limit' => 1, 'wait' => 2000]);
+		$this->assertSame(0, $r['errors'], self::$stack->logs());
+		$this->assertGreaterThan(0, $r['shed'], json_encode($r['http']));
+
+		$dom = Chromium::run(['--dump-dom'], self::$stack->cfg['url'] . '/status/', 5000);
+		$this->assertMatchesRegularExpression('/id="updated"[^>]* data-polls="[1-9]/', $dom, 'the script polled status.php');
+		$after = self::rateTotals($dom);
+		$this->assertNotNull($after, "the panel:\n" . substr($dom, 0, 4000));
+		$this->assertSame($r['shed'], $after[1] - $before[1], 'every 429 a refusal, whichever worker served it');
+		$this->assertSame($r['requests'] - $r['shed'], $after[0] - $before[0], 'every request that reached the lock admitted');
+	}
+
+	/** The rate limit panel's totals in the DOM: [admitted, refused], or null. */
+	private static function rateTotals(string $dom): ?array
+	{
+		return preg_match('/id="rate-totals">(\d+) admitted, (\d+) refused/', $dom, $m) ? [(int) $m[1], (int) $m[2]] : null;
 	}
 
 	public function testScreenshotDuringASale(): void
@@ -114,7 +109,7 @@ final class StatusPageTest extends TestCase
 		$sale = proc_open(['php', "$repo/examples/seckill/bin/seckill.php", 'run', '--sku=phone-sale', '--stock=300',
 			'--requests=4000', '--concurrency=60', '--wait=40', '--work-us=1500'],
 			[0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes, $repo, $env);
-		self::chromium(["--screenshot=$tmp"], self::$stack->cfg['url'] . '/status/', 60000);
+		Chromium::run(["--screenshot=$tmp"], self::$stack->cfg['url'] . '/status/', 60000);
 		proc_close($sale);
 		$this->assertFileExists($tmp);
 		$size = getimagesize($tmp);
