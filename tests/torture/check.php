@@ -165,7 +165,7 @@ function torture_check(string $dir, array $cfg): array
             if (!$cut) {
                 $violations[] = ['what' => "hold freed under its owner: {$s['kind']} " . implode('+', $s['res'])
                     . " op {$s['op']} of pid {$s['pid']} released false " . ms($s['texit'] - $s['tcall']) . " ms after its acquire call (ttl {$s['ttl']})",
-                    'pids' => [$s['pid']], 't' => $s['texit']];
+                    'pids' => [$s['pid']], 't' => $s['texit'], 'until' => $s['tret']];
             }
         }
     }
@@ -204,7 +204,7 @@ function torture_check(string $dir, array $cfg): array
                 $violations[] = ['what' => "exclusion on $res: {$s['kind']} op {$s['op']} of pid {$s['pid']} entered at "
                     . ms($s['tenter'] - $cfg['t0']) . " ms while {$clash['kind']} op {$clash['op']} of pid {$clash['pid']} was inside ("
                     . ms($clash['tenter'] - $cfg['t0']) . '..' . ms($clash['texit'] - $cfg['t0']) . ' ms; its release: ' . $clash['ret'] . ')',
-                    'pids' => [$clash['pid'], $s['pid']], 't' => $s['tenter']];
+                    'pids' => [$clash['pid'], $s['pid']], 't' => $s['tenter'], 'until' => max($clash['tret'], $s['tret'])];
             }
             $inside[$i] = $s;
             if ($s['kind'] === 'fencing') {
@@ -266,7 +266,9 @@ function torture_report(array $v, array $lines, int $seed): string
 {
     $out = "torture: VIOLATION {$v['what']} seed=$seed\n";
     foreach (array_unique($v['pids']) as $pid) {
-        $mine = array_values(array_filter($lines[$pid] ?? [], fn ($l) => $l[0] <= $v['t'] + 1000000000));
+        // up to the violation (both sections' releases), and a few lines after it
+        $until = ($v['until'] ?? $v['t']) + 1000000;
+        $mine = array_values(array_filter($lines[$pid] ?? [], fn ($l) => $l[0] <= $until));
         $out .= "  last lines of pid $pid:\n";
         foreach (array_slice($mine, -20) as [, $l]) {
             $out .= "    $l\n";

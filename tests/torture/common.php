@@ -208,7 +208,8 @@ function torture_token_held(array $dump, string $token): ?string
 function torture_parse(string $line): ?array
 {
     $f = explode(' ', rtrim($line, "\n"));
-    if (count($f) < 4 || !ctype_digit($f[0])) {
+    // (no ctype: the ZTS lane's PHP has no extension but rlock)
+    if (count($f) < 4 || $f[0] === '' || strspn($f[0], '0123456789') !== strlen($f[0])) {
         return null;
     }
     $extra = [];

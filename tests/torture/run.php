@@ -69,7 +69,7 @@ $cfg = [
     'rate_limit' => 20, 'rate_period' => 1000, 'rate_burst' => 5,
     'pair_pct' => 12, 'coroutines' => $lane === 'swoole',
     'symfony' => is_file('/usr/share/php/Symfony/Component/Lock/autoload.php'),
-    'relay_workers' => $workers >= 3 ? [0 => true, 1 => true] : [],
+    'relay_workers' => $workers >= 3 ? [0 => true, 1 => true] : ($workers === 2 ? [0 => true] : []),
     'relay_faults' => ['delay' => 8, 'cut' => 2, 'drop' => 2, 'loading' => 4, 'busy' => 3],
     'fault_weights' => ['kill' => $lane === 'valgrind' ? 1 : 2, 'stop' => 3, 'clientkill' => 2, 'scriptflush' => 2, 'restart' => 1, 'busy' => 1],
     'redis_cmd' => [],
@@ -130,7 +130,7 @@ function start_worker(int $i, int $inc): void
     $e = $env;
     if ($lane === 'zts') {
         // threads of one process, each a worker's request (worker.php reads these)
-        $cmd = [$opt['harness'], (string) $threads, '1', __DIR__ . '/worker.php'];
+        $cmd = [$opt['harness'], (string) $threads, '1', __DIR__ . '/zts.php'];
         $e = ['TORTURE_CONFIG' => $cfgFile, 'TORTURE_INDEX' => (string) $i, 'TORTURE_INCARNATION' => (string) $inc,
             'PHPRC' => $opt['harness-ini'], 'PHP_INI_SCAN_DIR' => ''] + $env;
     }
@@ -281,6 +281,13 @@ foreach ([$rogue, $faults] as [$p, $pid]) {
     proc_close($p);
 }
 touch("$dir/relay.stop");
+// (its select wakes every 0.2 s: it is gone within a second; else it is killed)
+for ($i = 0; $i < 100 && status_of($relayProc[0])['running']; $i++) {
+    usleep(50000);
+}
+if (status_of($relayProc[0])['running']) {
+    proc_terminate($relayProc[0], SIGKILL);
+}
 proc_close($relayProc[0]);
 // what the processes printed: nothing is expected (a warning, a valgrind or sanitizer report)
 // (but the harness' line of a run that passed)

@@ -19,12 +19,10 @@ declare(strict_types=1);
 require __DIR__ . '/common.php';
 
 /* In the ZTS lane a worker is a process of tests/zts/harness.c's threads, each running this
- * as its request ($phase, $thread): its arguments come from the environment, its threads
- * share the worker's log (O_APPEND: a line is one write) and its op numbers say the thread. */
+ * as its request (zts.php; $phase, $thread): its arguments come from the environment, its
+ * threads share the worker's log (O_APPEND: a line is one write) and its op numbers say the
+ * thread. */
 if (isset($phase)) {
-    if ($phase !== 'request') {
-        return;
-    }
     $argv = [null, getenv('TORTURE_CONFIG'), getenv('TORTURE_INDEX'), getenv('TORTURE_INCARNATION')];
     $tid = 't' . $thread . '.';
 } else {
