@@ -2,7 +2,7 @@
 // package.xml's <contents> from the tracked release files, by the release check's rule
 // (scripts/release-check.sh, section 1): the sources and headers of the root and src/ (the
 // Lua scripts too), the stub, config.m4, config.w32 and Makefile.frag as src; README.md,
-// CHANGELOG.md, LICENSE and docs/*.md as doc; the phpt, .inc and .supp files of tests/ and its numbered folders and tls/
+// CHANGELOG.md, LICENSE, docs/*.md and examples/status/*.php (phpt 772's page) as doc; the phpt, .inc and .supp files of tests/ and its numbered folders and tls/
 // as test. Rewrites package.xml in place; with --check only says whether it would change it.
 //   php scripts/package_contents.php [--check]
 declare(strict_types=1);
@@ -18,7 +18,8 @@ function role(string $f): ?string
         || preg_match('#^(rlock\.stub\.php|config\.m4|config\.w32|Makefile\.frag)$#', $f)) {
         return 'src';
     }
-    if (preg_match('#^(README\.md|CHANGELOG\.md|LICENSE)$#', $f) || preg_match('#^docs/[^/]+\.md$#', $f)) {
+    if (preg_match('#^(README\.md|CHANGELOG\.md|LICENSE)$#', $f) || preg_match('#^docs/[^/]+\.md$#', $f)
+        || preg_match('#^examples/status/[^/]+\.php$#', $f)) {
         return 'doc';
     }
     if (preg_match('#^tests/([0-9]{2}_[^/]+/|tls/)?[^/]+\.(phpt|inc|supp)$#', $f)) {

@@ -47,7 +47,7 @@ trap cleanup EXIT
 # "path role" for every tracked file that belongs in the release
 git ls-files | awk '
 	/^([^\/]+|src\/.+)\.[ch]$/ || /^src\/.+\.lua$/ || /^(rlock\.stub\.php|config\.m4|config\.w32|Makefile\.frag)$/ { print $0, "src"; next }
-	/^(README\.md|CHANGELOG\.md|LICENSE)$/ || /^docs\/[^\/]+\.md$/ { print $0, "doc"; next }
+	/^(README\.md|CHANGELOG\.md|LICENSE)$/ || /^docs\/[^\/]+\.md$/ || /^examples\/status\/[^\/]+\.php$/ { print $0, "doc"; next }
 	/^tests\/([0-9][0-9]_[^\/]+\/|tls\/)?[^\/]+\.(phpt|inc|supp)$/ { print $0, "test" }
 ' | sort > "$work/wanted"
 # "path role" for every file package.xml lists (nested <dir>s joined)

@@ -86,6 +86,17 @@ enum {
 
 typedef struct wd_cluster wd_cluster;
 
+/* A heal to give back (a Redlock master the thread set the key on again where no quorum
+ * renewed it, or for a lock let go meanwhile): the key deleted there if it holds the token. */
+typedef struct wd_giveback {
+	struct wd_giveback *next;
+	wd_server *server;
+	char *key;
+	size_t key_len;
+	char *token;
+	size_t token_len;
+} wd_giveback;
+
 /* A lock the request side watches: a lock on one server (linked in its server's entries), or
  * a Redlock lock over N masters (a group, in wd.groups), renewed through its legs, one per
  * master, each linked in its master's entries. A leg is no handle of the request side's: it
@@ -157,6 +168,7 @@ struct wd_server {
 	size_t cap;
 	int trips;        /* round trips of the batch */
 	bool sent;        /* the batch went out whole: its replies are to be read */
+	bool tried;       /* wd_send() ran for the batch this round */
 	/* Sentinel: host and port are those of the master the Sentinels named at the last
 	 * connect (the thread's to change) */
 	wd_server **sentinels;
@@ -195,6 +207,8 @@ static struct {
 	wd_server *servers;
 	rlock_watchdog_entry *groups;  /* the Redlock locks watched */
 	wd_cluster *clusters;
+	wd_giveback *givebacks;  /* the round's heals to give back: the thread's */
+	int64_t round_cap;    /* no wait of the round under way goes past it; 0: none (the thread's) */
 	uint32_t active;      /* linked entries (and groups) not lost */
 	const char *script_source, *script_sha;
 	/* one command's arguments: the thread's scratch (hiredis copies them at once) */
@@ -369,6 +383,13 @@ static int64_t deadline_of(int64_t ms)
 	return ms > INT64_MAX - now ? INT64_MAX : now + ms;
 }
 
+/* now + ms, but not past the end the round under way allows itself (wd_round()). */
+static int64_t round_deadline_of(int64_t ms)
+{
+	int64_t d = deadline_of(ms);
+	return wd.round_cap && wd.round_cap < d ? wd.round_cap : d;
+}
+
 /* Sleep until when (monotonic ms), a new lock due sooner, MSHUTDOWN or a fork. Mutex held. */
 static void wd_wait(int64_t when)
 {
@@ -389,10 +410,10 @@ static int wd_poll(int fd, short events, int64_t deadline)
 	struct pollfd p[2] = { { .fd = fd, .events = events }, { .fd = wd.interrupt[0], .events = POLLIN } };
 	int n;
 
-	if (left <= 0) {
-		return 0;
-	}
-	n = poll(p, wd.interrupt[0] >= 0 ? 2 : 1, (int) MIN(left, INT_MAX));
+	/* past the deadline, what is there already is still taken (a poll that does not wait):
+	 * the replies of a round are read one server after another against one deadline, and
+	 * a hung server read first must not cost the replies that came meanwhile from the others */
+	n = poll(p, wd.interrupt[0] >= 0 ? 2 : 1, (int) MIN(MAX(left, 0), INT_MAX));
 	if (n < 0) {
 		return errno == EINTR ? 1 : -1;
 	}
@@ -493,7 +514,7 @@ static bool wd_master(wd_server *s)
 		redisContext *c = wd_connect(sentinel);
 		redisReply *r = NULL;
 		if (c && redisAppendCommandArgv(c, 3, argv, lens) == REDIS_OK) {
-			int64_t deadline = deadline_of(sentinel->read_timeout);
+			int64_t deadline = round_deadline_of(sentinel->read_timeout);
 			if (wd_flush(c, deadline)) {
 				r = wd_reply(c, deadline);
 			}
@@ -530,7 +551,7 @@ static redisContext *wd_connect(wd_server *s)
 	redisContext *c = s->port ? redisConnectNonBlock(s->host, s->port) : redisConnectUnixNonBlock(s->host);
 
 	/* the connect goes on in the background: writable once it is done, SO_ERROR says how */
-	deadline = deadline_of(s->connect_timeout);
+	deadline = round_deadline_of(s->connect_timeout);
 	if (!c || c->err || wd_poll(c->fd, POLLOUT, deadline) <= 0
 			|| getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) {
 		goto fail;
@@ -550,7 +571,7 @@ static redisContext *wd_connect(wd_server *s)
 		goto fail;
 	}
 	if (n > 0) {
-		deadline = deadline_of(s->read_timeout);
+		deadline = round_deadline_of(s->read_timeout);
 		if (!wd_flush(c, deadline)) {
 			goto fail;
 		}
@@ -843,7 +864,7 @@ static void wd_send(wd_server *s)
 		pthread_mutex_unlock(&wd.mutex);
 	}
 	s->trips = 1;
-	s->sent = wd_write(s, false, deadline_of(s->read_timeout), &sent);
+	s->sent = wd_write(s, false, round_deadline_of(s->read_timeout), &sent);
 }
 
 /* The second half: the replies, by deadline (every server's batch was written before: the
@@ -859,7 +880,7 @@ static void wd_receive(wd_server *s, int64_t deadline)
 		}
 		if (sent > 0) {
 			s->trips++;
-			deadline = deadline_of(s->read_timeout);
+			deadline = round_deadline_of(s->read_timeout);
 			if (wd_write(s, true, deadline, &sent)) {
 				wd_read(s, true, deadline);
 			}
@@ -915,6 +936,89 @@ static bool wd_reroute(wd_server *s, rlock_watchdog_entry *e, signed char result
 	return true;
 }
 
+/* Give back, after this round, the heal the thread made of key on s (a Redlock master that
+ * had lost it): no quorum renewed the lock in the same round, or it was let go while the
+ * round was under way (an unlock() whose release came before the renewal). Otherwise the
+ * key, set again under a token nobody holds any more, would keep everyone out for a whole
+ * lease: after a forceUnlock(), after a release. Out of memory: it expires with its lease.
+ * Mutex held. */
+static void giveback_add(wd_server *s, const char *key, size_t key_len, const char *token, size_t token_len)
+{
+	wd_giveback *b = calloc(1, sizeof(*b));
+
+	if (b && (b->key = copy_bytes(key, key_len)) && (b->token = copy_bytes(token, token_len))) {
+		b->server = s;
+		b->key_len = key_len;
+		b->token_len = token_len;
+		b->next = wd.givebacks;
+		wd.givebacks = b;
+		return;
+	}
+	if (b) {
+		free(b->key);
+		free(b);
+	}
+}
+
+static void giveback_free(wd_giveback *b)
+{
+	while (b) {
+		wd_giveback *next = b->next;
+		free(b->key);
+		free(b->token);
+		free(b);
+		b = next;
+	}
+}
+
+/* Send the round's give-backs, each on its master's connection of the thread's (none there
+ * now: it expires with its lease): the renew script with a ttl of 0, which deletes the key
+ * where it still holds the token (PEXPIRE 0) and touches nothing else; every one written,
+ * then every reply read, within a read timeout. EVAL: the script may be gone from a master
+ * that restarted. Mutex held, let go while talking. */
+static void wd_give_back(void)
+{
+	wd_giveback *list = wd.givebacks, *b;
+	int64_t timeout = 0, deadline;
+
+	wd.givebacks = NULL;
+	if (!list) {
+		return;
+	}
+	pthread_mutex_unlock(&wd.mutex);
+	for (b = list; b; b = b->next) {
+		wd_server *s = b->server;
+		const char *argv[6] = { "EVAL", wd.script_source, "1", b->key, b->token, "0" };
+		size_t lens[6] = { 4, strlen(wd.script_source), 1, b->key_len, b->token_len, 1 };
+		if (s->ctx && redisAppendCommandArgv(s->ctx, 6, argv, lens) != REDIS_OK) {
+			wd_disconnect(s);
+		}
+	}
+	for (b = list; b; b = b->next) {
+		wd_server *s = b->server;
+		if (s->ctx && !wd_flush(s->ctx, deadline_of(s->read_timeout))) {
+			wd_disconnect(s);
+		}
+	}
+	for (b = list; b; b = b->next) {
+		timeout = MAX(timeout, b->server->read_timeout);
+	}
+	deadline = deadline_of(timeout);
+	for (b = list; b; b = b->next) {
+		wd_server *s = b->server;
+		redisReply *r;
+		if (s->ctx) {
+			if ((r = wd_reply(s->ctx, deadline))) {
+				freeReplyObject(r);
+			} else {
+				wd_disconnect(s);
+			}
+		}
+	}
+	pthread_mutex_lock(&wd.mutex);
+	giveback_free(list);
+}
+
 /* What the round trip to s that started at sent found, into the batch's entries (a leg's
  * into its state: its group is judged once every leg is in). Mutex held. */
 static void wd_apply(wd_server *s, int64_t sent)
@@ -930,7 +1034,11 @@ static void wd_apply(wd_server *s, int64_t sent)
 			g->legs_in_flight--;
 		}
 		if (!e->linked) {
-			/* let go while we talked; a group is freed with its last leg in flight */
+			/* let go while we talked: a heal came after the release, or in its place */
+			if (g && s->results[i] == WD_HEALED) {
+				giveback_add(s, e->key, e->key_len, e->token, e->token_len);
+			}
+			/* a group is freed with its last leg in flight */
 			if (g ? !g->held && g->legs_in_flight == 0 : !e->held) {
 				entry_free(g ? g : e);
 			}
@@ -984,6 +1092,17 @@ static void wd_apply(wd_server *s, int64_t sent)
 	}
 }
 
+/* Group g is lost (not told yet). Mutex held. */
+static void group_lose(rlock_watchdog_entry *g)
+{
+	mark_lost(g);
+	for (uint32_t i = 0; i < g->nlegs; i++) {
+		mark_lost(&g->legs[i]);
+	}
+	wd.active--;
+	wd.stats.losses++;
+}
+
 /* Judge group g once every leg's renewal sent at sent is in: held while a quorum of masters
  * renewed it (their keys still held our token), its validity then the quorum-th longest
  * lease less the drift; a heal (a master that had lost the key, set again) counts only then.
@@ -1008,7 +1127,18 @@ static bool group_judge(rlock_watchdog_entry *g, int64_t sent, int64_t now)
 			untils[j] = l->valid_until;
 		}
 	}
-	if (ours >= g->quorum) {
+	if (ours < g->quorum || untils[g->quorum - 1] - drift_of(g->ttl_sent) <= now) {
+		/* the heals do not count: given back */
+		for (uint32_t i = 0; i < g->nlegs; i++) {
+			rlock_watchdog_entry *l = &g->legs[i];
+			if (l->state == WD_HEALED && l->server) {
+				giveback_add(l->server, l->key, l->key_len, l->token, l->token_len);
+				l->state = WD_ABSENT;
+			}
+		}
+	}
+	/* a quorum renewed, and its leases are not over already (the replies came late) */
+	if (ours >= g->quorum && untils[g->quorum - 1] - drift_of(g->ttl_sent) > now) {
 		g->until = g->valid_until = untils[g->quorum - 1] - drift_of(g->ttl_sent);
 		g->due = sent + period_of(MIN(g->ttl_sent, g->ttl));
 		wd.stats.renewals++;
@@ -1018,19 +1148,14 @@ static bool group_judge(rlock_watchdog_entry *g, int64_t sent, int64_t now)
 		return false;
 	}
 	if (ours + unknown >= g->quorum && g->until > now) {
-		g->due = now + retry_of(g->ttl);
+		g->due = MIN(now + retry_of(g->ttl), g->until);
 		wd.stats.failures++;
 		if (g->stats_key) {
 			rlock_stats_count_hash(g->stats_key, RLOCK_STAT_RENEWAL_FAILURES);
 		}
 		return false;
 	}
-	mark_lost(g);
-	for (uint32_t i = 0; i < g->nlegs; i++) {
-		mark_lost(&g->legs[i]);
-	}
-	wd.active--;
-	wd.stats.losses++;
+	group_lose(g);
 	return true;
 }
 
@@ -1063,7 +1188,20 @@ static void wd_round(int64_t now)
 	wd_server *first = wd.servers;
 	int64_t start = now;
 	bool any = false;
+	/* The round waits (connects, replies) at most half the shortest lease in it: a hung
+	 * server (or a read timeout longer than a lease) must not hold up the next renewal of
+	 * the locks on the other servers, a group's other masters among them, until their
+	 * leases ran out, another process taking a lock while its owner still held it. */
+	int64_t cap = INT64_MAX;
 
+	/* a group whose validity ended with no quorum renewing it is lost now, not after a round
+	 * (another process may take it as soon as its leases end, a drift later) */
+	for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
+		if (!is_lost(g) && g->until <= now) {
+			group_lose(g);
+			tell_lost(g);
+		}
+	}
 	/* the groups that go: the due ones, and those half-way that may as well go with them */
 	for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
 		g->in_round = !is_lost(g) && now >= g->due - period_of(g->ttl) / 2;
@@ -1082,19 +1220,48 @@ static void wd_round(int64_t now)
 		}
 	}
 	if (any) {
-		pthread_mutex_unlock(&wd.mutex);
+		/* ... and a lock that is not in it must not wait past half a period after its due time */
 		for (wd_server *s = first; s; s = s->next) {
-			if (s->batch_len > 0) {
-				wd_send(s);
+			s->tried = false;
+			for (size_t i = 0; i < s->batch_len; i++) {
+				rlock_watchdog_entry *e = s->batch[i];
+				cap = MIN(cap, start + MAX((e->group ? e->group->ttl_sent : e->ttl) / 2, 1));
+			}
+			for (rlock_watchdog_entry *e = s->entries; e; e = e->next) {
+				if (!e->group && !e->in_flight && !is_lost(e)) {
+					cap = MIN(cap, e->due + period_of(e->ttl) / 2);
+				}
+			}
+		}
+		/* ... nor past a group's validity: lost then, at the next round's start */
+		for (rlock_watchdog_entry *g = wd.groups; g; g = g->next) {
+			if (!g->in_round && !is_lost(g)) {
+				cap = MIN(cap, g->due + period_of(g->ttl) / 2);
+			}
+			if (!is_lost(g)) {
+				cap = MIN(cap, g->until);
+			}
+		}
+		wd.round_cap = cap;
+		pthread_mutex_unlock(&wd.mutex);
+		/* the servers connected first, then those to connect to (a connect may wait) */
+		for (int pass = 0; pass < 2; pass++) {
+			for (wd_server *s = first; s; s = s->next) {
+				if (s->batch_len > 0 && !s->tried && (pass == 1 || s->ctx)) {
+					s->tried = true;
+					wd_send(s);
+				}
 			}
 		}
 		/* every server's replies awaited from one moment on */
 		int64_t sent = (int64_t) rlock_now_ms();
 		for (wd_server *s = first; s; s = s->next) {
 			if (s->batch_len > 0) {
-				wd_receive(s, s->read_timeout > INT64_MAX - sent ? INT64_MAX : sent + s->read_timeout);
+				int64_t deadline = s->read_timeout > INT64_MAX - sent ? INT64_MAX : sent + s->read_timeout;
+				wd_receive(s, MIN(deadline, cap));
 			}
 		}
+		wd.round_cap = 0;
 		pthread_mutex_lock(&wd.mutex);
 		for (wd_server *s = first; s; s = s->next) {
 			if (s->batch_len > 0) {
@@ -1112,6 +1279,7 @@ static void wd_round(int64_t now)
 			}
 		}
 	}
+	wd_give_back();
 }
 
 /* The thread is ending: free the servers no lock refers to, and close its connections unless
@@ -1288,6 +1456,8 @@ static void servers_drop(bool child)
 		}
 	}
 	wd.groups = NULL;
+	giveback_free(wd.givebacks);
+	wd.givebacks = NULL;
 	for (wd_cluster *cl = wd.clusters, *next_cl; cl; cl = next_cl) {
 		next_cl = cl->next;
 		cluster_free(cl);
@@ -1626,7 +1796,8 @@ static int wd_start(void)
 }
 
 /* The lock over o's Redlock masters: a group, and a leg on each master. Mutex not held. */
-static rlock_watchdog_entry *group_watch(const rlock_opts *o, rlock_watchdog_entry *g, rlock_err *err)
+static rlock_watchdog_entry *group_watch(const rlock_opts *o, rlock_watchdog_entry *g, zend_long valid_until,
+	rlock_err *err)
 {
 	wd_server *servers[RLOCK_MAX_SERVERS];
 	int rc;
@@ -1667,9 +1838,14 @@ static rlock_watchdog_entry *group_watch(const rlock_opts *o, rlock_watchdog_ent
 		return NULL;
 	}
 	int64_t now = (int64_t) rlock_now_ms();
-	g->due = now + period_of(g->ttl);
-	/* as acquired (a little before now) */
+	/* as the acquire found it: its leases were set when it sent, which may be a read timeout
+	 * before now (a hung master awaited); restore(): what the lease has left. Renewed by half
+	 * of it at the latest. */
 	g->until = now + g->ttl - drift_of(g->ttl);
+	if (valid_until > 0 && valid_until < g->until) {
+		g->until = valid_until;
+	}
+	g->due = MIN(now + period_of(g->ttl), now + MAX((g->until - now) / 2, 0));
 	for (uint32_t i = 0; i < g->nlegs; i++) {
 		entry_link(servers[i], &g->legs[i]);
 	}
@@ -1681,7 +1857,7 @@ static rlock_watchdog_entry *group_watch(const rlock_opts *o, rlock_watchdog_ent
 }
 
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long ttl, uint64_t stats_key, rlock_err *err)
+	zend_long ttl, zend_long valid_until, uint64_t stats_key, rlock_err *err)
 {
 	rlock_watchdog_entry *e = calloc(1, sizeof(*e));
 	wd_server *s;
@@ -1703,7 +1879,7 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	e->lost_pending = &RLOCK_G(lost_pending);
 	e->vm_interrupt = (void *) &EG(vm_interrupt);
 	if (o->nservers > 0) {
-		return group_watch(o, e, err);
+		return group_watch(o, e, valid_until, err);
 	}
 
 	pthread_mutex_lock(&wd.mutex);
@@ -1758,7 +1934,7 @@ bool rlock_watchdog_lost(const rlock_watchdog_entry *e)
 	return is_lost(e);
 }
 
-void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl)
+void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl, zend_long valid_until)
 {
 	pthread_mutex_lock(&wd.mutex);
 	e->ttl = ttl;
@@ -1766,8 +1942,9 @@ void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl)
 		int64_t now = (int64_t) rlock_now_ms();
 		e->due = now + period_of(ttl);
 		if (e->legs) {
-			/* extend() just renewed a quorum */
-			e->until = MAX(e->until, now + ttl - drift_of(ttl));
+			/* extend() just set every master's lease to ttl: the validity is what it found,
+			 * even when shorter than the last renewal's (its leases are gone sooner now) */
+			e->until = valid_until;
 		}
 		wake_for(e->due);
 	}
@@ -1806,11 +1983,12 @@ void rlock_watchdog_mshutdown(void)
 }
 
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long ttl, uint64_t stats_key, rlock_err *err)
+	zend_long ttl, zend_long valid_until, uint64_t stats_key, rlock_err *err)
 {
 	(void) key;
 	(void) token;
 	(void) ttl;
+	(void) valid_until;
 	(void) stats_key;
 	rlock_err_set(err, RLOCK_ERR_REPLY, o->server.label, "the watchdog needs POSIX threads, which this build lacks");
 	return NULL;
@@ -1828,10 +2006,11 @@ bool rlock_watchdog_lost(const rlock_watchdog_entry *e)
 	return false;
 }
 
-void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl)
+void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl, zend_long valid_until)
 {
 	(void) e;
 	(void) ttl;
+	(void) valid_until;
 }
 
 zend_long rlock_watchdog_valid_until(const rlock_watchdog_entry *e)

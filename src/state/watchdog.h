@@ -23,12 +23,14 @@ void rlock_watchdog_minit(void);
 void rlock_watchdog_mshutdown(void);
 
 /* Renew key (held with token) to ttl ms every ttl/3 from now on (renewals and failures
- * counted in the statistics under stats_key: rlock_stats_watch_hash(); 0 none), starting the thread if it
+ * counted in the statistics under stats_key: rlock_stats_watch_hash(); 0 none; valid_until:
+ * when the hold's validity ends as the acquire found it, rlock_now_ms(), 0 unknown: a
+ * Redlock lock is lost at the latest then unless renewed), starting the thread if it
  * does not run. Copies what it needs: nothing of o, key or token is kept. NULL with err set
  * when the thread cannot be started. A renewal that finds it lost sets the calling thread's
  * RLOCK_G(lost_pending) and EG(vm_interrupt) (src/state/lost.c), until it is unwatched. */
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long ttl, uint64_t stats_key, rlock_err *err);
+	zend_long ttl, zend_long valid_until, uint64_t stats_key, rlock_err *err);
 
 /* Stop renewing and give the entry back: whether a renewal had found it lost (the last word:
  * no renewal runs after). */
@@ -37,8 +39,10 @@ bool rlock_watchdog_unwatch(rlock_watchdog_entry *e);
 /* Whether a renewal found the lock no longer ours. Asks nothing of Redis. */
 bool rlock_watchdog_lost(const rlock_watchdog_entry *e);
 
-/* The lease was set to ttl ms just now (extend()): renew to that from now on. */
-void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl);
+/* The lease was set to ttl ms just now (extend()): renew to that from now on. valid_until:
+ * the validity extend() found (rlock_now_ms()), which a Redlock lock's group takes as its own,
+ * shorter or longer. */
+void rlock_watchdog_set_ttl(rlock_watchdog_entry *e, zend_long ttl, zend_long valid_until);
 
 /* When the lease ends by the monotonic clock (ms, as rlock_now_ms()), as the last renewal
  * left it; 0 before the first renewal. */

@@ -50,7 +50,7 @@ $s = rlock_status();
 echo "tracked {$s['table']['tracked']}, evictions {$s['table']['evictions']}, other acquires {$s['other']['acquires']}, pool acquires {$s['acquires']}\n";
 
 // a rate limiter whose name needs escaping: its decisions, valid too
-$r = new RRateLimiter("rate \"limit\"\xff", 1, 60000, $o);
+$r = new RRateLimiter("rate \"limit\"\xff", 1, 60000, array_diff_key($o, ['reentrant' => 1]));
 $r->tryAcquire();
 $r->tryAcquire();
 $m = rlock_metrics();

@@ -198,6 +198,41 @@ final class BridgeSymfonyTest extends BridgeTestCase
         $this->assertSame(0, $this->client->exists('bridge:k'));
     }
 
+    /** A child: whether a Lock of another Key of 'k' gets in. */
+    private const TAKER = <<<'PHP'
+        $other = (new Symfony\Component\Lock\LockFactory(new RLock\Bridge\Symfony\RLockStore($cfg['opts'])))->createLock('k', 10.0);
+        echo json_encode(['got' => $other->acquire()]), "\n";
+        PHP;
+
+    public function testARefreshAfterAShorterOneAsksRedisAndKeepsOthersOut(): void
+    {
+        // the store compared a refresh with the lease its save took, never one a refresh set:
+        // refresh(1.0) then refresh(10.0) skipped the round trip, Redis held 1 s while the Key
+        // claimed 10 s, and another process got in while isExpired() was false
+        $lock = (new LockFactory($this->store(['ttl' => 10000])))->createLock('k', 10.0);
+        $this->assertTrue($lock->acquire());
+        $lock->refresh(1.0);
+        $lock->refresh(10.0);
+        $pttl = $this->client->pttl('bridge:k');
+        $this->assertGreaterThan(5000, $pttl);
+        // what the Key claims is what Redis holds, or less (1 s of slack for a loaded machine)
+        $this->assertLessThanOrEqual($pttl + 1000, $lock->getRemainingLifetime() * 1000);
+        // a refresh 100 ms in (1% of a 20 s lease: no round trip needed) claims no more than Redis has
+        $lock2 = (new LockFactory($this->store(['ttl' => 20000])))->createLock('k2', 20.0);
+        $this->assertTrue($lock2->acquire());
+        usleep(100000);
+        $lock2->refresh();
+        $this->assertLessThanOrEqual($this->client->pttl('bridge:k2') + 1, $lock2->getRemainingLifetime() * 1000);
+        // while the Key says it holds, nobody else gets in
+        $c = $this->startChild(self::TAKER);
+        $r = $this->report($c);
+        $this->finishChild($c);
+        $this->assertFalse($lock->isExpired());
+        $this->assertSame(['got' => false], $r);
+        $lock->release();
+        $lock2->release();
+    }
+
     public function testPutOffExpirationPastTheLifetimeGivesTheLockBack(): void
     {
         $store = $this->store();

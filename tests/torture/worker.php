@@ -333,7 +333,9 @@ function run_op(string $kind, array $resources): void
             }
             return;
         case 'rate':
-            $rl = new RRateLimiter('rl0', $cfg['rate_limit'], $cfg['rate_period'], $base + ['burst' => $cfg['rate_burst']]);
+            // a limiter holds nothing: a lock's ttl is refused
+            $rl = new RRateLimiter('rl0', $cfg['rate_limit'], $cfg['rate_period'],
+                array_diff_key($base, ['ttl' => 1]) + ['burst' => $cfg['rate_burst']]);
             $n = mt_rand(1, 2);
             $op = opid();
             $tcall = hrtime(true);

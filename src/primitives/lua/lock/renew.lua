@@ -2,7 +2,8 @@
 -- ARGV: n tokens, then n ttls. One integer per key: 1 renewed, 0 not ours, 2 no key there,
 -- 3 no key there, set again to the token: a negative ttl (-ttl) asks for that, for a master
 -- of a Redlock lock that lost the key (the watchdog counts the heal only where a quorum of
--- masters renewed in the same round). A key is a
+-- masters renewed in the same round; it sends a ttl of 0, which deletes the key where it holds
+-- the token, to give back a heal that did not count). A key is a
 -- mutex's (a string holding the token: its lease is the key's), or the holders of a lock
 -- shared by several (a sorted set of holder tokens, each scored with the ms its lease ends
 -- by the server's clock, the key living as long as its longest lease). Run by the watchdog
