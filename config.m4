@@ -54,12 +54,27 @@ if test "$PHP_RLOCK" != "no"; then
     AC_DEFINE(RLOCK_HAVE_TLS, 1, [rediss:// DSNs: built with hiredis_ssl])
   fi
 
-  dnl the watchdog's thread (src/watchdog.c)
+  dnl the watchdog's thread (src/state/watchdog.c)
   AC_CHECK_LIB([pthread], [pthread_create], [PHP_ADD_LIBRARY(pthread,, RLOCK_SHARED_LIBADD)])
 
   PHP_SUBST(RLOCK_SHARED_LIBADD)
-  PHP_NEW_EXTENSION(rlock,
-    rlock.c class_rlock.c class_rreadwritelock.c class_rsemaphore.c class_rratelimiter.c src/options.c src/conn.c src/scripts.c src/route.c src/lock.c src/redlock.c src/multi.c src/rwlock.c src/semaphore.c src/ratelimit.c src/registry.c src/context.c src/errors.c src/watchdog.c src/swoole.c src/stats.c src/lost.c,
+  dnl the module entry, then src/ layer by layer, top down (docs/design.md draws them)
+  PHP_NEW_EXTENSION(rlock, rlock.c \
+    src/php/class_rlock.c src/php/class_rreadwritelock.c src/php/class_rsemaphore.c src/php/class_rratelimiter.c src/php/shared.c \
+    src/state/registry.c src/state/context.c src/state/watchdog.c src/state/lost.c \
+    src/primitives/lock.c src/primitives/redlock.c src/primitives/multi.c src/primitives/rwlock.c src/primitives/semaphore.c src/primitives/ratelimit.c src/primitives/scripts.c \
+    src/transport/conn.c src/transport/route.c \
+    src/runtime/swoole.c \
+    src/stats/stats.c \
+    src/core/options.c src/core/errors.c src/core/globals.c,
     $ext_shared,, -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
-  PHP_ADD_BUILD_DIR($ext_builddir/src)
+  dnl src/primitives/lua.h from the Lua scripts, when one changed (Makefile.frag)
+  PHP_ADD_MAKEFILE_FRAGMENT
+  PHP_ADD_BUILD_DIR($ext_builddir/src/php)
+  PHP_ADD_BUILD_DIR($ext_builddir/src/state)
+  PHP_ADD_BUILD_DIR($ext_builddir/src/primitives)
+  PHP_ADD_BUILD_DIR($ext_builddir/src/transport)
+  PHP_ADD_BUILD_DIR($ext_builddir/src/runtime)
+  PHP_ADD_BUILD_DIR($ext_builddir/src/stats)
+  PHP_ADD_BUILD_DIR($ext_builddir/src/core)
 fi

@@ -12,32 +12,28 @@
 #include "zend_attributes.h"
 #include "ext/spl/spl_exceptions.h"
 #include "php_rlock.h"
-#include "src/options.h"
-#include "src/errors.h"
-#include "src/conn.h"
-#include "src/lock.h"
-#include "src/scripts.h"
-#include "src/route.h"
-#include "src/registry.h"
-#include "src/context.h"
-#include "src/swoole.h"
-#include "src/multi.h"
-#include "src/semaphore.h"
-#include "src/watchdog.h"
-#include "src/lost.h"
-#include "src/rwlock.h"
-#include "src/ratelimit.h"
-#include "src/stats.h"
-#include "rlock_class.h"
+#include "src/core/options.h"
+#include "src/core/errors.h"
+#include "src/transport/conn.h"
+#include "src/primitives/lock.h"
+#include "src/primitives/scripts.h"
+#include "src/transport/route.h"
+#include "src/state/registry.h"
+#include "src/state/context.h"
+#include "src/runtime/swoole.h"
+#include "src/primitives/multi.h"
+#include "src/primitives/semaphore.h"
+#include "src/state/watchdog.h"
+#include "src/state/lost.h"
+#include "src/primitives/rwlock.h"
+#include "src/primitives/ratelimit.h"
+#include "src/stats/stats.h"
+#include "src/php/classes.h"
 #include "rlock_arginfo.h"
 
 #include <hiredis/hiredis.h>
 #include <unistd.h>
 #include <pthread.h>
-
-ZEND_DECLARE_MODULE_GLOBALS(rlock)
-
-pid_t rlock_pid;
 
 
 /* ---- php.ini ---- */
@@ -55,7 +51,7 @@ static bool ini_read;
 
 /* Every setting: never refused, as a refusal would leave the default in its place (often
  * another Redis). An invalid value is kept as given, and every call that would use it
- * throws (src/options.c); one warning says so at startup, none per request (a pool's
+ * throws (src/core/options.c); one warning says so at startup, none per request (a pool's
  * php_value, .user.ini) nor at ini_set(), whose calls throw. */
 static ZEND_INI_MH(OnUpdateOpt)
 {
@@ -65,7 +61,7 @@ static ZEND_INI_MH(OnUpdateOpt)
 	return SUCCESS;
 }
 
-/* A DSN, or a comma-separated list of them, with passwords masked as src/options.c reads
+/* A DSN, or a comma-separated list of them, with passwords masked as src/core/options.c reads
  * them: phpinfo() never shows a password. */
 static ZEND_INI_DISP(display_servers)
 {
@@ -123,106 +119,6 @@ PHP_INI_BEGIN()
 PHP_INI_END()
 
 
-/* ---- what the class files share (rlock_class.h) ---- */
-
-/* err thrown, with every password of o masked: the one way a failure leaves the extension
- * (a server's text, a host a MOVED names, may have echoed one). */
-void rlock_throw(const rlock_opts *o, rlock_err *err)
-{
-	rlock_opts_scrub(o, err->msg, sizeof(err->msg));
-	rlock_err_throw(err);
-}
-
-/* The lock's Redis key: prefix and key (escaped should they begin like a companion key). */
-zend_string *rlock_full_key(const rlock_opts *o, zend_string *key)
-{
-	return rlock_keys_lock_key(zend_string_concat2(ZSTR_VAL(o->prefix), ZSTR_LEN(o->prefix), ZSTR_VAL(key), ZSTR_LEN(key)));
-}
-
-rlock_opts *rlock_construct_args(zend_string *key, HashTable *options, zend_string **full)
-{
-	if (ZSTR_LEN(key) == 0) {
-		zend_argument_value_error(1, "must not be empty");
-		return NULL;
-	}
-	rlock_opts *o = rlock_opts_create(options, 2);
-	if (!o) {
-		return NULL;
-	}
-	*full = rlock_full_key(o, key);
-	if (o->nnodes && !rlock_keys_cluster_safe(*full)) {
-		zend_argument_value_error(1, "must not contain \"}\" outside a {hash tag} with the \"cluster\" option, "
-			"or its companion keys could not share its slot");
-		zend_string_release(*full);
-		rlock_opts_release(o);
-		return NULL;
-	}
-	return o;
-}
-
-/* A ms argument: null means the option's value (def). -1 with a ValueError out of the
- * range of that option. */
-zend_long rlock_ms_arg(const char *option, zend_long def, zend_long ms, bool is_null, uint32_t arg_num)
-{
-	if (is_null) {
-		return def;
-	}
-	return rlock_opts_check_arg(option, ms, arg_num) ? ms : -1;
-}
-
-HashTable *rlock_debug_array(zval *info, const rlock_opts *o)
-{
-	zval opts;
-
-	add_assoc_long(info, "ttl", o->ttl);
-	rlock_opts_debug(o, NULL, &opts);
-	add_assoc_zval(info, "options", &opts);
-	return Z_ARR_P(info);
-}
-
-bool rlock_refuse_elsewhere(rlock_owners *w, const char *verb, const char *what, zend_string *name)
-{
-	if (!rlock_owners_elsewhere(w)) {
-		return false;
-	}
-	zend_throw_exception_ex(rlock_ce_exception, 0, "Cannot %s %s \"%s\" from this execution context: another one "
-		"(the main flow, another Fiber or another Swoole coroutine) holds it through this object, and a hold belongs to the "
-		"context that took it",
-		verb, what, ZSTR_VAL(name));
-	return true;
-}
-
-void rlock_synchronized_run(zval *return_value, zval *this_ptr, zend_fcall_info *fci, zend_fcall_info_cache *fcc,
-	rlock_give_back give_back, void *holder, const char *lost_format, zend_string *name)
-{
-	zval arg, result;
-
-	ZVAL_OBJ_COPY(&arg, Z_OBJ_P(this_ptr));
-	ZVAL_UNDEF(&result);
-	fci->retval = &result;
-	fci->param_count = 1;
-	fci->params = &arg;
-	zend_call_function(fci, fcc);
-	zval_ptr_dtor(&arg);
-
-	if (EG(exception)) {
-		/* $fn's exception wins over anything the release has to say. */
-		give_back(holder, false);
-		zval_ptr_dtor(&result);
-		return;
-	}
-	int rc = give_back(holder, true);
-	if (rc == 0) {
-		zend_object *ex = zend_throw_exception_ex(rlock_ce_lost_exception, 0, lost_format, ZSTR_VAL(name));
-		zend_update_property(rlock_ce_lost_exception, ex, "result", sizeof("result") - 1, &result);
-	}
-	if (rc <= 0) {
-		zval_ptr_dtor(&result);
-		return;
-	}
-	RETURN_COPY_VALUE(&result);
-}
-
 PHP_METHOD(RLockLostException, getResult)
 {
 	zval rv;
@@ -231,7 +127,7 @@ PHP_METHOD(RLockLostException, getResult)
 	RETURN_COPY(zend_read_property(rlock_ce_lost_exception, Z_OBJ_P(ZEND_THIS), "result", sizeof("result") - 1, 0, &rv));
 }
 
-/* ---- statistics (src/stats.c) ---- */
+/* ---- statistics (src/stats/stats.c) ---- */
 
 PHP_FUNCTION(rlock_status)
 {
@@ -356,6 +252,7 @@ PHP_MINIT_FUNCTION(rlock)
 	pthread_atfork(NULL, NULL, rlock_atfork_child);
 	rlock_watchdog_minit();
 	rlock_context_minit();
+	rlock_registry_minit();
 	rlock_lost_minit();
 	return SUCCESS;
 }
@@ -471,8 +368,5 @@ zend_module_entry rlock_module_entry = {
 };
 
 #ifdef COMPILE_DL_RLOCK
-# ifdef ZTS
-ZEND_TSRMLS_CACHE_DEFINE()
-# endif
 ZEND_GET_MODULE(rlock)
 #endif

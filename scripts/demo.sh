@@ -21,15 +21,18 @@
 #   4. impatient buyers (each clicks 3 times) with a rate limit in front of the lock
 #      (RRateLimiter: 1 attempt per second per buyer) -> the repeats shed with a 429
 #   5. requests that die holding the lock (fatal error, uncaught exception, exit(),
-#      max_execution_time, worker killed by request_terminate_timeout)
+#      max_execution_time)
 #   6. one more locked sale on the workers that lived through it all
-#   7. at each worker count: 100 items, 1,000 buyers, 1 ms of work in the sale, under
+#   7. workers killed holding the lock by request_terminate_timeout, on a stack whose
+#      request_terminate_timeout is 3 s; every other step's is 30 s (STACK_TERMINATE), well
+#      above a sale's wait (3 s) plus its work: a slow machine never has a holder killed
+#   8. at each worker count: 100 items, 1,000 buyers, 1 ms of work in the sale, under
 #      rlock, the baton (the floor of a hand-over lock, unsafe), the classic SET NX +
 #      usleep + EVAL lock, symfony/lock, Laravel's lock, the same two over rlock's
 #      framework bridge (bridge/), and no lock; one watched run per lock (MONITOR counts
 #      its commands), then one round; the table, and a chart: DIR/demo.md, DIR/demo.png
 #      (default DIR: examples/seckill/out)
-# A minute or two on 2 cores. --full: the comparison of step 7 with 3,000 buyers and 3 rounds
+# A minute or two on 2 cores. --full: the comparison of step 8 with 3,000 buyers and 3 rounds
 # (medians), and the goals it is measured against (several minutes).
 # Exits non-zero if a locked sale oversells or any check fails (not on a missed goal).
 set -euo pipefail
@@ -55,7 +58,7 @@ for arg in "$@"; do
 	--compare-requests=*) compare_requests=${arg#*=} ;;
 	--locks=*) locks=${arg#*=} ;;
 	--out=*) out=${arg#*=} ;;
-	-h | --help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "demo: unknown argument: $arg" >&2; exit 2 ;;
 	esac
 done
@@ -91,7 +94,13 @@ source "$repo/scripts/lib/stack.sh"
 trap 'stack_stop' EXIT
 trap 'exit 130' INT TERM
 export STACK_WORKERS=${STACK_WORKERS:-16} STACK_MAX_REQUESTS=${STACK_MAX_REQUESTS:-200}
-export STACK_TERMINATE=${STACK_TERMINATE:-3}
+# request_terminate_timeout: well above a sale's wait for the lock (3 s) plus its work, so that
+# a slow machine never has php-fpm kill a worker that holds the lock (that would leave it
+# behind: the sale's check "no lock left behind" would fail for want of CPU). Killing a worker
+# mid-hold is the death step's own (7), on a stack of its own with a short timeout.
+sale_terminate=${STACK_TERMINATE:-30}
+death_terminate=3
+export STACK_TERMINATE=$sale_terminate
 # the framework rows' classes preloaded (opcache.preload, as symfony advises for production)
 export STACK_FPM_ARGS="${STACK_FPM_ARGS:-} -d opcache.preload=$repo/examples/seckill/preload.php -d opcache.preload_user=$(id -un)"
 stack_info() {
@@ -135,13 +144,32 @@ say "4. impatient buyers, each clicking 3 times, a rate limit of 1 per second pe
 seckill run "${sale[@]}" --sku=phone-limited --clicks=3 --limit=1 \
 	--title="with rlock behind RRateLimiter (1/s per buyer)" --json="$out/limited.json" || failed=1
 
+# restart_stack TERMINATE: the stack again, with request_terminate_timeout TERMINATE s
+restart_stack() {
+	[ "$failed" = 0 ] || show_logs
+	stack_stop
+	STACK_TERMINATE=$1
+	stack_start
+	stack_info
+}
+
+step=7
 if [ "$deaths" = 1 ]; then
+	# on the sale's stack: max_execution_time counts CPU time, which a busy machine gives out
+	# slowly, and php-fpm must not kill the worker before it runs out
 	say "5. requests that die holding the lock (TTL 5000 ms)"
-	seckill death --api=sync,lock || failed=1
+	seckill death --how=fatal,exception,exit,timeout --api=sync,lock || failed=1
 
 	say "6. with rlock again, on the workers that lived through the deaths"
 	seckill run --stock=50 --requests=1000 --concurrency="$concurrency" --sku=phone-after \
 		--title="with rlock, after the deaths" --json="$out/after.json" || failed=1
+
+	# php-fpm kills the worker after death_terminate s: a stack of its own, then the sale's again
+	restart_stack "$death_terminate"
+	say "7. workers killed holding the lock (request_terminate_timeout ${death_terminate} s)"
+	seckill death --how=killed --api=sync,lock || failed=1
+	restart_stack "$sale_terminate"
+	step=8
 fi
 
 runs=("rlock=$out/locked.json" "rlock, persistent=false=$out/fresh.json" "no lock=$out/unlocked.json")
@@ -150,14 +178,10 @@ runs+=("rlock + rate limit=$out/limited.json")
 
 # 6. The same sale under each lock, at each worker count (a stack of its own for each).
 compared=()
-step=7
 for n in $workers; do
 	if [ "$n" != "$STACK_WORKERS" ]; then
-		[ "$failed" = 0 ] || show_logs
-		stack_stop
 		STACK_WORKERS=$n
-		stack_start
-		stack_info
+		restart_stack "$sale_terminate"
 	fi
 	say "$step. each lock, $n php-fpm workers: $stock items, $compare_requests buyers ($concurrency at a time), 1 ms of work in the sale, $rounds round(s)"
 	seckill compare --locks="$locks" --rounds="$rounds" --stock="$stock" --requests="$compare_requests" \

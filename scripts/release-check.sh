@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Release check: what `pecl install rlock` gets is what the repository tests.
 #   1. package.xml lists every tracked release file (sources and headers of the root and
-#      src/, stub, arginfo, config.m4, config.w32, README.md, CHANGELOG.md, LICENSE,
-#      tests/*.phpt, tests/*.inc, tests/tls/*) with its role, and nothing it lists is missing;
+#      src/ and its folders, the Lua scripts, stub, arginfo, config.m4, config.w32, README.md,
+#      CHANGELOG.md, LICENSE, docs/*.md, the phpt, .inc and .supp of tests/, tests/NN_area/ and tests/tls/)
+#      with its role, and nothing it lists is missing (scripts/package_contents.php writes it);
 #   2. config.m4 and config.w32 build the same sources, and every tracked .c is built;
 #   3. the version set in php_rlock.h (PHP_RLOCK_VERSION) is package.xml's release and the
 #      top entry of CHANGELOG.md; composer.json is a php-ext package for PIE;
@@ -11,9 +12,13 @@
 #      configureoption's default, make), and the phpt suite passes against that module
 #      loaded through an ini file (php -n -c rlock.ini), by scripts/test.sh's rule
 #      (rlock_phpt_verdict: tests ran, none skipped, none passed only on a retry);
-#   6. `php --re rlock` shows every class, interface and method of the contract, with types, the README
-#      API reference names every method, and phpversion('rlock') and phpinfo() show the version.
-#   scripts/release-check.sh --quick   checks 1 to 3 only (a few seconds, no build)
+#      The object files of that build have no loop of calls between source files and no call
+#      up across the layers (scripts/layers.php);
+#   6. `php --re rlock` shows every class, interface and method of the contract, with types, the API
+#      reference (docs/reference.md) names every method, and phpversion('rlock') and phpinfo() show the version.
+#   The Lua scripts: src/primitives/lua.h is what src/primitives/lua/ makes (scripts/gen_lua.php),
+#   each script passes luac5.1 -p, and SCRIPT LOAD into the redis-server takes it (its SHA1 ours).
+#   scripts/release-check.sh --quick   checks 1 to 3 and the Lua's text only (a few seconds, no build)
 # Uses the redis-server at RLOCK_TEST_HOST:RLOCK_TEST_PORT (scripts/test.sh exports them),
 # or starts one. RLOCK_RELEASE_KEEP=1 keeps the work directory (the tarball, the build).
 set -euo pipefail
@@ -24,7 +29,8 @@ cd "$repo"
 quick=0
 [ "${1:-}" = --quick ] && quick=1
 v=$(rlock_php)
-rlock_install "php$v-dev" "php$v-cli" "php$v-xml" php-pear libhiredis-dev pkg-config redis-server redis-tools
+# lua5.1: luac5.1 checks the scripts' syntax (5.1 is the Lua Redis embeds)
+rlock_install "php$v-dev" "php$v-cli" "php$v-xml" php-pear libhiredis-dev pkg-config redis-server redis-tools lua5.1
 
 status=0
 fail() { echo "release-check: FAIL: $*" >&2; status=1; }
@@ -40,9 +46,9 @@ trap cleanup EXIT
 # --- 1. package.xml <contents> against the tracked release files -------------------------
 # "path role" for every tracked file that belongs in the release
 git ls-files | awk '
-	/^(src\/)?[^\/]+\.[ch]$/ || /^(rlock\.stub\.php|config\.m4|config\.w32)$/ { print $0, "src"; next }
-	/^(README\.md|CHANGELOG\.md|LICENSE)$/ || /^examples\/status\/[^\/]+\.php$/ { print $0, "doc"; next }
-	/^tests\/(tls\/)?[^\/]+\.(phpt|inc|supp)$/ { print $0, "test" }
+	/^([^\/]+|src\/.+)\.[ch]$/ || /^src\/.+\.lua$/ || /^(rlock\.stub\.php|config\.m4|config\.w32|Makefile\.frag)$/ { print $0, "src"; next }
+	/^(README\.md|CHANGELOG\.md|LICENSE)$/ || /^docs\/[^\/]+\.md$/ || /^examples\/status\/[^\/]+\.php$/ { print $0, "doc"; next }
+	/^tests\/([0-9][0-9]_[^\/]+\/|tls\/)?[^\/]+\.(phpt|inc|supp)$/ { print $0, "test" }
 ' | sort > "$work/wanted"
 # "path role" for every file package.xml lists (nested <dir>s joined)
 php -r '
@@ -75,7 +81,7 @@ fi
 php -r '
 	$m4 = file_get_contents("config.m4");
 	preg_match("/PHP_NEW_EXTENSION\(\s*rlock\s*,\s*([^,]+),/", $m4, $m) or exit(1);
-	$s = preg_split("/\s+/", trim($m[1]));
+	$s = array_diff(preg_split("/\s+/", trim($m[1])), ["\\"]);
 	sort($s);
 	echo implode("\n", $s), "\n";
 ' > "$work/m4" || fail "config.m4: no PHP_NEW_EXTENSION(rlock, ...)"
@@ -92,7 +98,7 @@ php -r '
 	sort($s);
 	echo implode("\n", $s), "\n";
 ' > "$work/w32" || fail "config.w32: no EXTENSION(\"rlock\", ...)"
-git ls-files | grep -E '^(src/)?[^/]+\.c$' | sort > "$work/csrc"
+git ls-files | grep -E '^([^/]+|src/.+)\.c$' | sort > "$work/csrc"
 if ! diff -u "$work/m4" "$work/w32" >"$work/m4w32.diff"; then
 	fail "config.m4 (-) and config.w32 (+) build different sources:
 $(tail -n +3 "$work/m4w32.diff" | grep '^[-+]' | sed 's/^/    /')"
@@ -138,6 +144,29 @@ php -r '
 php scripts/gen_bridge_stubs.php --check && ok "bridge/stubs/rlock.php and bridge/polyfill.php match rlock.stub.php" \
 	|| fail "bridge/stubs/rlock.php or bridge/polyfill.php is not what rlock.stub.php makes: php scripts/gen_bridge_stubs.php"
 
+# the Lua scripts: the committed src/primitives/lua.h is what their .lua files make, and each
+# script, as Redis gets it, is Lua 5.1 (luac5.1 -p; loaded into a real Redis below)
+mkdir -p "$work/lua"
+if ! php scripts/gen_lua.php --check; then
+	fail "src/primitives/lua.h is not what src/primitives/lua/ makes: php scripts/gen_lua.php"
+elif ! php scripts/gen_lua.php --dump "$work/lua"; then
+	fail "scripts/gen_lua.php --dump failed"
+else
+	bad=()
+	for f in "$work"/lua/*.lua; do
+		luac5.1 -p -o /dev/null "$f" 2>"$work/luac.log" || bad+=("$(basename "$f"): $(cat "$work/luac.log")")
+	done
+	n=$(find "$work/lua" -name '*.lua' | wc -l)
+	if [ ${#bad[@]} -gt 0 ]; then
+		fail "Lua 5.1 refuses scripts:
+$(printf '    %s\n' "${bad[@]}")"
+	elif [ "$n" -lt 5 ]; then
+		fail "only $n Lua scripts in src/primitives/lua"
+	else
+		ok "src/primitives/lua.h is what the $n scripts of src/primitives/lua/ make; luac5.1 -p takes each"
+	fi
+fi
+
 if [ $quick = 1 ]; then
 	[ $status -eq 0 ] && echo "release-check: quick checks passed" || echo "release-check: FAILED" >&2
 	exit $status
@@ -176,6 +205,14 @@ if ! (cd "$build" && phpize && ./configure --with-php-config="$(command -v php-c
 fi
 [ -f "$build/modules/rlock.so" ] || { fail "the tarball built no modules/rlock.so"; exit 1; }
 ok "the tarball builds: phpize, configure --with-hiredis, make"
+# the layers (docs/design.md): no loop of uses between source files, none upward, read from the
+# symbols of the tarball's object files
+if layers=$(php scripts/layers.php "$build" 2>&1); then
+	ok "$layers"
+else
+	fail "the source's layers:
+$(sed 's/^/    /' <<<"$layers")"
+fi
 cat >"$work/rlock.ini" <<EOF
 ; rlock as a user loads it: the installed module, through an ini file
 extension_dir=$build/modules
@@ -190,6 +227,17 @@ else
 	rlock_redis_start "$work" "$port"
 	export RLOCK_TEST_HOST=127.0.0.1 RLOCK_TEST_PORT=$port
 fi
+# each script loads into Redis (compiled by the Lua Redis embeds), and its SHA1 is ours
+loaded=0
+for f in "$work"/lua/*.lua; do
+	sha=$(redis-cli -h "$RLOCK_TEST_HOST" -p "$RLOCK_TEST_PORT" -x SCRIPT LOAD <"$f" 2>&1)
+	if [ "$sha" = "$(sha1sum <"$f" | cut -d' ' -f1)" ]; then
+		loaded=$((loaded + 1))
+	else
+		fail "SCRIPT LOAD of $(basename "$f"): $sha"
+	fi
+done
+[ "$loaded" -eq 0 ] || ok "SCRIPT LOAD takes the $loaded scripts"
 TEST_PHP_EXECUTABLE=$(command -v php)
 export TEST_PHP_EXECUTABLE
 if ! (cd "$build" && NO_INTERACTION=1 REPORT_EXIT_STATUS=1 php "${php_ini[@]}" run-tests.php "${php_ini[@]}" \
@@ -238,7 +286,7 @@ if [ ${#missing[@]} -eq 0 ]; then
 else
 	fail "php --re rlock: ${missing[*]}"
 fi
-# the README's API reference (## The API, ## RSemaphore, ## RRateLimiter) names every public method
+# the API reference (docs/reference.md: ## The API, ## RSemaphore, ## RRateLimiter) names every public method
 readme_missing=$(php "${php_ini[@]}" -r '
 	$r = file_get_contents($argv[1]);
 	foreach (["RLock" => "The API", "RLockLostException" => "The API", "RSemaphore" => "RSemaphore", "RRateLimiter" => "RRateLimiter"] as $c => $h) {
@@ -246,8 +294,8 @@ readme_missing=$(php "${php_ini[@]}" -r '
 		foreach ((new ReflectionClass($c))->getMethods(ReflectionMethod::IS_PUBLIC) as $f)
 			if ($f->getDeclaringClass()->getName() === $c && !preg_match("/function " . $f->getName() . "\(/", $m[1])) echo "$c::", $f->getName(), " ";
 	}
-' README.md || true)
-[ -z "$readme_missing" ] && ok "README.md's API reference names every method" || fail "README.md's API reference lacks: $readme_missing"
+' docs/reference.md || true)
+[ -z "$readme_missing" ] && ok "docs/reference.md's API reference names every method" || fail "docs/reference.md's API reference lacks: $readme_missing"
 loaded=$(php "${php_ini[@]}" -r 'echo phpversion("rlock");' 2>&1 || true)
 info=$(php "${php_ini[@]}" --ri rlock 2>&1 || true)
 if [ "$loaded" = "$version" ] && grep -qE "^[Vv]ersion => $version\$" <<<"$info"; then

@@ -9,6 +9,9 @@
 #                               (each of the three then runs the API fuzz, tests/fuzz/api.php,
 #                               against that build: RLOCK_FUZZ_SECONDS, 90; RLOCK_FUZZ_SEED)
 #   scripts/test.sh --phpt | --phpunit   one suite only
+#   scripts/test.sh --phpt tests/01_lock/001_acquire_release.phpt [MORE...]   only those phpt
+#                               (a file or a folder of tests/: an area, tests/08_semaphore)
+#   scripts/test.sh --phpunit --filter SemaphoreTest   PHPUnit's arguments after --phpunit
 #   scripts/test.sh --release   the release check (scripts/release-check.sh): package.xml,
 #                               pecl package, the tarball built and its phpt suite; `all` runs it last
 #   scripts/test.sh --valkey    the phpt suite against valkey-server instead of redis-server
@@ -33,6 +36,13 @@ cd "$repo"
 . scripts/lib/deps.sh
 
 mode=${1:-all}
+[ $# -eq 0 ] || shift
+# --phpt's tests (else tests/, every folder), --phpunit's arguments (else phpunit.xml's suite)
+args=("$@") phpt_tests=()
+if [ ${#args[@]} -gt 0 ] && [ "$mode" != --phpt ] && [ "$mode" != --phpunit ]; then
+	echo "$0 $mode takes no arguments" >&2
+	exit 2
+fi
 case "$mode" in
 	--debian13|--php85)
 		. scripts/lib/root.sh
@@ -105,7 +115,9 @@ run_phpt() {
 		zts) sanitized=zts dir=$(tree_build zts "$zts/bin/"); php=(PHP_EXECUTABLE="$zts/bin/php") ini=(PHPRC="$work/zts.ini" PHP_INI_SCAN_DIR=) ;;
 		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") sanitized=$1 sanitized_dir=$dir ;;
 	esac
-	(cd "$dir" && env "${ini[@]}" NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args tests") \
+	local tests=tests
+	[ "$mode" != --phpt ] || [ ${#phpt_tests[@]} -eq 0 ] || tests="${phpt_tests[*]}"
+	(cd "$dir" && env "${ini[@]}" NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args $tests") \
 		| tee "$work/phpt.log" || status=1
 	# tests ran, none skipped (but for the TLS tests a build cannot run), none passed only on
 	# a retry: deps.sh
@@ -278,9 +290,9 @@ case "$mode" in
 	--ubsan) run_phpt undefined; run_fuzz ;;
 	--sanitizers) run_phpt address,undefined; run_fuzz
 		run_torture 50 --lane=sanitizers --workers=4 --php="$work/address-undefined/php-sanitized" --ext="$work/address-undefined/modules/rlock.so" ;;
-	--phpt|--valkey) run_phpt ;;
+	--phpt|--valkey) phpt_tests=("${args[@]}"); run_phpt ;;
 	--zts) run_zts ;;
-	--phpunit) run_phpunit ;;
+	--phpunit) run_phpunit "${args[@]}" ;;
 	--torture) run_torture 60 ;;
 	--swoole) run_phpunit tests/phpunit/SwooleTest.php; run_torture 60 --lane=swoole --swoole="$RLOCK_SWOOLE_SO" ;;
 	--release) run_release ;;

@@ -5,7 +5,7 @@ declare(strict_types=1);
 namespace RLock\Bridge;
 
 /**
- * The options of rlock's classes, as the extension's option table (src/options.c) takes them:
+ * The options of rlock's classes, as the extension's option table (src/core/options.c) takes them:
  * the one list the bridge's in-memory test doubles check options against and the stubs'
  * array shapes are made from (scripts/gen_bridge_stubs.php); a test holds it to the
  * extension's (tests/phpunit/BridgeStubsTest.php).

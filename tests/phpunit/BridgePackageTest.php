@@ -65,7 +65,7 @@ final class BridgePackageTest extends TestCase
 
     public function testTheOptionsAreTheExtensionsOptionTable(): void
     {
-        preg_match_all('/\bOPT(?:_RANGE|_MS)?\("(\w+)",\s*(\w+)/', file_get_contents(self::REPO . '/src/options.c'), $m, PREG_SET_ORDER);
+        preg_match_all('/\bOPT(?:_RANGE|_MS)?\("(\w+)",\s*(\w+)/', file_get_contents(self::REPO . '/src/core/options.c'), $m, PREG_SET_ORDER);
         $table = [];
         foreach ($m as [, $name, $kind]) {
             $table[$name] = match ($kind) {

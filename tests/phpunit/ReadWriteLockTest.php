@@ -18,7 +18,7 @@ final class ReadWriteLockTest extends OneServerTestCase
     protected const REPORT_SECONDS = 60;
     /** Generous: what a round trip or a timer tick may take on a loaded 2-core machine. */
     private const SLACK_MS = 1500;
-    /** How long a waiting mark outlives its round (src/rwlock.c, WAIT_MARK_MS). */
+    /** How long a waiting mark outlives its round (src/primitives/rwlock.c, WAIT_MARK_MS). */
     private const MARK_MS = 1000;
 
     /** What every child starts with: its config ($cfg), a Redis client ($r), the side it takes ($side). */

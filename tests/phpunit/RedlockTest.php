@@ -351,7 +351,7 @@ final class RedlockTest extends TestCase
         }
         // one master's counter ahead of the others (tokens are the masters' clocks in us, and
         // one master's clock an hour ahead): the next holder counts past it ...
-        $fence = '}{' . $this->prefix . 'f}:fence';  // the companion name, src/scripts.c
+        $fence = '}{' . $this->prefix . 'f}:fence';  // the companion name, src/primitives/scripts.c
         $ahead = max($tokens) + 3600 * 1000000;
         self::$masters[4]->command('SET', $fence, (string) $ahead);
         $take();

@@ -1,0 +1,60 @@
+-- KEYS: lock, grants, waiters, fence[, self]. ARGV: token, ttl, fencing, wait, queued, keep
+-- (the fencing counter's life past a token).
+-- A key that holds our token already is ours: an acquire whose reply was lost, tried again
+-- with the same token.
+-- A grant is left on the list, not popped by a BLPOP, when the waiter it was meant for was not
+-- blocked when the release pushed it: it died, or it is between two rounds (woken by a
+-- "wake" or by its own "0", not back yet). The release counted one waiter out already: a
+-- counted caller that takes the grant over is that one. A caller not counted takes it over
+-- counting itself in first, in the place of the waiter the grant was meant for, who, alive,
+-- believes itself counted: uncounted, a release would free the key while it blocks, and
+-- nothing would wake it before its wait ends. That is when others are counted still; when
+-- none is (the release deleted the count), a waiter that comes back counted in its own eyes
+-- finds no count and counts itself again. (A dead waiter so stays counted while others wait:
+-- a release may then hand the key over to nobody again, as the first after its death did,
+-- and the next acquire takes that over at once.)
+-- {1, token, fence} acquired (and "1" pushed on self, for the BLPOP sent right after this
+-- call); {0, pttl, block ms} not, and with wait > 0 the caller counted among the waiters
+-- ("waiters" lives 500 to 1500 ms past the longest wait it covers). queued: the caller is
+-- counted already.
+-- The key is read first: a waiter's round, the path this script mostly runs (a free key is
+-- first tried with a plain SET), then costs one call less than a SET NX that fails. The
+-- grants are looked at with LLEN before any LPOP: on a Redis out of memory, the first write
+-- of an acquire that takes a free key or joins the waiters is one Redis refuses (SET, INCR),
+-- and the script fails at once with OOM, having changed nothing.
+--@include lib/issue.lua
+local lock, grants, waiters, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local token, ttl, fencing, wait, queued, keep = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1', ARGV[6]
+local function leave()
+  if queued and redis.call('decr', waiters) <= 0 then redis.call('del', waiters) end
+end
+local function won(t, f)
+  leave()
+  if fencing and f == 0 then f = issue(fence, keep) end
+  if self then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end
+  return {1, t, f}
+end
+local holder = redis.call('get', lock)
+if not holder then redis.call('set', lock, token, 'PX', ttl) return won(token, 0) end
+if holder == token then redis.call('pexpire', lock, ttl) return won(token, 0) end
+local g = redis.call('llen', grants) > 0
+if g and not queued and redis.call('exists', waiters) == 1 then redis.call('incr', waiters) queued = true end
+g = g and redis.call('lpop', grants)
+while g do
+  local t, f = string.match(g, '^(%x+) (%d+)')
+  if t and holder == t then
+    redis.call('pexpire', lock, ttl)
+    queued = false
+    return won(t, tonumber(f))
+  end
+  g = redis.call('lpop', grants)
+end
+local pttl = redis.call('pttl', lock)
+if wait <= 0 then leave() return {0, pttl, 0} end
+local block = wait
+if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end
+local left = redis.call('pttl', waiters)
+if not queued or left == -2 then redis.call('incr', waiters) end
+if left < wait + 500 then redis.call('pexpire', waiters, wait + 1500) end
+if fencing then redis.call('set', fence, '0', 'NX') atleast(fence, wait + 500) end
+return {0, pttl, block}

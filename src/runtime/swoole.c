@@ -1,0 +1,144 @@
+/* Swoole's coroutines, through the C functions its extension exports (looked up with
+ * dlsym: no link-time dependency), and its hook at a coroutine's end. */
+
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE  /* RTLD_DEFAULT */
+#endif
+#include "php.h"
+#include "php_rlock.h"
+#include "src/runtime/swoole.h"
+#include "src/transport/conn.h"
+
+const rlock_swoole_api *rlock_swoole = NULL;
+
+#ifndef PHP_WIN32  /* (Swoole runs on POSIX systems only: elsewhere rlock_swoole stays NULL) */
+#include <arpa/inet.h>
+#include <dlfcn.h>
+#include <netdb.h>
+#include <errno.h>
+#include <limits.h>
+#include <time.h>
+
+static rlock_swoole_api api;
+
+/* swoole_api.h's SW_GLOBAL_HOOK_ON_CORO_STOP: Swoole calls its hooks of that type as a
+ * coroutine's context is destroyed (PHPCoroutine::destroy_context), after every defer() of
+ * the coroutine ran (or was dropped: one threw), before its Context object is released,
+ * the coroutine still the running one. */
+#define SW_HOOK_ON_CORO_STOP 4
+
+static void (*end_fn)(void);
+
+static void coroutine_stop(void *php_context)
+{
+	(void) php_context;
+	end_fn();
+}
+
+void rlock_swoole_minit(void (*on_end)(void))
+{
+	void (*add_hook)(int type, void (*fn)(void *), int push_back);
+
+	/* PHP loads extensions RTLD_GLOBAL: Swoole's symbols are the process' once loaded */
+	api.get_id = (long (*)(void)) dlsym(RTLD_DEFAULT, "swoole_coroutine_get_id");
+	api.poll = (int (*)(struct pollfd *, nfds_t, int)) dlsym(RTLD_DEFAULT, "swoole_coroutine_poll");
+	api.usleep = (void (*)(int)) dlsym(RTLD_DEFAULT, "swoole_coroutine_usleep");
+	api.getaddrinfo = (int (*)(const char *, const char *, const struct addrinfo *, struct addrinfo **))
+		dlsym(RTLD_DEFAULT, "swoole_coroutine_getaddrinfo");
+	add_hook = (void (*)(int, void (*)(void *), int)) dlsym(RTLD_DEFAULT, "swoole_add_hook");
+	rlock_swoole = api.get_id && api.poll && api.usleep && add_hook ? &api : NULL;
+	if (rlock_swoole) {
+		/* once for the process (Swoole's MINIT ran before: rlock.c's module dependency;
+		 * Swoole frees its hooks at its MSHUTDOWN) */
+		end_fn = on_end;
+		add_hook(SW_HOOK_ON_CORO_STOP, coroutine_stop, 1);
+	}
+}
+
+/* Hooks on or off: rlock's sockets are hiredis', not PHP streams, and wait through Swoole's
+ * coroutine API either way (without the hooks a coroutine holding was the process' main flow
+ * to rlock, and any other coroutine re-entered its keys). */
+long rlock_swoole_coroutine(void)
+{
+	long cid;
+	if (!rlock_swoole || (cid = rlock_swoole->get_id()) <= 0) {
+		return 0;
+	}
+	return cid;
+}
+
+/* Swoole's poll() yields until an fd is ready or ms passed; it returns -1 for both a
+ * timeout and a failure to watch an fd: what poll() would say is asked then, without
+ * waiting, and the time left (a watch that failed) waited out the blocking way. */
+int rlock_swoole_poll(struct pollfd *fds, nfds_t n, zend_long ms)
+{
+	zend_long deadline = rlock_now_ms() + ms;
+	int rc = ms > 0 ? rlock_swoole->poll(fds, n, (int) MIN(ms, INT_MAX)) : -1;
+	if (rc >= 0) {
+		return rc;
+	}
+	for (nfds_t i = 0; i < n; i++) {
+		fds[i].revents = 0;
+	}
+	do {
+		rc = poll(fds, n, (int) MAX(MIN(deadline - rlock_now_ms(), INT_MAX), 0));
+	} while (rc < 0 && errno == EINTR);
+	return rc;
+}
+
+void rlock_swoole_sleep_us(zend_long us)
+{
+	rlock_swoole->usleep((int) MIN(us, INT_MAX));
+}
+
+const char *rlock_swoole_resolve(const char *host, char *buf, size_t size)
+{
+	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *res = NULL;
+	const char *out = NULL;
+	if (!rlock_swoole->getaddrinfo) {
+		return NULL;
+	}
+	/* IPv4 first, then IPv6, as hiredis resolves */
+	if (rlock_swoole->getaddrinfo(host, NULL, &hints, &res) != 0 || !res) {
+		hints.ai_family = AF_INET6;
+		res = NULL;
+		if (rlock_swoole->getaddrinfo(host, NULL, &hints, &res) != 0 || !res) {
+			return NULL;
+		}
+	}
+	if (res->ai_family == AF_INET) {
+		out = inet_ntop(AF_INET, &((struct sockaddr_in *) res->ai_addr)->sin_addr, buf, (socklen_t) size);
+	} else if (res->ai_family == AF_INET6) {
+		out = inet_ntop(AF_INET6, &((struct sockaddr_in6 *) res->ai_addr)->sin6_addr, buf, (socklen_t) size);
+	}
+	freeaddrinfo(res);
+	return out;
+}
+#else
+void rlock_swoole_minit(void (*on_end)(void))
+{
+	(void) on_end;
+}
+
+long rlock_swoole_coroutine(void)
+{
+	return 0;
+}
+
+int rlock_swoole_poll(struct pollfd *fds, nfds_t n, zend_long ms)
+{
+	(void) fds; (void) n; (void) ms;
+	return -1;
+}
+
+void rlock_swoole_sleep_us(zend_long us)
+{
+	(void) us;
+}
+
+const char *rlock_swoole_resolve(const char *host, char *buf, size_t size)
+{
+	(void) host; (void) buf; (void) size;
+	return NULL;
+}
+#endif

@@ -1,0 +1,41 @@
+--TEST--
+RSemaphore: a Fiber whose tryAcquire() reply is lost (Redis took the permit) gives that permit back when it ends, as it would a permit it knew it held, though the object lives on
+--EXTENSIONS--
+rlock
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl_fork not available'); ?>
+--INI--
+pcre.jit=0
+--FILE--
+<?php
+require __DIR__ . '/../config.inc';
+require __DIR__ . '/../cut_relay.inc';
+$srv = rlock_test_own_server();
+// the acquire script's win, {1, token, permits}, never reaches the client: the connection drops
+$relay = rlock_cut_relay($srv['port'], fn (string $chunk) => strpos($chunk, "*3\r\n:1\r\n\$32\r\n") === false ? null : 0, true);
+$s = new RSemaphore('lost-fiber', 2, ['server' => $relay['dsn'], 'ttl' => 60000]);
+$other = new RSemaphore('lost-fiber', 2, ['server' => $srv['dsn']]);
+$fiber = new Fiber(function () use ($s, $relay, $other) {
+    try {
+        var_dump($s->tryAcquire(1));
+    } catch (RLockConnectionException $e) {
+        echo get_class($e), "\n";
+    }
+    echo "cut: ", var_export(($relay['cut'])(), true), ", held ", $s->held(), ", available ", $other->available(), "\n";
+});
+$fiber->start();
+// the Fiber ended; before: its permit stayed taken for the whole lease (60 s)
+echo "Fiber ended: available ", $other->available(), ", held in the main flow ", $s->held(), "\n";
+// the object goes on in the main flow as any
+var_dump($s->tryAcquire(2), $s->release(), $other->available());
+unset($s);
+var_dump(($srv['cmd'])('DBSIZE'));
+?>
+--EXPECT--
+RLockConnectionException
+cut: true, held 0, available 1
+Fiber ended: available 2, held in the main flow 0
+bool(true)
+bool(true)
+int(2)
+int(0)
