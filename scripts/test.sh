@@ -113,7 +113,10 @@ run_phpt() {
 			(cd "$dir" && rlock_build) >&2 ;;
 		# the ZTS php with no php.ini: the machine's extensions are not built for it
 		zts) sanitized=zts dir=$(tree_build zts "$zts/bin/"); php=(PHP_EXECUTABLE="$zts/bin/php") ini=(PHPRC="$work/zts.ini" PHP_INI_SCAN_DIR=) ;;
-		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") sanitized=$1 sanitized_dir=$dir ;;
+		# the tests scale their leases by 10 with USE_ZEND_ALLOC=0 (rlock_test_slow()): a
+		# watching test runs for up to a minute, run-tests' 60 s without output
+		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") sanitized=$1 sanitized_dir=$dir
+			args="$args --set-timeout 240" ;;
 	esac
 	local tests=tests
 	[ "$mode" != --phpt ] || [ ${#phpt_tests[@]} -eq 0 ] || tests="${phpt_tests[*]}"

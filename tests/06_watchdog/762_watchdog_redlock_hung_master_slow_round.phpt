@@ -29,9 +29,9 @@ if ($pid === 0) {
     }
     exit(0);
 }
-// watched for ten leases: whenever A and B hold another token, the owner knows it lost
+// watched for four leases (its lease ran out in the first, before the fix): whenever A and B hold another token, the owner knows it lost
 $both = 0;
-for ($end = hrtime(true) + 10 * $ttl * 1e6; hrtime(true) < $end;) {
+for ($end = hrtime(true) + 4 * $ttl * 1e6; hrtime(true) < $end;) {
     $a = $m[0]['cmd']('GET', $key);
     $b = $m[1]['cmd']('GET', $key);
     $lost = $owner->lost();

@@ -32,7 +32,7 @@ if ($pid === 0) {
     exit(0);
 }
 $both = 0;
-for ($end = hrtime(true) + 10 * $ttl * 1e6; hrtime(true) < $end;) {
+for ($end = hrtime(true) + 4 * $ttl * 1e6; hrtime(true) < $end;) {
     $v = $x['cmd']('GET', $key);
     if (is_string($v) && $v !== $mine && !$short->lost()) {
         $both++;
