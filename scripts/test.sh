@@ -113,8 +113,8 @@ run_phpt() {
 			(cd "$dir" && rlock_build) >&2 ;;
 		# the ZTS php with no php.ini: the machine's extensions are not built for it
 		zts) sanitized=zts dir=$(tree_build zts "$zts/bin/"); php=(PHP_EXECUTABLE="$zts/bin/php") ini=(PHPRC="$work/zts.ini" PHP_INI_SCAN_DIR=) ;;
-		# the tests scale their leases by 10 with USE_ZEND_ALLOC=0 (rlock_test_slow()): a
-		# watching test runs for up to a minute, run-tests' 60 s without output
+		# (a test that watches for a while, its leases scaled by rlock_test_slow(), may run
+		# past run-tests' 60 s without output)
 		*) dir=$(sanitizer_build "$1"); php=(PHP_EXECUTABLE="$dir/php-sanitized") sanitized=$1 sanitized_dir=$dir
 			args="$args --set-timeout 240" ;;
 	esac
@@ -153,7 +153,8 @@ sanitizer_build() {
 	local sans=$1 dir="$work/${1//,/-}" san runtimes="" env="" lib
 	for san in ${sans//,/ }; do
 		case $san in
-			address) lib=libasan.so env="$env ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 USE_ZEND_ALLOC=0" ;;
+			# (the tests scale their leases by 4, not by valgrind's 10: rlock_test_slow())
+			address) lib=libasan.so env="$env ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 USE_ZEND_ALLOC=0 RLOCK_TEST_SLOW=4" ;;
 			undefined) lib=libubsan.so env="$env UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1" ;;
 			*) echo "no sanitizer $san" >&2; return 1 ;;
 		esac

@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $l = new RLock('busy', rlock_test_options());
 rlock_test_cmd('SET', $l->key(), 'someone-else', 'PX', '20000');
 

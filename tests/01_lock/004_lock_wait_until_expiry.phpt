@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $l = new RLock('expiring', rlock_test_options(['ttl' => 5000]));
 // a holder that crashed: nobody will release it, its lease ends in 400 ms
 // (the clock read before the SET: the lease ends 400 ms after it at the earliest)

@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $l = new RLock('try', rlock_test_options(['wait' => 30000]));
 $tag = fn (string $role) => rlock_test_companion($l->key(), $role);
 

@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $l = new RLock('sync-lost', rlock_test_options(['ttl' => 100]));
 
 // the lease runs out while $fn works

@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $user = 'rlock-test-065-' . getmypid();
 var_dump(rlock_test_cmd('ACL', 'SETUSER', $user, 'reset', 'on', '>Secret-065', '~*', '+@all', '-client'));
 register_shutdown_function(fn () => rlock_test_cmd('ACL', 'DELUSER', $user));

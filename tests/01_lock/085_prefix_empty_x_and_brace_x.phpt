@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $srv = rlock_test_own_server();
 $o = ['server' => $srv['dsn'], 'prefix' => '', 'ttl' => 10000];
 $a = new RLock('x', $o);

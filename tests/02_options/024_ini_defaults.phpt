@@ -15,7 +15,7 @@ rlock.retry_delay=10
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 var_dump(ini_get('rlock.server'));
 var_dump(ini_set('rlock.server', RLOCK_TEST_DSN) !== false);
 foreach (['k', 'k2'] as $k) {

@@ -9,7 +9,7 @@ rlock.read_timeout=400
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 // the kernel completes the connect; nobody ever reads or writes
 $mute = stream_socket_server('tcp://127.0.0.1:0');
 $port = (int) explode(':', stream_socket_get_name($mute, false))[1];

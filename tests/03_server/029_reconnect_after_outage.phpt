@@ -11,7 +11,7 @@ if ($rc !== 0) die('skip redis-server not installed');
 --FILE--
 <?php
 require_once __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $s = stream_socket_server('tcp://127.0.0.1:0');
 $port = (int) explode(':', stream_socket_get_name($s, false))[1];
 fclose($s);

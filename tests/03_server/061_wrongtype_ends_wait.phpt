@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $l = new RLock('wrongtype', rlock_test_options());
 rlock_test_cmd('HSET', $l->key(), 'a', 'b');
 foreach ([0, 3000] as $wait) {

@@ -11,7 +11,7 @@ if ($rc !== 0) die('skip redis-server not installed');
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $srv = rlock_test_own_server('--maxmemory-policy noeviction');
 $l = new RLock('k', ['server' => $srv['dsn']]);
 ($srv['cmd'])('SET', $l->key(), 'another-holder', 'PX', '60000');

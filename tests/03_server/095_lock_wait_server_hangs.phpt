@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 ['port' => $port, 'pid' => $pid, 'dsn' => $dsn, 'cmd' => $cmd] = rlock_test_own_server();
 
 // a process of its own stops the server once our waiter is blocked in its BLPOP; it says

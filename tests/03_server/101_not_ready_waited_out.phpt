@@ -8,7 +8,7 @@ rlock
 <?php
 require __DIR__ . '/../config.inc';
 require __DIR__ . '/../fake_redis.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $errors = [
     'LOADING' => 'LOADING Redis is loading the dataset in memory',
     'MASTERDOWN' => "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.",

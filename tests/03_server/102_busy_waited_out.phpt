@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 
 /* A script that keeps the server busy for $ms, run by a process of its own; returns once
  * the server answers others BUSY. */

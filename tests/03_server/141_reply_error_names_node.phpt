@@ -20,7 +20,7 @@ $finder = rlock_fake_redis(fn (array $argv) => strtoupper($argv[0]) === 'SENTINE
     : rlock_resp([[0, 16383, ['127.0.0.1', $node['port']]]]));
 // the fake servers are PHP children, as slow as this process (10 times under valgrind): no
 // timeout is under test here, so they are generous
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $t = ['connect_timeout' => 2000 * $slow, 'read_timeout' => 2000 * $slow, 'server' => 'redis://:Pw0rd5ecret@127.0.0.1:1'];
 $name = fn (string $m) => str_replace([$node['addr'], $finder['addr']], ['NODE', 'FINDER'], $m);
 foreach (['sentinel' => ['sentinel' => [$finder['addr']], 'service' => 'mymaster'], 'cluster' => ['cluster' => [$finder['addr']]]] as $how => $o) {

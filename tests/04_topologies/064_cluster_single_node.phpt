@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require_once __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 // two free ports, the server's and its cluster bus' (the default, port + 10000, may be taken,
 // or past 65535 for a port above 55535, when redis-server refuses to start)
 $s = stream_socket_server('tcp://127.0.0.1:0');

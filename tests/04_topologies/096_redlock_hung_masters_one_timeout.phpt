@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $servers = [];
 for ($i = 0; $i < 5; $i++) {
     $servers[] = rlock_test_own_server('--requirepass sesame');

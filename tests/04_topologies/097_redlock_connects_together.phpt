@@ -10,7 +10,7 @@ if (PHP_OS_FAMILY !== 'Linux') die('skip needs Linux listen backlog semantics');
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 // two listeners with a full accept queue: Linux drops further SYNs, so a connect hangs
 $hung = $fill = [];
 for ($h = 0; $h < 2; $h++) {

@@ -8,7 +8,7 @@ rlock
 <?php
 require __DIR__ . '/../config.inc';
 require __DIR__ . '/../fake_redis.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $hung = [];
 for ($i = 0; $i < 3; $i++) {
     $s = rlock_test_own_server();

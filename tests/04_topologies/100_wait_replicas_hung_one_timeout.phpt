@@ -8,7 +8,7 @@ rlock
 <?php
 require __DIR__ . '/../config.inc';
 require __DIR__ . '/../fake_redis.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 // SET takes the lock, WAIT never answers, the release script answers 1
 $fake = rlock_fake_redis(['SET' => "+OK\r\n", 'WAIT' => null, 'EVALSHA' => ":1\r\n"]);
 

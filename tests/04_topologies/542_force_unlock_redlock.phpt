@@ -9,7 +9,7 @@ pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $m = [rlock_test_own_server(), rlock_test_own_server(), rlock_test_own_server()];
 $o = ['servers' => array_column($m, 'dsn'), 'ttl' => 20000, 'reentrant' => false, 'prefix' => 'f542:'];
 $holder = new RLock('k', $o);

@@ -8,7 +8,7 @@ pcntl
 --FILE--
 <?php
 require __DIR__ . '/../managed.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $srv = rlock_test_managed_server();
 $cmd = $srv['cmd'];
 $o = ['server' => $srv['user_dsn'], 'ttl' => 10000, 'fencing' => true];

@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../managed.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $managed = rlock_test_managed_server();
 $serverless = rlock_test_own_server('--rename-command WAIT ""');
 foreach (['ACL without WAIT' => [$managed, $managed['user_dsn']], 'no WAIT command' => [$serverless, $serverless['dsn']]]

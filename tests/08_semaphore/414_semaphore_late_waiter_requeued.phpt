@@ -9,7 +9,7 @@ pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $o = rlock_test_options();
 // a holder whose lease ends (a crashed one's would too), no release to serve the queue; 2 s:
 // the child must queue and be stopped within it (the child's ticket dies 1 s after it)

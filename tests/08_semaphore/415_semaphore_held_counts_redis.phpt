@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $s = new RSemaphore('held', 1, rlock_test_options(['ttl' => 200]));
 var_dump($s->acquire(), $s->held());
 // our lease ends, and Redis gives the permit back

@@ -9,7 +9,7 @@ pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $srv = rlock_test_own_server();
 $o = ['server' => $srv['dsn'], 'retry_delay' => 20];
 $holder = new RSemaphore('restart', 1, $o + ['ttl' => 60000]);

@@ -9,7 +9,7 @@ pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $srv = rlock_test_own_server();
 $cmd = $srv['cmd'];
 $o = ['server' => $srv['dsn'], 'ttl' => 60000];

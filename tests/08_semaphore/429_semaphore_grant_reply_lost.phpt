@@ -10,7 +10,7 @@ pcre.jit=0
 <?php
 require __DIR__ . '/../config.inc';
 require __DIR__ . '/../cut_relay.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $srv = rlock_test_own_server();
 // the grant, "g <permits>" popped by the waiter's BLPOP, never reaches it
 $relay = rlock_cut_relay($srv['port'], fn (string $chunk) => strpos($chunk, "\r\n\$3\r\ng ") === false ? null : 0);

@@ -7,7 +7,7 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $a = new RSemaphore('asked', 1, rlock_test_options(['ttl' => 300]));
 $b = new RSemaphore('asked', 1, rlock_test_options());
 var_dump($a->isAcquired(), $a->tryAcquire(), $a->isAcquired());

@@ -9,7 +9,7 @@ pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $o = rlock_test_options(['ttl' => 60000]);
 $rw = new RReadWriteLock('stock', $o);
 var_dump($rw->writeLock()->lock());

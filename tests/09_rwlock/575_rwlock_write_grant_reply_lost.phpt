@@ -10,7 +10,7 @@ pcre.jit=0
 <?php
 require __DIR__ . '/../config.inc';
 require __DIR__ . '/../cut_relay.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $srv = rlock_test_own_server();
 // the grant, "token 0 lease" popped from the writers' list, never reaches the writer
 $relay = rlock_cut_relay($srv['port'], fn (string $chunk) => strpos($chunk, ":wgrants\r\n") === false ? null : 0);

@@ -10,7 +10,7 @@ pcre.jit=0
 <?php
 require __DIR__ . '/../config.inc';
 require __DIR__ . '/../cut_relay.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $srv = rlock_test_own_server();
 // the reply to the call that makes the grant the writer popped its own, {1, token, fence}
 $relay = rlock_cut_relay($srv['port'], fn (string $chunk) => str_starts_with($chunk, "*3\r\n:1\r\n\$32\r\n") ? 0 : null);

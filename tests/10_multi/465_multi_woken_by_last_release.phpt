@@ -9,7 +9,7 @@ pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 function commands(): int {
     preg_match_all('/^cmdstat_(?:evalsha|eval|blpop):calls=(\d+)/m', rlock_test_cmd('INFO', 'commandstats'), $m);
     return array_sum($m[1]);

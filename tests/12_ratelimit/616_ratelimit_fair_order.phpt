@@ -9,7 +9,7 @@ pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $o = rlock_test_options();
 // one permit per 500 ms (more under valgrind: the four must queue within four of them), all taken now
 $period = 500 * $slow;

@@ -10,7 +10,7 @@ pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $o = rlock_test_options(['ttl' => 20000]);
 $await = function (callable $ok, string $what) use ($slow) {
     for ($deadline = microtime(true) + 10 * $slow; !$ok(); usleep(2000)) {

@@ -9,7 +9,7 @@ rlock.stats_keys=16
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 $o = rlock_test_options(['reentrant' => false, 'ttl' => 60000]);
 $await = function (callable $ok, string $what) use ($slow) {
     for ($deadline = microtime(true) + 20 * $slow; !$ok(); usleep(2000)) {

@@ -9,7 +9,7 @@ rlock.stats_keys=16
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
-$slow = getenv('USE_ZEND_ALLOC') === '0' ? 10 : 1;
+$slow = rlock_test_slow();
 // renewed every 1 s (ttl / 3), its 3 keys in one batch: one renewal round, then let go
 $m = RLock::multi(['a', 'b', 'c'], rlock_test_options(['ttl' => 3000 * $slow, 'watchdog' => true]));
 var_dump($m->lock());
