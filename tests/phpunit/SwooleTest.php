@@ -852,8 +852,8 @@ final class SwooleTest extends OneServerTestCase
         $i = $this->swoole(self::HOOKS . self::RAW . '
             [, $dsn] = $argv;
             Co\run(function () use ($dsn) {
-                $a = new RRateLimiter("a", 10, 1000, ["server" => $dsn]);
-                $b = new RRateLimiter("b", 10, 1000, ["server" => $dsn]);
+                $a = new RRateLimiter("a", 10, 3600000, ["server" => $dsn]);
+                $b = new RRateLimiter("b", 10, 3600000, ["server" => $dsn]);
                 $arr = [&$a, $b];
                 raw($dsn, "CLIENT", "PAUSE", "60000", "WRITE");
                 go(function () use ($dsn, &$a) {
