@@ -6,8 +6,11 @@
  *   baton   a token in a Redis list, BLPOP/RPUSH on hooked phpredis (the fastest hand-over
  *           a coroutine app writes by hand; no owner check, no lease: not a lock)
  *   floor   the least a lock that checks its owner and hands over costs on Redis 7, which
- *           has no compare-and-set command: a script and a BLPOP to take it, a script to
- *           give it (hooked phpredis; no lease for its queue, no fencing, no reentrancy)
+ *           has no compare-and-set command (issue 30): a script that takes the key with SET
+ *           NX or RPUSHes our token on a queue, and a BLPOP on a grant list of our own, to
+ *           take it; a script to give it: the owner check, then LPOP the next waiter, SET it
+ *           as owner and RPUSH its grant, or DEL when nobody waits (hooked phpredis; no lease
+ *           for its queue, no fencing, no reentrancy)
  *   setnx   SET NX PX + 5 ms coroutine sleep between tries (the classic lock)
  *   poll    the same with 250 ms (friendsofhyperf/lock's wait)
  * req/s and p99 per row, medians over --runs; every round checks that nothing was oversold.
@@ -143,4 +146,13 @@ foreach ($rows as [$w, $lock, $rps, $p99, $sold, $busy]) {
     $base = array_values(array_filter($rows, fn ($r) => $r[0] === $w && $r[1] === 'rlock'))[0] ?? null;
     printf("| %d | %s | %.0f | %.1f | %d | %d | %s | %s |\n", $w, $lock, $rps, $p99, $sold, $busy,
         $base ? sprintf('%.2fx', $rps / $base[2]) : '-', $base ? sprintf('%.2fx', $p99 / $base[3]) : '-');
+}
+// the ratios issue 30 asks for: rlock's req/s against the floor's and the baton's, per worker count
+foreach ($workersList as $w) {
+    $of = fn (string $lock) => array_values(array_filter($rows, fn ($r) => $r[0] === $w && $r[1] === $lock))[0][2] ?? null;
+    foreach (['floor', 'baton'] as $other) {
+        if ($of('rlock') && $of($other)) {
+            printf("%d worker(s): rlock / %s = %.2fx\n", $w, $other, $of('rlock') / $of($other));
+        }
+    }
 }
