@@ -110,7 +110,14 @@
 #define RLOCK_LUA_LOCK_FORCE_RELEASE \
 	"local lock, grants, waiters, fence, wakes = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n" \
 	"if redis.call('exists', lock) == 0 then return 0 end\n" \
-	"local n = tonumber(redis.call('get', waiters)) or 0\n" \
+	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
+	"local n, out\n" \
+	"if fair == '1' then\n" \
+	"  n, out = redis.call('decr', waiters) + 1, true\n" \
+	"  if n <= 0 then redis.call('del', waiters) end\n" \
+	"else\n" \
+	"  n = tonumber(redis.call('get', waiters)) or 0\n" \
+	"end\n" \
 	"if n <= 0 then redis.call('del', lock) return 1 end\n" \
 	"local function atleast(key, ms, more)\n" \
 	"  ms = tonumber(ms)\n" \
@@ -125,11 +132,16 @@
 	"  atleast(fence, keep)\n" \
 	"  return f\n" \
 	"end\n" \
-	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n" \
+	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)\n" \
 	"  local multi = math.floor(n / 4294967296)\n" \
 	"  if fair == '1' and multi == 0 then\n" \
 	"    local v = nexttoken\n" \
-	"    if n > 1 then redis.call('decr', waiters) v = nexttoken .. '+' else redis.call('del', waiters) end\n" \
+	"    if n > 1 then\n" \
+	"      if not out then redis.call('decr', waiters) end\n" \
+	"      v = nexttoken .. '+'\n" \
+	"    else\n" \
+	"      redis.call('del', waiters)\n" \
+	"    end\n" \
 	"    local f = 0\n" \
 	"    if redis.call('exists', fence) == 1 then f = issue(fence, keep) end\n" \
 	"    redis.call('set', lock, v, 'PX', ttl)\n" \
@@ -137,6 +149,7 @@
 	"    redis.call('pexpire', grants, ttl)\n" \
 	"    return 2\n" \
 	"  end\n" \
+	"  if out then redis.call('incr', waiters) end\n" \
 	"  redis.call('del', lock)\n" \
 	"  local function wake(list, want)\n" \
 	"    local have = redis.call('llen', list)\n" \
@@ -150,8 +163,7 @@
 	"  if n - multi * 4294967296 > 0 then wake(grants, 1) end\n" \
 	"  return 1\n" \
 	"end\n" \
-	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
-	"return free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n"
+	"return free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)\n"
 
 /* src/primitives/lua/lock/release.lua */
 #define RLOCK_LUA_LOCK_RELEASE \
@@ -159,7 +171,14 @@
 	"local v = redis.call('get', lock)\n" \
 	"if v == ARGV[1] then redis.call('del', lock) return 1 end\n" \
 	"if v ~= ARGV[1] .. '+' then return 0 end\n" \
-	"local n = tonumber(redis.call('get', waiters)) or 0\n" \
+	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
+	"local n, out\n" \
+	"if fair == '1' then\n" \
+	"  n, out = redis.call('decr', waiters) + 1, true\n" \
+	"  if n <= 0 then redis.call('del', waiters) end\n" \
+	"else\n" \
+	"  n = tonumber(redis.call('get', waiters)) or 0\n" \
+	"end\n" \
 	"if n <= 0 then redis.call('del', lock) return 1 end\n" \
 	"local function atleast(key, ms, more)\n" \
 	"  ms = tonumber(ms)\n" \
@@ -174,11 +193,16 @@
 	"  atleast(fence, keep)\n" \
 	"  return f\n" \
 	"end\n" \
-	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n" \
+	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)\n" \
 	"  local multi = math.floor(n / 4294967296)\n" \
 	"  if fair == '1' and multi == 0 then\n" \
 	"    local v = nexttoken\n" \
-	"    if n > 1 then redis.call('decr', waiters) v = nexttoken .. '+' else redis.call('del', waiters) end\n" \
+	"    if n > 1 then\n" \
+	"      if not out then redis.call('decr', waiters) end\n" \
+	"      v = nexttoken .. '+'\n" \
+	"    else\n" \
+	"      redis.call('del', waiters)\n" \
+	"    end\n" \
 	"    local f = 0\n" \
 	"    if redis.call('exists', fence) == 1 then f = issue(fence, keep) end\n" \
 	"    redis.call('set', lock, v, 'PX', ttl)\n" \
@@ -186,6 +210,7 @@
 	"    redis.call('pexpire', grants, ttl)\n" \
 	"    return 2\n" \
 	"  end\n" \
+	"  if out then redis.call('incr', waiters) end\n" \
 	"  redis.call('del', lock)\n" \
 	"  local function wake(list, want)\n" \
 	"    local have = redis.call('llen', list)\n" \
@@ -199,8 +224,7 @@
 	"  if n - multi * 4294967296 > 0 then wake(grants, 1) end\n" \
 	"  return 1\n" \
 	"end\n" \
-	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
-	"return free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n"
+	"return free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)\n"
 
 /* src/primitives/lua/lock/renew.lua */
 #define RLOCK_LUA_LOCK_RENEW \
@@ -314,11 +338,16 @@
 	"  atleast(fence, keep)\n" \
 	"  return f\n" \
 	"end\n" \
-	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n" \
+	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)\n" \
 	"  local multi = math.floor(n / 4294967296)\n" \
 	"  if fair == '1' and multi == 0 then\n" \
 	"    local v = nexttoken\n" \
-	"    if n > 1 then redis.call('decr', waiters) v = nexttoken .. '+' else redis.call('del', waiters) end\n" \
+	"    if n > 1 then\n" \
+	"      if not out then redis.call('decr', waiters) end\n" \
+	"      v = nexttoken .. '+'\n" \
+	"    else\n" \
+	"      redis.call('del', waiters)\n" \
+	"    end\n" \
 	"    local f = 0\n" \
 	"    if redis.call('exists', fence) == 1 then f = issue(fence, keep) end\n" \
 	"    redis.call('set', lock, v, 'PX', ttl)\n" \
@@ -326,6 +355,7 @@
 	"    redis.call('pexpire', grants, ttl)\n" \
 	"    return 2\n" \
 	"  end\n" \
+	"  if out then redis.call('incr', waiters) end\n" \
 	"  redis.call('del', lock)\n" \
 	"  local function wake(list, want)\n" \
 	"    local have = redis.call('llen', list)\n" \

@@ -12,11 +12,17 @@
 -- yet back), which a multi waiter's BLPOP would pop and drop (the key then held by nobody
 -- for a whole lease).
 --@include lib/issue.lua
-local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)
+-- out: the caller counted one waiter out already (a DECR that read n, the count before it).
+local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)
   local multi = math.floor(n / 4294967296)
   if fair == '1' and multi == 0 then
     local v = nexttoken
-    if n > 1 then redis.call('decr', waiters) v = nexttoken .. '+' else redis.call('del', waiters) end
+    if n > 1 then
+      if not out then redis.call('decr', waiters) end
+      v = nexttoken .. '+'
+    else
+      redis.call('del', waiters)
+    end
     local f = 0
     if redis.call('exists', fence) == 1 then f = issue(fence, keep) end
     redis.call('set', lock, v, 'PX', ttl)
@@ -24,6 +30,7 @@ local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl
     redis.call('pexpire', grants, ttl)
     return 2
   end
+  if out then redis.call('incr', waiters) end
   redis.call('del', lock)
   local function wake(list, want)
     local have = redis.call('llen', list)
