@@ -16,6 +16,7 @@ const rlock_swoole_api *rlock_swoole = NULL;
 #include <dlfcn.h>
 #include <netdb.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <time.h>
 
@@ -89,11 +90,18 @@ long rlock_swoole_coroutine(void)
 static int socket_wait(struct pollfd *fd, zend_long ms)
 {
 	int event = fd->events == POLLIN ? SW_EVENT_READ_ : fd->events == POLLOUT ? SW_EVENT_WRITE_ : 0;
-	if (!api.socket_create || event == 0 || api.socket_exists(fd->fd) || api.socket_create(fd->fd) != 0) {
+	int flags;
+	if (!api.socket_create || event == 0 || (flags = fcntl(fd->fd, F_GETFL)) < 0 || api.socket_exists(fd->fd)
+			|| api.socket_create(fd->fd) != 0) {
 		return -1;
 	}
 	int rc = api.socket_wait(fd->fd, event, (double) ms / 1000);
 	api.socket_unwrap(fd->fd);
+	/* Swoole made it non-blocking: hiredis' blocking context (conn.c) takes an EAGAIN for an
+	 * error, so the fd goes back as it was */
+	if (!(flags & O_NONBLOCK)) {
+		fcntl(fd->fd, F_SETFL, flags);
+	}
 	if (rc != 0) {
 		return -1;
 	}
