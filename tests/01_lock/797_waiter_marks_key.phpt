@@ -7,6 +7,8 @@ rlock
 require __DIR__ . '/../skipif.inc';
 if (!function_exists('pcntl_fork')) die('skip pcntl_fork not available');
 ?>
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
