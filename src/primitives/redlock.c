@@ -538,13 +538,13 @@ static int redlock_queue_acquire(const rlock_opts *o, zend_string *key, zend_lon
 		}
 		if (on < o->nservers) {
 			await_wake(o, &o->servers[on], self, block);
-		} else if (ours_free || won > 0) {
+		} else if ((ours_free || won > 0) && fr.failed == 0) {
 			/* our turn where we are queued, held nowhere: the masters disagree for a moment
 			 * (a release, a give-back on its way), or a join missed one, which this vote
 			 * mended: soon again */
 			rlock_sleep_jittered(MIN(o->retry_delay, 2), MAX(deadline - rlock_now_ms(), 0));
-		} else if (queued == o->nservers) {
-			/* on no queue: the masters failed */
+		} else if (queued == o->nservers || ours_free || won > 0) {
+			/* on no queue, or too few masters answered for our turn to make a quorum */
 			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
 		} else {
 			/* free, and another waiter's turn: its release (or its place's end) wakes us */
