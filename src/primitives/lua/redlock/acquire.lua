@@ -3,8 +3,9 @@
 -- or stay on it, when not won; 0: leave it), ticket, lease ms, keep (the fencing counter's
 -- life past a token), self prefix (selfp .. a token: that waiter's own list).
 -- Won when the key holds our token already (an acquire whose reply was lost, tried again),
--- or is free and the queue is empty or has us at its head: {1, token, fence}, and we leave
--- the queue. Else {0, pttl, place}: place 1 the head, 0 not on the queue (wait 0). A newcomer
+-- or is free and the queue is empty or has us at its head (once we joined it: our ticket
+-- may be the earliest, a join that missed this master before): {1, token, fence}, and we
+-- leave the queue. Else {0, pttl, place}: place 1 the head, 0 not on the queue (wait 0). A newcomer
 -- never takes a free key that a queue waits for: it joins the queue's tail. A round clears
 -- our own list (a wake pushed before this round is answered by it), and wakes the head
 -- when the key is free (its wake may have gone to a waiter whose place has just ended).
@@ -17,6 +18,7 @@ local now = clock_ms()
 purge(queue, lease, now)
 redis.call('del', self)
 local holder = redis.call('get', lock)
+if wait and holder ~= token then join(queue, lease, token, ticket, now, ms) end
 local first = head(queue)
 if holder == token or (not holder and (not first or first == token)) then
   if holder then redis.call('pexpire', lock, ttl) else redis.call('set', lock, token, 'PX', ttl) end
@@ -26,11 +28,6 @@ if holder == token or (not holder and (not first or first == token)) then
   return {1, token, f}
 end
 local place = 0
-if wait then
-  join(queue, lease, token, ticket, now, ms)
-  place = redis.call('zrank', queue, token) + 1
-else
-  leave(queue, lease, token)
-end
+if wait then place = redis.call('zrank', queue, token) + 1 else leave(queue, lease, token) end
 if not holder then wake(lock, queue, selfp, token, ms) end
 return {0, redis.call('pttl', lock), place}
