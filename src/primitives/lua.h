@@ -475,6 +475,7 @@
 	"purge(queue, lease, now)\n" \
 	"redis.call('del', self)\n" \
 	"local holder = redis.call('get', lock)\n" \
+	"if wait and holder ~= token then join(queue, lease, token, ticket, now, ms) end\n" \
 	"local first = head(queue)\n" \
 	"if holder == token or (not holder and (not first or first == token)) then\n" \
 	"  if holder then redis.call('pexpire', lock, ttl) else redis.call('set', lock, token, 'PX', ttl) end\n" \
@@ -484,12 +485,7 @@
 	"  return {1, token, f}\n" \
 	"end\n" \
 	"local place = 0\n" \
-	"if wait then\n" \
-	"  join(queue, lease, token, ticket, now, ms)\n" \
-	"  place = redis.call('zrank', queue, token) + 1\n" \
-	"else\n" \
-	"  leave(queue, lease, token)\n" \
-	"end\n" \
+	"if wait then place = redis.call('zrank', queue, token) + 1 else leave(queue, lease, token) end\n" \
 	"if not holder then wake(lock, queue, selfp, token, ms) end\n" \
 	"return {0, redis.call('pttl', lock), place}\n"
 
