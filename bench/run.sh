@@ -110,10 +110,7 @@ swoole() {
 	. "$REPO/scripts/lib/swoole.sh"
 	so=$(rlock_swoole_so)
 	say "Swoole: bench/swoole.php"
-	if [ -n "$redlock_wait" ]; then
-	printf '\n## Waiting order: Redlock against one server\n\n%s\n' "$redlock_wait" | tee -a "$OUT/report.md"
-fi
-rm -f "$OUT/swoole.dat"
+	rm -f "$OUT/swoole.dat"
 	"${RLOCK_PHP[0]}" -d "extension=$so" "${RLOCK_PHP[@]:1}" "$BENCH/swoole.php" --out="$OUT" \
 		${BENCH_QUICK:+--runs=1} | tee "$OUT/swoole.md"
 }
@@ -263,6 +260,9 @@ BENCH_LIBS=$(echo "$REPORT_LIBS rlock" | tr ' ' '\n' | awk '!seen[$0]++' | xargs
 	php "$BENCH/report.php" "$RESULTS" "$OUT"
 if [ "$RUNS" -gt 1 ]; then
 	php "$BENCH/medians.php" "$OUT"/results-*.jsonl | tee -a "$OUT/report.md"
+fi
+if [ -n "$redlock_wait" ]; then
+	printf '\n## Waiting order: Redlock against one server\n\n%s\n' "$redlock_wait" | tee -a "$OUT/report.md"
 fi
 rm -f "$OUT/swoole.dat"
 if [ -n "${BENCH_SWOOLE:-}" ]; then
