@@ -471,18 +471,35 @@
 	"local lock, queue, lease, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n" \
 	"local token, ttl, fencing, wait, ticket = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4] == '1', ARGV[5]\n" \
 	"local ms, keep, selfp = tonumber(ARGV[6]), ARGV[7], ARGV[8]\n" \
-	"local now = clock_ms()\n" \
-	"purge(queue, lease, now)\n" \
 	"redis.call('del', self)\n" \
 	"local holder = redis.call('get', lock)\n" \
-	"if wait and holder ~= token then join(queue, lease, token, ticket, now, ms) end\n" \
-	"local first = head(queue)\n" \
-	"if holder == token or (not holder and (not first or first == token)) then\n" \
-	"  if holder then redis.call('pexpire', lock, ttl) else redis.call('set', lock, token, 'PX', ttl) end\n" \
-	"  leave(queue, lease, token)\n" \
+	"local function won()\n" \
 	"  local f = 0\n" \
 	"  if fencing then f = issue(fence, keep) end\n" \
 	"  return {1, token, f}\n" \
+	"end\n" \
+	"if holder == token then\n" \
+	"  redis.call('pexpire', lock, ttl)\n" \
+	"  leave(queue, lease, token)\n" \
+	"  return won()\n" \
+	"end\n" \
+	"local now, first = clock_ms(), nil\n" \
+	"if redis.call('exists', queue) == 1 then\n" \
+	"  purge(queue, lease, now)\n" \
+	"  first = head(queue)\n" \
+	"end\n" \
+	"if not holder and not first then\n" \
+	"  redis.call('set', lock, token, 'PX', ttl)\n" \
+	"  return won()\n" \
+	"end\n" \
+	"if wait then\n" \
+	"  join(queue, lease, token, ticket, now, ms)\n" \
+	"  first = head(queue)\n" \
+	"end\n" \
+	"if not holder and first == token then\n" \
+	"  redis.call('set', lock, token, 'PX', ttl)\n" \
+	"  leave(queue, lease, token)\n" \
+	"  return won()\n" \
 	"end\n" \
 	"local place = 0\n" \
 	"if wait then place = redis.call('zrank', queue, token) + 1 else leave(queue, lease, token) end\n" \
@@ -538,10 +555,12 @@
 	"  redis.call('del', lock)\n" \
 	"  r = 1\n" \
 	"end\n" \
-	"local now = clock_ms()\n" \
-	"purge(queue, lease, now)\n" \
-	"if ticket ~= '0' then join(queue, lease, token, ticket, now, ms) else leave(queue, lease, token) end\n" \
-	"wake(lock, queue, selfp, token, ms)\n" \
+	"if ticket ~= '0' or redis.call('exists', queue) == 1 then\n" \
+	"  local now = clock_ms()\n" \
+	"  purge(queue, lease, now)\n" \
+	"  if ticket ~= '0' then join(queue, lease, token, ticket, now, ms) else leave(queue, lease, token) end\n" \
+	"  wake(lock, queue, selfp, token, ms)\n" \
+	"end\n" \
 	"if r == 1 and (tonumber(redis.call('get', waiters)) or 0) > 0 and redis.call('llen', grants) == 0 then\n" \
 	"  redis.call('rpush', grants, 'wake')\n" \
 	"  redis.call('pexpire', grants, ms)\n" \

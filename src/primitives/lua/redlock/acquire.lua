@@ -14,18 +14,36 @@
 local lock, queue, lease, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local token, ttl, fencing, wait, ticket = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4] == '1', ARGV[5]
 local ms, keep, selfp = tonumber(ARGV[6]), ARGV[7], ARGV[8]
-local now = clock_ms()
-purge(queue, lease, now)
+-- (an empty queue, the uncontended case, costs no more than looking whether it exists)
 redis.call('del', self)
 local holder = redis.call('get', lock)
-if wait and holder ~= token then join(queue, lease, token, ticket, now, ms) end
-local first = head(queue)
-if holder == token or (not holder and (not first or first == token)) then
-  if holder then redis.call('pexpire', lock, ttl) else redis.call('set', lock, token, 'PX', ttl) end
-  leave(queue, lease, token)
+local function won()
   local f = 0
   if fencing then f = issue(fence, keep) end
   return {1, token, f}
+end
+if holder == token then
+  redis.call('pexpire', lock, ttl)
+  leave(queue, lease, token)
+  return won()
+end
+local now, first = clock_ms(), nil
+if redis.call('exists', queue) == 1 then
+  purge(queue, lease, now)
+  first = head(queue)
+end
+if not holder and not first then
+  redis.call('set', lock, token, 'PX', ttl)
+  return won()
+end
+if wait then
+  join(queue, lease, token, ticket, now, ms)
+  first = head(queue)
+end
+if not holder and first == token then
+  redis.call('set', lock, token, 'PX', ttl)
+  leave(queue, lease, token)
+  return won()
 end
 local place = 0
 if wait then place = redis.call('zrank', queue, token) + 1 else leave(queue, lease, token) end

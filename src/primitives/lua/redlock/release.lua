@@ -18,10 +18,12 @@ if v and (v == token or token == '*') then
   redis.call('del', lock)
   r = 1
 end
-local now = clock_ms()
-purge(queue, lease, now)
-if ticket ~= '0' then join(queue, lease, token, ticket, now, ms) else leave(queue, lease, token) end
-wake(lock, queue, selfp, token, ms)
+if ticket ~= '0' or redis.call('exists', queue) == 1 then
+  local now = clock_ms()
+  purge(queue, lease, now)
+  if ticket ~= '0' then join(queue, lease, token, ticket, now, ms) else leave(queue, lease, token) end
+  wake(lock, queue, selfp, token, ms)
+end
 if r == 1 and (tonumber(redis.call('get', waiters)) or 0) > 0 and redis.call('llen', grants) == 0 then
   redis.call('rpush', grants, 'wake')
   redis.call('pexpire', grants, ms)
