@@ -26,6 +26,7 @@
 #include "src/state/watchdog.h"
 #include "src/state/lost.h"
 #include "src/primitives/rwlock.h"
+#include "src/primitives/redlock.h"
 #include "src/primitives/ratelimit.h"
 #include "src/stats/stats.h"
 #include "src/php/classes.h"
@@ -246,6 +247,7 @@ PHP_MINIT_FUNCTION(rlock)
 	rlock_scripts_minit();
 	rlock_multi_minit();
 	rlock_rwlock_minit();
+	rlock_redlock_minit();
 	rlock_semaphore_minit();
 	rlock_ratelimit_minit();
 	rlock_conn_minit();

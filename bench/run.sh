@@ -19,6 +19,8 @@
 # BENCH_SWOOLE=1: then the flash sale on Swoole (bench/swoole.php, with the swoole.so that
 # scripts/lib/swoole.sh caches, built the first time: 10-20 minutes), its table appended to
 # the report and its rows a panel of the chart; BENCH_SWOOLE=only: that alone.
+# With rlock_redlock: bench/redlock_wait.php, the wait distribution of 8 processes x 25 holds
+# of 5 ms over 3 masters beside one server's, a table of the report.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -241,11 +243,26 @@ for run in $(seq "$RUNS"); do
 	cp "$RESULTS" "$OUT/results-$run.jsonl"
 done
 
+# --- waiting order: Redlock's wait distribution beside the one server's ---------------
+# bench/redlock_wait.php on the lock server and the first 3 Redlock masters; its table goes
+# into the report (BENCH_QUICK: one run of each, else 3)
+redlock_wait=
+if has_lib rlock_redlock; then
+	say "waiting order: bench/redlock_wait.php"
+	wait_runs=3
+	[ -z "${BENCH_QUICK:-}" ] || wait_runs=1
+	redlock_wait=$("${RLOCK_PHP[@]}" "$BENCH/redlock_wait.php" 8 25 5000 "$wait_runs") ||
+		say "bench/redlock_wait.php failed"
+fi
+
 # --- the report ------------------------------------------------------------------
 BENCH_LIBS=$(echo "$REPORT_LIBS rlock" | tr ' ' '\n' | awk '!seen[$0]++' | xargs) \
 	php "$BENCH/report.php" "$RESULTS" "$OUT"
 if [ "$RUNS" -gt 1 ]; then
 	php "$BENCH/medians.php" "$OUT"/results-*.jsonl | tee -a "$OUT/report.md"
+fi
+if [ -n "$redlock_wait" ]; then
+	printf '\n## Waiting order: Redlock against one server\n\n%s\n' "$redlock_wait" | tee -a "$OUT/report.md"
 fi
 rm -f "$OUT/swoole.dat"
 if [ -n "${BENCH_SWOOLE:-}" ]; then

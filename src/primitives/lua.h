@@ -486,6 +486,155 @@
 	"waits[#KEYS + 1] = tats[1]\n" \
 	"return {1, unpack(waits)}\n"
 
+/* src/primitives/lua/redlock/acquire.lua */
+#define RLOCK_LUA_REDLOCK_ACQUIRE \
+	"local function atleast(key, ms, more)\n" \
+	"  ms = tonumber(ms)\n" \
+	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
+	"end\n" \
+	"local function issue(fence, keep)\n" \
+	"  local t = redis.call('time')\n" \
+	"  local f = tonumber(t[1]) * 1000000 + tonumber(t[2])\n" \
+	"  local last = tonumber(redis.call('get', fence))\n" \
+	"  if last and last >= f then f = last + 1 end\n" \
+	"  redis.call('set', fence, string.format('%.0f', f), 'KEEPTTL')\n" \
+	"  atleast(fence, keep)\n" \
+	"  return f\n" \
+	"end\n" \
+	"local function clock_ms()\n" \
+	"  local t = redis.call('time')\n" \
+	"  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n" \
+	"end\n" \
+	"local function purge(queue, lease, now)\n" \
+	"  local gone = redis.call('zrangebyscore', lease, '-inf', now, 'LIMIT', 0, 100)\n" \
+	"  if #gone > 0 then\n" \
+	"    redis.call('zrem', queue, unpack(gone))\n" \
+	"    redis.call('zrem', lease, unpack(gone))\n" \
+	"  end\n" \
+	"end\n" \
+	"local function head(queue)\n" \
+	"  return redis.call('zrange', queue, 0, 0)[1]\n" \
+	"end\n" \
+	"local function join(queue, lease, token, ticket, now, ms)\n" \
+	"  redis.call('zadd', queue, ticket, token)\n" \
+	"  redis.call('zadd', lease, now + ms, token)\n" \
+	"  atleast(queue, 2 * ms)\n" \
+	"  atleast(lease, 2 * ms)\n" \
+	"end\n" \
+	"local function leave(queue, lease, token)\n" \
+	"  redis.call('zrem', queue, token)\n" \
+	"  redis.call('zrem', lease, token)\n" \
+	"end\n" \
+	"local function wake(lock, queue, selfp, but, ms)\n" \
+	"  if redis.call('exists', lock) == 1 then return end\n" \
+	"  local h = head(queue)\n" \
+	"  if h and h ~= but then\n" \
+	"    local s = selfp .. h\n" \
+	"    if redis.call('llen', s) == 0 then\n" \
+	"      redis.call('rpush', s, 'wake')\n" \
+	"      redis.call('pexpire', s, ms)\n" \
+	"    end\n" \
+	"  end\n" \
+	"end\n" \
+	"local lock, queue, lease, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n" \
+	"local token, ttl, fencing, wait, ticket = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4] == '1', ARGV[5]\n" \
+	"local ms, keep, selfp = tonumber(ARGV[6]), ARGV[7], ARGV[8]\n" \
+	"redis.call('del', self)\n" \
+	"local holder = redis.call('get', lock)\n" \
+	"local function won()\n" \
+	"  local f = 0\n" \
+	"  if fencing then f = issue(fence, keep) end\n" \
+	"  return {1, token, f}\n" \
+	"end\n" \
+	"if holder == token or holder == token .. '+' then\n" \
+	"  redis.call('pexpire', lock, ttl)\n" \
+	"  leave(queue, lease, token)\n" \
+	"  return won()\n" \
+	"end\n" \
+	"local now, first = clock_ms(), nil\n" \
+	"if redis.call('exists', queue) == 1 then\n" \
+	"  purge(queue, lease, now)\n" \
+	"  first = head(queue)\n" \
+	"end\n" \
+	"if not holder and not first then\n" \
+	"  redis.call('set', lock, token, 'PX', ttl)\n" \
+	"  return won()\n" \
+	"end\n" \
+	"if wait then\n" \
+	"  join(queue, lease, token, ticket, now, ms)\n" \
+	"  first = head(queue)\n" \
+	"end\n" \
+	"if not holder and first == token then\n" \
+	"  redis.call('set', lock, token, 'PX', ttl)\n" \
+	"  leave(queue, lease, token)\n" \
+	"  return won()\n" \
+	"end\n" \
+	"local place = 0\n" \
+	"if wait then place = redis.call('zrank', queue, token) + 1 else leave(queue, lease, token) end\n" \
+	"if not holder then wake(lock, queue, selfp, token, ms) end\n" \
+	"return {0, redis.call('pttl', lock), place}\n"
+
+/* src/primitives/lua/redlock/release.lua */
+#define RLOCK_LUA_REDLOCK_RELEASE \
+	"local function atleast(key, ms, more)\n" \
+	"  ms = tonumber(ms)\n" \
+	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
+	"end\n" \
+	"local function clock_ms()\n" \
+	"  local t = redis.call('time')\n" \
+	"  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n" \
+	"end\n" \
+	"local function purge(queue, lease, now)\n" \
+	"  local gone = redis.call('zrangebyscore', lease, '-inf', now, 'LIMIT', 0, 100)\n" \
+	"  if #gone > 0 then\n" \
+	"    redis.call('zrem', queue, unpack(gone))\n" \
+	"    redis.call('zrem', lease, unpack(gone))\n" \
+	"  end\n" \
+	"end\n" \
+	"local function head(queue)\n" \
+	"  return redis.call('zrange', queue, 0, 0)[1]\n" \
+	"end\n" \
+	"local function join(queue, lease, token, ticket, now, ms)\n" \
+	"  redis.call('zadd', queue, ticket, token)\n" \
+	"  redis.call('zadd', lease, now + ms, token)\n" \
+	"  atleast(queue, 2 * ms)\n" \
+	"  atleast(lease, 2 * ms)\n" \
+	"end\n" \
+	"local function leave(queue, lease, token)\n" \
+	"  redis.call('zrem', queue, token)\n" \
+	"  redis.call('zrem', lease, token)\n" \
+	"end\n" \
+	"local function wake(lock, queue, selfp, but, ms)\n" \
+	"  if redis.call('exists', lock) == 1 then return end\n" \
+	"  local h = head(queue)\n" \
+	"  if h and h ~= but then\n" \
+	"    local s = selfp .. h\n" \
+	"    if redis.call('llen', s) == 0 then\n" \
+	"      redis.call('rpush', s, 'wake')\n" \
+	"      redis.call('pexpire', s, ms)\n" \
+	"    end\n" \
+	"  end\n" \
+	"end\n" \
+	"local lock, queue, lease, grants, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n" \
+	"local token, ticket, ms, selfp = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]\n" \
+	"local v = redis.call('get', lock)\n" \
+	"local r = 0\n" \
+	"if v and (v == token or v == token .. '+' or token == '*') then\n" \
+	"  redis.call('del', lock)\n" \
+	"  r = 1\n" \
+	"end\n" \
+	"if ticket ~= '0' or redis.call('exists', queue) == 1 then\n" \
+	"  local now = clock_ms()\n" \
+	"  purge(queue, lease, now)\n" \
+	"  if ticket ~= '0' then join(queue, lease, token, ticket, now, ms) else leave(queue, lease, token) end\n" \
+	"  wake(lock, queue, selfp, token, ms)\n" \
+	"end\n" \
+	"if r == 1 and (tonumber(redis.call('get', waiters)) or 0) > 0 and redis.call('llen', grants) == 0 then\n" \
+	"  redis.call('rpush', grants, 'wake')\n" \
+	"  redis.call('pexpire', grants, ms)\n" \
+	"end\n" \
+	"return r\n"
+
 /* src/primitives/lua/rwlock/read_acquire.lua */
 #define RLOCK_LUA_RWLOCK_READ_ACQUIRE \
 	"local function atleast(key, ms, more)\n" \

@@ -1,11 +1,28 @@
 /* The lock over N independent masters: the Redlock algorithm.
  *
  * Every call goes to all masters at once (rlock_conn_fanout: one round trip, one timeout).
- * Acquire runs the one-server acquire script everywhere with the same token and wins with a
- * quorum of N/2 + 1 while validity = ttl - elapsed - drift (0.01 * ttl + 2 ms) is left;
- * otherwise it releases what it took and, when it may wait, blocks on the first master
- * that answered until a release wakes it (releases never hand over across masters: every
- * waiter runs the quorum again) or retries after a random delay when the vote was split.
+ * Acquire runs an acquire script everywhere with the same token and wins with a quorum of
+ * N/2 + 1 while validity = ttl - elapsed - drift (0.01 * ttl + 2 ms) is left; otherwise it
+ * gives back what it took.
+ *
+ * Waiters in order ('fair', the default): each master keeps a queue of the waiters
+ * (redlock/acquire.lua), each with a ticket, its clock when it began to wait, sent alike to
+ * every master, so that every master orders the waiters it has the same way. A master's
+ * free key is taken only by the head of its queue (anyone when it is empty): a newcomer
+ * joins the tail, never jumps it. A waiter that lost a vote stays on the queues (what it
+ * took is given back, its place kept) and blocks on its own list on one master until a
+ * release there wakes the head, or a round's time (a quarter of read_timeout) passes: then
+ * it votes again, which renews its place (a place lives queue_lease() past its last round:
+ * a waiter that died leaves the queues then). The rule for queues that disagree (a join
+ * that missed a master) is in docs/design.md: each master serves its own head; a waiter
+ * that got only a minority gives it back and keeps its place, and as the earliest ticket is
+ * the head of every master it is on, it wins once it is on a quorum of them, which each of
+ * its rounds sees to.
+ *
+ * 'fair' => false: the vote again and again (redlock_vote_acquire): a waiter blocks on the
+ * first master that answered until a release wakes it, and every waiter runs the vote again,
+ * newcomers too.
+ *
  * Fencing tokens: each master counts its own; the holder takes the largest of its quorum
  * and raises the counters of its quorum to it, and has won only once a quorum confirmed the
  * raise (fence_floor), so any later quorum, which shares a master with this one, counts past
@@ -17,6 +34,69 @@
 #include "src/stats/stats.h"
 #include "src/primitives/scripts.h"
 #include "src/transport/conn.h"
+#include "src/primitives/lua.h"
+
+#include <time.h>
+
+/* src/primitives/lua/redlock/acquire.lua */
+static rlock_script script_acquire = { .source = RLOCK_LUA_REDLOCK_ACQUIRE };
+
+/* src/primitives/lua/redlock/release.lua */
+static rlock_script script_release = { .source = RLOCK_LUA_REDLOCK_RELEASE };
+
+void rlock_redlock_minit(void)
+{
+	rlock_script_init(&script_acquire);
+	rlock_script_init(&script_release);
+}
+
+/* The lock key, its companions, and those of the queue of waiters. */
+typedef struct {
+	rlock_keys k;
+	zend_string *queue;  /* the waiters' tokens by ticket */
+	zend_string *lease;  /* the same tokens by when their place ends */
+	zend_string *selfp;  /* a waiter's own list: this, then its token */
+} queue_keys;
+
+static void queue_keys_init(queue_keys *q, zend_string *key)
+{
+	rlock_keys_init(&q->k, key);
+	q->queue = rlock_keys_companion(key, "redlock-queue");
+	q->lease = rlock_keys_companion(key, "redlock-lease");
+	q->selfp = rlock_keys_self(&q->k, ZSTR_EMPTY_ALLOC());
+}
+
+static void queue_keys_free(queue_keys *q)
+{
+	rlock_keys_free(&q->k);
+	zend_string_release(q->queue);
+	zend_string_release(q->lease);
+	zend_string_release(q->selfp);
+}
+
+/* How long a waiter's place on a queue lives past its last round: a waiter that died
+ * holds up the queue that long at most. Its rounds come every queue_round() and may each
+ * wait a read timeout for a master that stopped answering (and a connect timeout for one
+ * that went away): three read timeouts leave room for that. */
+static zend_long queue_lease(const rlock_opts *o)
+{
+	return 3 * o->read_timeout + o->connect_timeout;
+}
+
+/* The longest a waiter blocks on one master before it votes again: a master that stops
+ * answering while waiters block on it costs them this (and the vote, a read timeout). */
+static zend_long queue_round(const rlock_opts *o)
+{
+	return MAX(o->read_timeout / 4, 10);
+}
+
+/* A waiter's ticket: its clock in microseconds, which orders the waiters of all masters. */
+static zend_long realtime_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (zend_long) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 
 static uint32_t quorum(const rlock_opts *o)
 {
@@ -146,27 +226,36 @@ static zend_long validity(zend_long ttl, zend_long start)
 	return ttl - (rlock_now_ms() - start) - rlock_redlock_drift(ttl);
 }
 
-/* Release token on every master (or those in only[]); the number of masters where it was
- * ours, or -1. */
-static int release_all(const rlock_opts *o, rlock_keys *k, zend_string *token, bool *only,
-	fanout_result *fr, rlock_err *err)
+/* Release token (NULL: whoever holds it) on every master (or those in only[]), waking the
+ * head of each queue; with a ticket (not 0) we stay on the queues with it (giving back
+ * what a lost vote took). The number of masters where it was ours. */
+static int release_all(const rlock_opts *o, queue_keys *q, zend_string *token, zend_long ticket, bool *only,
+	fanout_result *fr)
 {
 	rlock_call c;
-	zend_string *next = rlock_new_token(err);
+	zend_string *keys[5] = { q->k.keys[0], q->queue, q->lease, q->k.keys[1], q->k.keys[2] };
 	int released = 0;
 
-	if (!next) {
-		return -1;
-	}
-	rlock_call_release(&c, k, token, next, o, false);
+	rlock_call_start(&c, &script_release, 5, keys, NULL);
+	rlock_call_token(&c, token);
+	rlock_call_num(&c, 1, ticket);
+	rlock_call_num(&c, 2, queue_lease(o));
+	rlock_call_str(&c, q->selfp);
 	fanout(o, &c, only, fr);
-	zend_string_release(next);
 	for (uint32_t i = 0; i < o->nservers; i++) {
 		if (fr->replies[i]) {
 			released += fr->replies[i]->type == REDIS_REPLY_INTEGER && fr->replies[i]->integer > 0;
 		}
 	}
 	return released;
+}
+
+/* Give back what a lost vote took (held[]), staying on the queues with ticket (0: not). */
+static void give_back(const rlock_opts *o, queue_keys *q, zend_string *token, zend_long ticket, bool *held)
+{
+	fanout_result rr;
+	release_all(o, q, token, ticket, held, &rr);
+	fanout_free(o, &rr);
 }
 
 /* Raise the fencing counters of the masters we hold (held[]) to fence: the number of them
@@ -199,9 +288,10 @@ static uint32_t fence_floor(const rlock_opts *o, rlock_keys *k, bool *held, zend
 	return raised;
 }
 
-static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
+static int redlock_vote_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
 {
-	rlock_keys k;
+	queue_keys q;
+	rlock_keys *k = &q.k;
 	zend_long deadline = rlock_deadline(wait_ms);
 	bool queued[RLOCK_MAX_SERVERS] = {0}, waiting = false;
 	int rc = 0;
@@ -211,7 +301,7 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 	if (!token) {
 		return -1;
 	}
-	rlock_keys_init(&k, key);
+	queue_keys_init(&q, key);
 	for (;;) {
 		zend_long remaining = MAX(deadline - rlock_now_ms(), 0), start = rlock_now_ms();
 		zend_long fence = 0, block = remaining;
@@ -222,8 +312,8 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 
 		/* the same attempt everywhere, but each master knows whether it counts us already;
 		 * with remaining == 0 this attempt is the last, and leaves the waiters */
-		rlock_call_acquire(&counted, &k, token, o, remaining, true, NULL);
-		rlock_call_acquire(&fresh, &k, token, o, remaining, false, NULL);
+		rlock_call_acquire(&counted, k, token, o, remaining, true, NULL);
+		rlock_call_acquire(&fresh, k, token, o, remaining, false, NULL);
 		for (uint32_t i = 0; i < o->nservers; i++) {
 			calls[i] = queued[i] ? &counted : &fresh;
 		}
@@ -257,7 +347,7 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 		fanout_result raise = {0};
 		if (won >= quorum(o) && validity(o->ttl, start) > 0) {
 			/* with fencing, won only where a quorum raised its counter, in time */
-			bool raised = !o->fencing || (fence_floor(o, &k, held, fence, token, &raise) >= quorum(o)
+			bool raised = !o->fencing || (fence_floor(o, k, held, fence, token, &raise) >= quorum(o)
 				&& validity(o->ttl, start) > 0);
 			if (raised) {
 				fanout_free(o, &raise);
@@ -270,9 +360,7 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 		}
 		if (won > 0) {
 			/* give back what we took; a master that did not answer in time lets it expire */
-			fanout_result rr;
-			release_all(o, &k, token, held, &rr, err);
-			fanout_free(o, &rr);
+			give_back(o, &q, token, 0, held);
 		}
 		if (raise.failed > 0 && raise.failed == won && !waiting) {
 			/* every raise failed (as a vote where every master failed) */
@@ -290,7 +378,7 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 		}
 		rlock_attempt a = {0};
 		if (won == 0 && first < o->nservers
-				&& rlock_lock_await(o, &o->servers[first], &k, MIN(block, remaining), &a, err) == 1) {
+				&& rlock_lock_await(o, &o->servers[first], k, MIN(block, remaining), &a, err) == 1) {
 			/* a hand-over meant for a one-server client of the same key: not ours to keep */
 			zend_string_release(a.token);
 		} else if (won > 0 || first == o->nservers) {
@@ -300,23 +388,192 @@ static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait
 	if (waiting) {
 		rlock_stats_waiters(-1);
 	}
-	rlock_keys_free(&k);
+	queue_keys_free(&q);
 	zend_string_release(token);
 	return rc;
 }
 
+
+/* Block on master s until a release there wakes us (our own list, self), or block_ms pass.
+ * An idle Redis looks at a blocked command's timeout only on its 100 ms timer: a few ms
+ * past block_ms the connection is closed instead (not woken from another connection, which
+ * a master that stopped answering would not answer either): such a master costs the waiter
+ * this one wait, and a wait ends on time at the caller's deadline. */
+#define DEADLINE_GRACE_MS 10
+
+static zend_long close_after(redisReply *none, void *block_ms, rlock_wake_how *how)
+{
+	(void) none;
+	*how = RLOCK_WAKE_CLOSE;
+	return *(zend_long *) block_ms + DEADLINE_GRACE_MS;
+}
+
+static void await_wake(const rlock_opts *o, const rlock_server *s, zend_string *self, zend_long block_ms)
+{
+	char timeout[32];
+	rlock_cmd cmd = { .argc = 3, .argv = { "BLPOP", ZSTR_VAL(self), timeout }, .lens = { 5, ZSTR_LEN(self) } };
+	rlock_block b = { .blocking = &cmd, .block_ms = block_ms, .wake_at = close_after, .arg = &block_ms };
+	redisReply *r1, *r2;
+	rlock_err ignored = {0};
+
+	cmd.lens[2] = snprintf(timeout, sizeof(timeout), "%.3f", MAX(block_ms, 1) / 1000.0);
+	if (rlock_conn_call_block(o, s, &b, &r1, &r2, &ignored) < 0) {
+		/* the master went away: vote again after a pause (the vote tells who is left) */
+		rlock_sleep_jittered(o->retry_delay, block_ms);
+	} else if (r2) {
+		freeReplyObject(r2);  /* a wake, nil, or anything else: the vote tells */
+	}
+}
+
+/* One vote of a waiter in order: redlock/acquire.lua on every master. */
+static void queue_call(rlock_call *c, const rlock_opts *o, queue_keys *q, zend_string *self, zend_string *token,
+	bool wait, zend_long ticket)
+{
+	zend_string *keys[5] = { q->k.keys[0], q->queue, q->lease, q->k.keys[3], self };
+	rlock_call_start(c, &script_acquire, 5, keys, NULL);
+	rlock_call_str(c, token);
+	rlock_call_num(c, 1, o->ttl);
+	rlock_call_flag(c, o->fencing);
+	rlock_call_flag(c, wait);
+	rlock_call_num(c, 2, ticket);
+	rlock_call_num(c, 3, queue_lease(o));
+	rlock_call_num(c, 4, rlock_fence_keep(o->ttl));
+	rlock_call_str(c, q->selfp);
+}
+
+/* Acquire with the waiters in order (the queues: see the top of this file). */
+static int redlock_queue_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out,
+	rlock_err *err)
+{
+	queue_keys q;
+	zend_long deadline = rlock_deadline(wait_ms), ticket = realtime_us();
+	bool waiting = false;
+	int rc = 0;
+	zend_string *token = rlock_new_token(err), *self;
+
+	rlock_conn_begin(o, wait_ms);
+	if (!token) {
+		return -1;
+	}
+	queue_keys_init(&q, key);
+	self = rlock_keys_self(&q.k, token);
+	for (;;) {
+		zend_long remaining = MAX(deadline - rlock_now_ms(), 0), start = rlock_now_ms();
+		zend_long fence = 0, block = MIN(remaining, queue_round(o));
+		uint32_t won = 0, on = o->nservers, queued = o->nservers;
+		bool held[RLOCK_MAX_SERVERS] = {0}, ours_free = false;
+		rlock_call c;
+		fanout_result fr;
+
+		/* with remaining == 0 this vote is the last, and leaves the queues */
+		queue_call(&c, o, &q, self, token, remaining > 0, ticket);
+		fanout(o, &c, NULL, &fr);
+		if (fr.failed == o->nservers && !waiting) {
+			rc = no_quorum(o, &fr, err);
+			break;
+		}
+		for (uint32_t i = 0; i < o->nservers; i++) {
+			rlock_attempt a;
+			if (!fr.replies[i]) {
+				continue;
+			}
+			bool ok = rlock_reply_attempt(&o->servers[i], fr.replies[i], &a, &fr.errs[i]);
+			fr.replies[i] = NULL;
+			if (!ok) {
+				continue;
+			}
+			if (a.acquired) {
+				held[i] = zend_string_equals(a.token, token);
+				won += held[i];
+				fence = MAX(fence, a.fence);
+				zend_string_release(a.token);
+				continue;
+			}
+			if (a.block == 0) {
+				continue;  /* not on this queue (the last vote) */
+			}
+			queued = MIN(queued, i);
+			if (a.pttl != -2 && on == o->nservers) {
+				/* held there: its release wakes the head */
+				on = i;
+				if (a.pttl >= 0) {
+					block = MIN(block, a.pttl + 1);
+				}
+			}
+			/* our turn there, the key free: the other masters lag (a release on its way) */
+			ours_free |= a.block == 1 && a.pttl == -2;
+		}
+		fanout_result raise = {0};
+		if (won >= quorum(o) && validity(o->ttl, start) > 0) {
+			/* with fencing, won only where a quorum raised its counter, in time */
+			bool raised = !o->fencing || (fence_floor(o, &q.k, held, fence, token, &raise) >= quorum(o)
+				&& validity(o->ttl, start) > 0);
+			if (raised) {
+				fanout_free(o, &raise);
+				out->token = zend_string_copy(token);
+				out->fence = o->fencing ? fence : 0;
+				out->valid_until = start + o->ttl - rlock_redlock_drift(o->ttl);
+				rc = 1;
+				break;
+			}
+		}
+		if (won > 0) {
+			/* give back what we took, keeping our place (a master that did not answer in
+			 * time lets it expire) */
+			give_back(o, &q, token, remaining > 0 ? ticket : 0, held);
+		}
+		if (raise.failed > 0 && raise.failed == won && !waiting) {
+			/* every raise failed (as a vote where every master failed) */
+			rc = no_quorum(o, &raise, err);
+			break;
+		}
+		fanout_free(o, &raise);
+		if (remaining == 0) {
+			break;
+		}
+		if (!waiting) {
+			rlock_stats_waited();
+			rlock_stats_waiters(1);
+			waiting = true;
+		}
+		if (on < o->nservers) {
+			await_wake(o, &o->servers[on], self, block);
+		} else if ((ours_free || won > 0) && fr.failed == 0) {
+			/* our turn where we are queued, held nowhere: the masters disagree for a moment
+			 * (a release, a give-back on its way), or a join missed one, which this vote
+			 * mended: soon again */
+			rlock_sleep_jittered(MIN(o->retry_delay, 2), MAX(deadline - rlock_now_ms(), 0));
+		} else if (queued == o->nservers || ours_free || won > 0) {
+			/* on no queue, or too few masters answered for our turn to make a quorum */
+			rlock_sleep_jittered(o->retry_delay, MAX(deadline - rlock_now_ms(), 0));
+		} else {
+			/* free, and another waiter's turn: its release (or its place's end) wakes us */
+			await_wake(o, &o->servers[queued], self, block);
+		}
+	}
+	if (waiting) {
+		rlock_stats_waiters(-1);
+	}
+	zend_string_release(self);
+	queue_keys_free(&q);
+	zend_string_release(token);
+	return rc;
+}
+
+static int redlock_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
+{
+	return o->fair ? redlock_queue_acquire(o, key, wait_ms, out, err) : redlock_vote_acquire(o, key, wait_ms, out, err);
+}
+
 static int redlock_release(const rlock_opts *o, zend_string *key, const rlock_hold *h, rlock_err *err)
 {
-	rlock_keys k;
+	queue_keys q;
 	fanout_result fr;
 
 	rlock_conn_begin(o, 0);
-	rlock_keys_init(&k, key);
-	int released = release_all(o, &k, h->token, NULL, &fr, err);
-	rlock_keys_free(&k);
-	if (released < 0) {
-		return -1;
-	}
+	queue_keys_init(&q, key);
+	int released = release_all(o, &q, h->token, 0, NULL, &fr);
+	queue_keys_free(&q);
 	if ((uint32_t) released < quorum(o) && fr.failed >= quorum(o)) {
 		return no_quorum(o, &fr, err);
 	}
@@ -363,7 +620,8 @@ static bool exists(redisReply *r, zend_string *unused)
  * holds the key is never written. */
 static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
 {
-	rlock_keys k;
+	queue_keys q;
+	rlock_keys *k = &q.k;
 	rlock_call c;
 	fanout_result fr;
 	bool healed[RLOCK_MAX_SERVERS] = {0};
@@ -371,11 +629,11 @@ static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 	zend_long start = rlock_now_ms();
 
 	rlock_conn_begin(o, 0);
-	rlock_keys_init(&k, key);
-	rlock_call_extend_heal(&c, &k, h->token, ttl, o->fencing ? h->fence : 0);
+	queue_keys_init(&q, key);
+	rlock_call_extend_heal(&c, k, h->token, ttl, o->fencing ? h->fence : 0);
 	fanout(o, &c, NULL, &fr);
 	if (fr.failed >= quorum(o)) {
-		rlock_keys_free(&k);
+		queue_keys_free(&q);
 		return no_quorum(o, &fr, err);
 	}
 	for (uint32_t i = 0; i < o->nservers; i++) {
@@ -389,14 +647,12 @@ static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 	fanout_free(o, &fr);
 	if (extended < quorum(o) || validity(ttl, start) <= 0) {
 		if (heals > 0) {
-			fanout_result rr;
-			release_all(o, &k, h->token, healed, &rr, err);
-			fanout_free(o, &rr);
+			give_back(o, &q, h->token, 0, healed);
 		}
-		rlock_keys_free(&k);
+		queue_keys_free(&q);
 		return 0;
 	}
-	rlock_keys_free(&k);
+	queue_keys_free(&q);
 	h->valid_until = start + ttl - rlock_redlock_drift(ttl);
 	return 1;
 }

@@ -15,8 +15,11 @@ function fake_master(int $refuse): array
         if (!str_starts_with(strtoupper($argv[0] ?? ''), 'EVAL')) {
             return "+OK\r\n";
         }
-        if ($argv[2] === '4' || $argv[2] === '5') {  // acquire (4 keys) or release (5)
-            return preg_match('/^[0-9]{1,15}$/', $argv[8]) ? rlock_resp([1, $argv[7], 5]) : ":1\r\n";
+        if ($argv[2] === '4' || $argv[2] === '5') {
+            // acquire (lock/acquire.lua: 4 keys, then the token and the ttl; redlock/acquire.lua:
+            // 5 keys and 8 arguments) or release (5 keys, fewer arguments)
+            $acquire = count($argv) === 16 || preg_match('/^[0-9]{1,15}$/', $argv[8]);
+            return $acquire ? rlock_resp([1, $argv[3 + (int) $argv[2]], 5]) : ":1\r\n";
         }
         if ($refuse !== 0) {
             $refuse--;
