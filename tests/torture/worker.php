@@ -244,7 +244,8 @@ function run_op(string $kind, array $resources): void
             mutex_section($kind, $r);
             return;
         case 'redlock':
-            $l = new RLock("r$r", ['servers' => $masters] + array_diff_key($base, ['server' => 1]));
+            // waiters in order (the queues) or the vote again and again, both over the same key
+            $l = new RLock("r$r", ['servers' => $masters, 'fair' => mt_rand(0, 1) === 1] + array_diff_key($base, ['server' => 1, 'fair' => 1]));
             $wait = wait_ms();
             section('redlock', "rl:r$r", $cfg['ttl'], fn () => $l->lock($wait) ? 'token=' . $l->token() : null,
                 fn () => [b($l->unlock()), b($l->lost())]);
