@@ -595,7 +595,8 @@ static int lock_is_owner(const rlock_opts *o, zend_string *key, zend_string *tok
 	if (!r) {
 		return -1;
 	}
-	int yes = rlock_reply_holds(r, token);
+	int yes = r->type == REDIS_REPLY_STRING && r->len == ZSTR_LEN(token)
+		&& memcmp(r->str, ZSTR_VAL(token), r->len) == 0;
 	freeReplyObject(r);
 	return yes;
 }

@@ -603,7 +603,7 @@ static int count_replies(const rlock_opts *o, rlock_call *c, reply_test yes, zen
 
 static bool is_token(redisReply *r, zend_string *token)
 {
-	return rlock_reply_holds(r, token);
+	return r->type == REDIS_REPLY_STRING && r->len == ZSTR_LEN(token) && memcmp(r->str, ZSTR_VAL(token), r->len) == 0;
 }
 
 static bool exists(redisReply *r, zend_string *unused)
