@@ -89,6 +89,43 @@ foreach ($servers as $port => $name) {
         $r->cmd('CONFIG', 'SET', 'lua-time-limit', '50');
     }
 }
+// A Cluster of 3 masters (no replicas) for the cluster kind, in the plain lane: servers of
+// its own, created with redis-cli and awaited until every node says cluster_state:ok. No
+// fault is aimed at them (without replicas a node down is its slots down); the workers'
+// kills and stops are.
+$cluster = [];
+if ($lane === 'plain') {
+    foreach ([1, 2, 3] as $i) {
+        $port = free_port();
+        $cluster[$port] = "c$i";
+        $cfg['redis_cmd'][$port] = redis_cmd($dir, $port, "c$i") . ' --cluster-enabled yes --cluster-config-file '
+            . escapeshellarg("$dir/nodes-$port.conf");
+        exec($cfg['redis_cmd'][$port] . ' 2>&1', $out, $rc);
+    }
+    foreach (array_keys($cluster) as $port) {
+        $r = new TortureResp($port, 0.5);
+        for ($i = 0; $i < 200 && $r->cmd('PING') !== 'PONG'; $i++) {
+            usleep(50000);
+        }
+    }
+    exec('redis-cli --cluster create ' . implode(' ', array_map(fn ($p) => "127.0.0.1:$p", array_keys($cluster)))
+        . ' --cluster-yes 2>&1', $out, $rc);
+    for ($i = 0, $ok = false; $i < 300 && !$ok; $i++) {
+        $ok = true;
+        foreach (array_keys($cluster) as $port) {
+            $ok = $ok && str_contains((string) (new TortureResp($port, 0.5))->cmd('CLUSTER', 'INFO'), 'cluster_state:ok');
+        }
+        $ok || usleep(100000);
+    }
+    if (!$ok) {
+        fwrite(STDERR, "torture: the cluster did not come up (redis-cli --cluster create: exit $rc)\n" . implode("\n", $out) . "\n");
+        foreach (array_keys($cluster) as $port) {
+            (new TortureResp($port, 1))->cmd('SHUTDOWN', 'NOSAVE');
+        }
+        exit(2);
+    }
+}
+$cfg['cluster'] = array_map(fn ($p) => "127.0.0.1:$p", array_keys($cluster));
 $cfg['seconds'] = $seconds;
 $cfg['t0'] = $cfg['deadline'] = 0;  // run.php's go, once every worker is up (torture_go())
 file_put_contents("$dir/config.json", json_encode($cfg, JSON_PRETTY_PRINT));
@@ -302,7 +339,7 @@ foreach (glob("$dir/*.err") as $f) {
 usleep(($cfg['ttl'] + $cfg['margin'] + $cfg['handover_ms']) * 1000);
 $left = [];
 $expiring = 0;
-foreach ($servers as $port => $name) {
+foreach ($servers + $cluster as $port => $name) {
     $dump = (new TortureResp($port))->dump();
     if ($dump === null) {
         $failures[] = "server $name did not answer the final scan";
@@ -341,7 +378,7 @@ echo "torture: seed=$seed seconds=$seconds sections={$c['sections']} guaranteed=
     " restarts={$c['restarts']} clientkills={$c['clientkills']} scriptflushes={$c['scriptflushes']} busy={$c['busy']} relay={$c['relay']}",
     " deadchecks={$c['deadchecks']} onlost_fired={$c['onlost']} rogue={$c['rogue']} exceptions={$c['exceptions']} respawns=$respawns expiring_left=$expiring violations=", count($violations), "\n";
 echo 'torture: ', $violations ? '0 passed, 1 failed' : '1 passed, 0 failed', "\n";
-foreach ($servers as $port => $name) {
+foreach ($servers + $cluster as $port => $name) {
     (new TortureResp($port, 1))->cmd('SHUTDOWN', 'NOSAVE');
 }
 exit($violations ? 1 : 0);

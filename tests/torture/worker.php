@@ -250,6 +250,14 @@ function run_op(string $kind, array $resources): void
             section('redlock', "rl:r$r", $cfg['ttl'], fn () => $l->lock($wait) ? 'token=' . $l->token() : null,
                 fn () => [b($l->unlock()), b($l->lost())]);
             return;
+        case 'cluster':
+            // (the key's slot on one of 3 masters: the resources spread over them)
+            $l = new RLock("c$r", ['cluster' => $cfg['cluster'], 'fencing' => mt_rand(0, 1) === 1, 'watchdog' => mt_rand(0, 3) === 0]
+                + array_diff_key($base, ['server' => 1]));
+            $wait = wait_ms();
+            section('cluster', "cl:c$r", $cfg['ttl'], fn () => $l->lock($wait) ? 'token=' . $l->token() : null,
+                fn () => [b($l->unlock()), b($l->lost())]);
+            return;
         case 'read': case 'write':
             $rw = new RReadWriteLock("w$r", $base);
             $l = $kind === 'read' ? $rw->readLock() : $rw->writeLock();
@@ -372,6 +380,9 @@ $kinds = ['plain' => 10, 'reentrant' => 6, 'fencing' => 6, 'watchdog' => 5, 'des
     'read' => 7, 'write' => 6, 'sem' => 8, 'multi' => 6, 'sync' => 6, 'onlost' => 3, 'rate' => 6];
 if ($symfony) {
     $kinds['symfony'] = 4;
+}
+if ($cfg['cluster'] ?? []) {
+    $kinds['cluster'] = 5;
 }
 /* in a Fiber or coroutine: the kinds that take only the context's own resources */
 $ctxKinds = ['plain' => 4, 'reentrant' => 2, 'fencing' => 2, 'destructor' => 2, 'read' => 2, 'write' => 2, 'sem' => 2, 'multi' => 2];
