@@ -15,7 +15,10 @@
  *   getting in, a worker's fatal error.
  * A section is GUARANTEED when exit - tcall < ttl - margin (its lease cannot have run out by
  * itself: hrtime's clock counts a SIGSTOP too), or, with a watchdog, when its release
- * returned true and lost() was false. Others are counted as expired, not checked.
+ * returned true and lost() was false. Others are counted as expired, not checked. A section
+ * ends at its release's call (the worker's 'leave' line, as 'exit' stamps it): for a worker
+ * killed in the release, not at the kill (Redis may have run the release, and others taken
+ * the lock, while the reply had not come); a worker killed inside its work, at the kill.
  *
  *   php check.php DIR   (the run's directory: run.php keeps it when the run fails)
  * or require'd by run.php: torture_check(DIR, CONFIG). */
@@ -29,6 +32,7 @@ function torture_check(string $dir, array $cfg): array
     $margin = $cfg['margin'] * 1000000;
     $sections = [];   // parsed sections
     $open = [];       // pid.op => enter, not exited
+    $left = [];       // pid.op => when its release was called (a 'leave' line)
     $lines = [];      // pid => [[t, line]] (the whole log of each pid, for the report)
     $admits = [];
     $c = ['sections' => 0, 'guaranteed' => 0, 'expired' => 0, 'misses' => 0, 'exceptions' => 0, 'admitted' => 0,
@@ -48,9 +52,12 @@ function torture_check(string $dir, array $cfg): array
                 case 'enter':
                     $open[$key] = $e;
                     break;
+                case 'leave':
+                    $left[$key] = (int) $e['t'];
+                    break;
                 case 'exit':
                     $en = $open[$key] ?? null;
-                    unset($open[$key]);
+                    unset($open[$key], $left[$key]);
                     $sections[] = section_of($e, $en, (int) $e['t']);
                     break;
                 case 'miss':
@@ -133,10 +140,12 @@ function torture_check(string $dir, array $cfg): array
         }
     }
     // a section a killed worker was inside ends at its kill; one of a process that ended
-    // otherwise, at its last line
-    foreach ($open as $en) {
+    // otherwise, at its last line; either, at its release's call when it was in the release
+    // (Redis may have run it: the relay holds a reply back up to 300 ms, and the kill came
+    // before the reply, as with seed 73102, whose others came in after the release)
+    foreach ($open as $key => $en) {
         $pid = $en['pid'];
-        $end = $killedAt[$pid] ?? end($lines[$pid])[0];
+        $end = $left[$key] ?? $killedAt[$pid] ?? end($lines[$pid])[0];
         $sections[] = section_of(null, $en, $end);
     }
     foreach ($sections as &$s) {

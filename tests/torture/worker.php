@@ -123,6 +123,9 @@ function section(string $kind, string $res, int $ttl, callable $acquire, callabl
         throw $e;
     }
     $texit = hrtime(true);
+    // the section ends at the release's call: a worker killed before the release's reply came
+    // (the relay holds a reply back up to 300 ms) had left it once Redis ran the release
+    $log->line($op, 'leave', "$kind $res", $texit);
     try {
         [$ret, $lost] = $release();
     } catch (RLockException $e) {
@@ -295,6 +298,7 @@ function run_op(string $kind, array $resources): void
                     $log->line($op, 'enter', "sync m:r$r tcall=$tcall ttl={$cfg['ttl']} token=" . $me->token(), $st['tenter']);
                     work(work_ms());
                     $st['texit'] = hrtime(true);
+                    $log->line($op, 'leave', "sync m:r$r", $st['texit']);
                     if ($throw) {
                         throw new DomainException('thrown by the closure');
                     }
