@@ -34,6 +34,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 . scripts/lib/deps.sh
+rlock_faketime_clean
 
 mode=${1:-all}
 [ $# -eq 0 ] || shift

@@ -22,6 +22,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 . scripts/lib/deps.sh
+rlock_faketime_clean
 
 seed= seconds=120 workers= lane=plain php= ext= swoole= norogue= harness= harness_ini= threads=
 for arg in "$@"; do
@@ -74,6 +75,7 @@ status=0
 cleanup() {
 	rlock_redis_stop "$work"
 	rlock_reap "$work"
+	rlock_faketime_clean
 	if [ "$status" -eq 0 ]; then
 		rm -rf "$work" || true
 	else

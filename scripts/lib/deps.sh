@@ -149,6 +149,20 @@ rlock_phpt_verdict() {
 	return $ok
 }
 
+# rlock_faketime_clean: the faketime wrapper's semaphore and shared memory of processes that are
+# gone. It names them by its pid and removes them at its exit, but not when it is SIGKILLed (the
+# torture test kills its workers, one of them under faketime): a later wrapper given the same
+# pid then fails ("sem_open: File exists"). /dev/shm is the root's too (scripts/lib/root.sh).
+rlock_faketime_clean() {
+	local f p
+	for f in /dev/shm/faketime_shm_* /dev/shm/sem.faketime_sem_*; do
+		[ -e "$f" ] || continue
+		p=${f##*_}
+		case $p in '' | *[!0-9]*) continue ;; esac
+		kill -0 "$p" 2>/dev/null || rm -f "$f"
+	done
+}
+
 rlock_free_port() {
 	php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'
 }
