@@ -86,7 +86,7 @@ work=$(mktemp -d)
 # every process started from here on carries the tag: rlock_reap finds what is left
 export RLOCK_RUN=$work
 # (under set -e a command that fails in this trap would fail the run: none may)
-trap 'rlock_redis_stop "$work"; rlock_reap "$work"; rm -rf "$work" || echo "warning: $work not removed" >&2' EXIT
+trap 'rlock_redis_stop "$work"; rlock_reap "$work"; rlock_faketime_clean; rm -rf "$work" || echo "warning: $work not removed" >&2' EXIT
 trap 'exit 143' TERM INT
 # php, and every php the tests start, without an rlock installed system-wide: the module
 # tested is the one just built (modules/rlock.so), loaded with -d extension=
