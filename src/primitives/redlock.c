@@ -288,6 +288,28 @@ static uint32_t fence_floor(const rlock_opts *o, rlock_keys *k, bool *held, zend
 	return raised;
 }
 
+/* Master i's answer to an acquire (both ways to wait): false when it gave none or a malformed
+ * one (its error in fr); the reply is taken from fr. */
+static bool attempt_of(const rlock_opts *o, fanout_result *fr, uint32_t i, rlock_attempt *a)
+{
+	if (!fr->replies[i]) {
+		return false;
+	}
+	bool ok = rlock_reply_attempt(&o->servers[i], fr->replies[i], a, &fr->errs[i]);
+	fr->replies[i] = NULL;
+	return ok;
+}
+
+/* A master that answered "acquired": counted won when it holds our token, its fencing token
+ * kept when the largest; the reply's token is let go. */
+static void count_won(rlock_attempt *a, zend_string *token, bool *held, uint32_t *won, zend_long *fence)
+{
+	*held = zend_string_equals(a->token, token);
+	*won += *held;
+	*fence = MAX(*fence, a->fence);
+	zend_string_release(a->token);
+}
+
 static int redlock_vote_acquire(const rlock_opts *o, zend_string *key, zend_long wait_ms, rlock_hold *out, rlock_err *err)
 {
 	queue_keys q;
@@ -324,22 +346,14 @@ static int redlock_vote_acquire(const rlock_opts *o, zend_string *key, zend_long
 		}
 		for (uint32_t i = 0; i < o->nservers; i++) {
 			rlock_attempt a;
-			if (!fr.replies[i]) {
-				continue;
-			}
-			bool ok = rlock_reply_attempt(&o->servers[i], fr.replies[i], &a, &fr.errs[i]);
-			fr.replies[i] = NULL;
-			if (!ok) {
+			if (!attempt_of(o, &fr, i, &a)) {
 				continue;
 			}
 			/* a master where we won (or gave up) no longer counts us; one where we wait does */
 			queued[i] = !a.acquired && remaining > 0;
 			first = MIN(first, i);
 			if (a.acquired) {
-				held[i] = zend_string_equals(a.token, token);
-				won += held[i];
-				fence = MAX(fence, a.fence);
-				zend_string_release(a.token);
+				count_won(&a, token, &held[i], &won, &fence);
 			} else if (a.pttl >= 0) {
 				block = MIN(block, a.pttl + 1);
 			}
@@ -474,19 +488,11 @@ static int redlock_queue_acquire(const rlock_opts *o, zend_string *key, zend_lon
 		}
 		for (uint32_t i = 0; i < o->nservers; i++) {
 			rlock_attempt a;
-			if (!fr.replies[i]) {
-				continue;
-			}
-			bool ok = rlock_reply_attempt(&o->servers[i], fr.replies[i], &a, &fr.errs[i]);
-			fr.replies[i] = NULL;
-			if (!ok) {
+			if (!attempt_of(o, &fr, i, &a)) {
 				continue;
 			}
 			if (a.acquired) {
-				held[i] = zend_string_equals(a.token, token);
-				won += held[i];
-				fence = MAX(fence, a.fence);
-				zend_string_release(a.token);
+				count_won(&a, token, &held[i], &won, &fence);
 				continue;
 			}
 			if (a.block == 0) {
