@@ -143,7 +143,8 @@ rlock_phpt_verdict() {
 	fi
 	rlock_phpt_skips "$log" "$sanitized" || ok=1
 	if grep -Eq "Tests warned *: *[1-9]" "$log"; then
-		echo "phpt: tests failed and passed only on a retry" >&2
+		echo "phpt: tests failed and passed only on a retry:" >&2
+		grep -E "^WARN " "$log" | sed 's/^/  /' >&2 || true
 		ok=1
 	fi
 	return $ok
