@@ -619,7 +619,7 @@ static bool exists(redisReply *r, zend_string *unused)
 }
 
 /* Extend token's hold to ttl on every master, healing the masters that lost the key (a
- * restart without persistence, a failover): one round trip. Held while a quorum still had
+ * restart without persistence, a failover) while the hold is valid: one round trip. Held while a quorum still had
  * our token and extended it, within the validity; a heal counts only then. Where fewer did,
  * the lock may have been someone else's in between (a majority lost it at once, or the lease
  * ran out): the heals are given back, and the lock is not ours. A master where another token
@@ -636,7 +636,16 @@ static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 
 	rlock_conn_begin(o, 0);
 	queue_keys_init(&q, key);
-	rlock_call_extend_heal(&c, k, h->token, ttl, o->fencing ? h->fence : 0);
+	/* A master that lost the key is set again only while our hold is valid by our clock,
+	 * when no other owner can have had a quorum. Past it the lock may have been another's
+	 * in between, and a heal an earlier call left (too few masters answered it, so nothing
+	 * was given back, or its reply was lost) would count here as still ours: only the
+	 * masters that kept our token then count, never one set again. */
+	if (h->valid_until > start) {
+		rlock_call_extend_heal(&c, k, h->token, ttl, o->fencing ? h->fence : 0);
+	} else {
+		rlock_call_extend(&c, &k->keys[0], h->token, ttl);
+	}
 	fanout(o, &c, NULL, &fr);
 	if (fr.failed >= quorum(o)) {
 		queue_keys_free(&q);

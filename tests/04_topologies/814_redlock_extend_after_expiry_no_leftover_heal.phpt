@@ -4,8 +4,6 @@ Redlock: extend() after the lease ran out on every master and another owner held
 rlock
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
---XFAIL--
-redlock_extend() heals a master where the key is gone whatever the hold's validity, and gives nothing back when too few masters answered (the no_quorum path): two such calls, each answered by another master, leave the key set to the lapsed holder's token on a quorum, and the third extend() counts them as "still ours": true after B held the lock in between
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
