@@ -44,10 +44,14 @@ static rlock_script script_acquire = { .source = RLOCK_LUA_REDLOCK_ACQUIRE };
 /* src/primitives/lua/redlock/release.lua */
 static rlock_script script_release = { .source = RLOCK_LUA_REDLOCK_RELEASE };
 
+/* src/primitives/lua/redlock/owner_pttl.lua */
+static rlock_script script_owner_pttl = { .source = RLOCK_LUA_REDLOCK_OWNER_PTTL };
+
 void rlock_redlock_minit(void)
 {
 	rlock_script_init(&script_acquire);
 	rlock_script_init(&script_release);
+	rlock_script_init(&script_owner_pttl);
 }
 
 /* The lock key, its companions, and those of the queue of waiters. */
@@ -716,6 +720,39 @@ static int redlock_pttl(const rlock_opts *o, zend_string *key, zend_long *out, r
 	return 0;
 }
 
+/* Whether token holds the lock on a quorum, and the lease that quorum still has: the
+ * quorum-th largest PTTL of the masters where the key holds token, in one round trip.
+ * (The key's PTTL on every master, whoever holds it, would lend the restored hold the
+ * lease of a contender's key, or of one that changed hands since it was found ours.) */
+static int redlock_owner_pttl(const rlock_opts *o, zend_string *key, zend_string *token, zend_long *out,
+	rlock_err *err)
+{
+	rlock_call c;
+	zend_long pttls[RLOCK_MAX_SERVERS];
+	uint32_t n = 0;
+	fanout_result fr;
+
+	rlock_conn_begin(o, 0);
+	rlock_call_start(&c, &script_owner_pttl, 1, &key, NULL);
+	rlock_call_str(&c, token);
+	fanout(o, &c, NULL, &fr);
+	if (fr.failed >= quorum(o)) {
+		return no_quorum(o, &fr, err);
+	}
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		if (fr.replies[i] && fr.replies[i]->type == REDIS_REPLY_INTEGER && fr.replies[i]->integer >= -1) {
+			pttls[n++] = (zend_long) fr.replies[i]->integer;
+		}
+	}
+	fanout_free(o, &fr);
+	if (n < quorum(o)) {
+		return 0;
+	}
+	qsort(pttls, n, sizeof(pttls[0]), compare_long);
+	*out = pttls[quorum(o) - 1];
+	return 1;
+}
+
 const rlock_algo rlock_redlock_algo = {
 	.kind = "lock",
 	.acquire = redlock_acquire,
@@ -724,6 +761,7 @@ const rlock_algo rlock_redlock_algo = {
 	.is_owner = redlock_is_owner,
 	.exists = redlock_exists,
 	.pttl = redlock_pttl,
+	.owner_pttl = redlock_owner_pttl,
 };
 
 const rlock_algo *rlock_algo_of(const rlock_opts *o)
