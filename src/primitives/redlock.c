@@ -623,11 +623,11 @@ static bool exists(redisReply *r, zend_string *unused)
 }
 
 /* Extend token's hold to ttl on every master, healing the masters that lost the key (a
- * restart without persistence, a failover) while the hold is valid: one round trip. Held while a quorum still had
- * our token and extended it, within the validity; a heal counts only then. Where fewer did,
- * the lock may have been someone else's in between (a majority lost it at once, or the lease
- * ran out): the heals are given back, and the lock is not ours. A master where another token
- * holds the key is never written. */
+ * restart without persistence, a failover) while the hold is valid: one round trip. Held
+ * while a quorum still had our token and extended it, within the validity; a heal counts
+ * only then. Where fewer did, the lock may have been someone else's in between (a majority
+ * lost it at once, or the lease ran out): the heals are given back, and the lock is not
+ * ours. A master where another token holds the key is never written. */
 static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
 {
 	queue_keys q;
