@@ -367,8 +367,11 @@ PHP_METHOD(RLock, restore)
 		RETURN_FALSE;
 	}
 	zend_long asked = rlock_now_ms();
-	int rc = l->algo->is_owner(l->opts, l->key, token, &err);
-	if (rc == 1 && l->algo->pttl(l->opts, l->key, &pttl, &err) < 0) {
+	int rc;
+	if (l->algo->owner_pttl) {
+		rc = l->algo->owner_pttl(l->opts, l->key, token, &pttl, &err);
+	} else if ((rc = l->algo->is_owner(l->opts, l->key, token, &err)) == 1
+			&& l->algo->pttl(l->opts, l->key, &pttl, &err) < 0) {
 		rc = -1;
 	}
 	/* Redlock: the validity that lease leaves, less the drift, as its acquire counts it */

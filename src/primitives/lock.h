@@ -34,6 +34,9 @@ typedef struct {
 	int (*exists)(const rlock_opts *o, zend_string *key, rlock_err *err);
 	/* The key's remaining lease into *out (-2 no key, -1 no expiry); 0 or -1. */
 	int (*pttl)(const rlock_opts *o, zend_string *key, zend_long *out, rlock_err *err);
+	/* restore()'s look where set (Redlock): 1 token holds the lock, *out the lease the
+	 * masters holding it have (-1 no expiry); 0 not held; -1 err. NULL: is_owner, then pttl. */
+	int (*owner_pttl)(const rlock_opts *o, zend_string *key, zend_string *token, zend_long *out, rlock_err *err);
 	/* The Redis keys a hold of key keeps its token in, which the watchdog renews: at most
 	 * max into out (the caller releases them), how many. NULL: key itself. */
 	uint32_t (*renewed)(zend_string *key, zend_string **out, uint32_t max);

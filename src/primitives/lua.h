@@ -506,6 +506,11 @@
 	"if not holder then wake(lock, queue, selfp, token, ms) end\n" \
 	"return {0, redis.call('pttl', lock), place}\n"
 
+/* src/primitives/lua/redlock/owner_pttl.lua */
+#define RLOCK_LUA_REDLOCK_OWNER_PTTL \
+	"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pttl', KEYS[1]) end\n" \
+	"return -3\n"
+
 /* src/primitives/lua/redlock/release.lua */
 #define RLOCK_LUA_REDLOCK_RELEASE \
 	"local function atleast(key, ms, more)\n" \

@@ -44,10 +44,14 @@ static rlock_script script_acquire = { .source = RLOCK_LUA_REDLOCK_ACQUIRE };
 /* src/primitives/lua/redlock/release.lua */
 static rlock_script script_release = { .source = RLOCK_LUA_REDLOCK_RELEASE };
 
+/* src/primitives/lua/redlock/owner_pttl.lua */
+static rlock_script script_owner_pttl = { .source = RLOCK_LUA_REDLOCK_OWNER_PTTL };
+
 void rlock_redlock_minit(void)
 {
 	rlock_script_init(&script_acquire);
 	rlock_script_init(&script_release);
+	rlock_script_init(&script_owner_pttl);
 }
 
 /* The lock key, its companions, and those of the queue of waiters. */
@@ -619,11 +623,11 @@ static bool exists(redisReply *r, zend_string *unused)
 }
 
 /* Extend token's hold to ttl on every master, healing the masters that lost the key (a
- * restart without persistence, a failover): one round trip. Held while a quorum still had
- * our token and extended it, within the validity; a heal counts only then. Where fewer did,
- * the lock may have been someone else's in between (a majority lost it at once, or the lease
- * ran out): the heals are given back, and the lock is not ours. A master where another token
- * holds the key is never written. */
+ * restart without persistence, a failover) while the hold is valid: one round trip. Held
+ * while a quorum still had our token and extended it, within the validity; a heal counts
+ * only then. Where fewer did, the lock may have been someone else's in between (a majority
+ * lost it at once, or the lease ran out): the heals are given back, and the lock is not
+ * ours. A master where another token holds the key is never written. */
 static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend_long ttl, rlock_err *err)
 {
 	queue_keys q;
@@ -636,7 +640,16 @@ static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 
 	rlock_conn_begin(o, 0);
 	queue_keys_init(&q, key);
-	rlock_call_extend_heal(&c, k, h->token, ttl, o->fencing ? h->fence : 0);
+	/* A master that lost the key is set again only while our hold is valid by our clock,
+	 * when no other owner can have had a quorum. Past it the lock may have been another's
+	 * in between, and a heal an earlier call left (too few masters answered it, so nothing
+	 * was given back, or its reply was lost) would count here as still ours: only the
+	 * masters that kept our token then count, never one set again. */
+	if (h->valid_until > start) {
+		rlock_call_extend_heal(&c, k, h->token, ttl, o->fencing ? h->fence : 0);
+	} else {
+		rlock_call_extend(&c, &k->keys[0], h->token, ttl);
+	}
 	fanout(o, &c, NULL, &fr);
 	if (fr.failed >= quorum(o)) {
 		queue_keys_free(&q);
@@ -707,6 +720,39 @@ static int redlock_pttl(const rlock_opts *o, zend_string *key, zend_long *out, r
 	return 0;
 }
 
+/* Whether token holds the lock on a quorum, and the lease that quorum still has: the
+ * quorum-th largest PTTL of the masters where the key holds token, in one round trip.
+ * (The key's PTTL on every master, whoever holds it, would lend the restored hold the
+ * lease of a contender's key, or of one that changed hands since it was found ours.) */
+static int redlock_owner_pttl(const rlock_opts *o, zend_string *key, zend_string *token, zend_long *out,
+	rlock_err *err)
+{
+	rlock_call c;
+	zend_long pttls[RLOCK_MAX_SERVERS];
+	uint32_t n = 0;
+	fanout_result fr;
+
+	rlock_conn_begin(o, 0);
+	rlock_call_start(&c, &script_owner_pttl, 1, &key, NULL);
+	rlock_call_str(&c, token);
+	fanout(o, &c, NULL, &fr);
+	if (fr.failed >= quorum(o)) {
+		return no_quorum(o, &fr, err);
+	}
+	for (uint32_t i = 0; i < o->nservers; i++) {
+		if (fr.replies[i] && fr.replies[i]->type == REDIS_REPLY_INTEGER && fr.replies[i]->integer >= -1) {
+			pttls[n++] = (zend_long) fr.replies[i]->integer;
+		}
+	}
+	fanout_free(o, &fr);
+	if (n < quorum(o)) {
+		return 0;
+	}
+	qsort(pttls, n, sizeof(pttls[0]), compare_long);
+	*out = pttls[quorum(o) - 1];
+	return 1;
+}
+
 const rlock_algo rlock_redlock_algo = {
 	.kind = "lock",
 	.acquire = redlock_acquire,
@@ -715,6 +761,7 @@ const rlock_algo rlock_redlock_algo = {
 	.is_owner = redlock_is_owner,
 	.exists = redlock_exists,
 	.pttl = redlock_pttl,
+	.owner_pttl = redlock_owner_pttl,
 };
 
 const rlock_algo *rlock_algo_of(const rlock_opts *o)

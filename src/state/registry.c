@@ -392,6 +392,8 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		uint64_t serial = h->serial;
 		rlock_hold hold = h->hold;
 		hold.token = zend_string_copy(hold.token);
+		/* as the watchdog last renewed it, if later (Redlock heals a master only before then) */
+		hold.valid_until = held_valid_until(h);
 		int rc = a->extend(o, key, &hold, MAX(o->ttl, held_valid_until(h) - rlock_now_ms()), err);
 		zv = chain(id);
 		h = find_ctx(zv, ctx);
