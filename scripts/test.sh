@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build rlock and run its tests against a redis-server of its own.
 #   scripts/test.sh             phpt suite (make test) and PHPUnit scenarios
-#   scripts/test.sh --valgrind  the phpt suite under valgrind (USE_ZEND_ALLOC=0)
+#   scripts/test.sh --valgrind  the phpt suite under valgrind (USE_ZEND_ALLOC=0); --valgrind=03_server,06_watchdog
+#                               those folders only, --valgrind=!03_server,06_watchdog the others
 #   scripts/test.sh --asan      the phpt suite against a build with AddressSanitizer and
 #                               LeakSanitizer (USE_ZEND_ALLOC=0), made in a copy of the tree
 #   scripts/test.sh --ubsan     the same with UndefinedBehaviorSanitizer: any report fails
@@ -38,6 +39,11 @@ rlock_faketime_clean
 
 mode=${1:-all}
 [ $# -eq 0 ] || shift
+# --valgrind=FOLDERS: a part of the suite under valgrind (a step of its own in CI, beside
+# the other part): the folders of tests/ named, comma-separated, or with a leading ! every
+# folder but those
+valgrind_part=
+case "$mode" in --valgrind=?*) valgrind_part=${mode#--valgrind=} mode=--valgrind ;; esac
 # --phpt's tests (else tests/, every folder), --phpunit's arguments (else phpunit.xml's suite)
 args=("$@") phpt_tests=()
 if [ ${#args[@]} -gt 0 ] && [ "$mode" != --phpt ] && [ "$mode" != --phpunit ]; then
@@ -120,7 +126,7 @@ run_phpt() {
 			args="$args --set-timeout 240" ;;
 	esac
 	local tests=tests
-	[ "$mode" != --phpt ] || [ ${#phpt_tests[@]} -eq 0 ] || tests="${phpt_tests[*]}"
+	[ ${#phpt_tests[@]} -eq 0 ] || tests="${phpt_tests[*]}"
 	(cd "$dir" && env "${ini[@]}" NO_INTERACTION=1 REPORT_EXIT_STATUS=1 make -s test "${php[@]}" TESTS="$args $tests") \
 		| tee "$work/phpt.log" || status=1
 	# tests ran, none skipped (but for the TLS tests a build cannot run), none passed only on
@@ -286,11 +292,28 @@ summary() {
 	[ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
 	echo "rlock: $passed passed, $failed failed"
 }
+# valgrind_folders: --valgrind=FOLDERS' tests (phpt_tests), none named: the whole suite
+valgrind_folders() {
+	local d keep
+	[ -n "$valgrind_part" ] || return 0
+	for d in tests/*/; do
+		d=${d%/}
+		ls "$d"/*.phpt > /dev/null 2>&1 || continue
+		keep=0
+		case ",${valgrind_part#!}," in *",$d,"* | *",${d#tests/},"*) keep=1 ;; esac
+		[ "${valgrind_part:0:1}" != '!' ] || keep=$((1 - keep))
+		[ $keep -eq 0 ] || phpt_tests+=("$d")
+	done
+	if [ ${#phpt_tests[@]} -eq 0 ]; then
+		echo "--valgrind=$valgrind_part: no folder of tests/" >&2
+		exit 2
+	fi
+}
 case "$mode" in
 	# the torture test after the suite, against the same build: its workers under valgrind, or
 	# the sanitizer php wrapper (a report fails it); fewer workers, a shorter run; the API fuzz
 	# against the sanitizer builds
-	--valgrind) run_phpt valgrind; run_torture 50 --lane=valgrind --workers=3 --ext="$work/valgrind/modules/rlock.so" ;;
+	--valgrind) valgrind_folders; run_phpt valgrind; run_torture 50 --lane=valgrind --workers=3 --ext="$work/valgrind/modules/rlock.so" ;;
 	--asan) run_phpt address; run_fuzz ;;
 	--ubsan) run_phpt undefined; run_fuzz ;;
 	--sanitizers) run_phpt address,undefined; run_fuzz

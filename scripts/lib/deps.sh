@@ -144,7 +144,8 @@ rlock_phpt_verdict() {
 	rlock_phpt_skips "$log" "$sanitized" || ok=1
 	if grep -Eq "Tests warned *: *[1-9]" "$log"; then
 		echo "phpt: tests failed and passed only on a retry:" >&2
-		grep -E "^WARN " "$log" | sed 's/^/  /' >&2 || true
+		# (run-tests ends a progress line with \r, not \n: a result shares its line)
+		tr '\r' '\n' < "$log" | grep -aE "^WARN " | sed 's/^/  /' >&2 || true
 		ok=1
 	fi
 	return $ok
