@@ -696,51 +696,22 @@ static int compare_long(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* The lease a quorum of masters still has: the quorum-th largest PTTL. */
-static int redlock_pttl(const rlock_opts *o, zend_string *key, zend_long *out, rlock_err *err)
+/* Call c on every master (a PTTL, or a script answering one): 1 and the quorum-th largest
+ * of the answers from least up into *out, 0 when fewer masters gave one, -1 when too few
+ * answered at all. */
+static int quorum_pttl(const rlock_opts *o, rlock_call *c, zend_long least, zend_long *out, rlock_err *err)
 {
-	rlock_call c = { .cmd = { .argc = 2, .argv = { "PTTL", ZSTR_VAL(key) }, .lens = { 4, ZSTR_LEN(key) } } };
 	zend_long pttls[RLOCK_MAX_SERVERS];
 	uint32_t n = 0;
 	fanout_result fr;
 
 	rlock_conn_begin(o, 0);
-	fanout(o, &c, NULL, &fr);
+	fanout(o, c, NULL, &fr);
 	if (fr.failed >= quorum(o)) {
 		return no_quorum(o, &fr, err);
 	}
 	for (uint32_t i = 0; i < o->nservers; i++) {
-		if (fr.replies[i] && fr.replies[i]->type == REDIS_REPLY_INTEGER && fr.replies[i]->integer >= -2) {
-			pttls[n++] = (zend_long) fr.replies[i]->integer;
-		}
-	}
-	fanout_free(o, &fr);
-	qsort(pttls, n, sizeof(pttls[0]), compare_long);
-	*out = n >= quorum(o) ? pttls[quorum(o) - 1] : -2;
-	return 0;
-}
-
-/* Whether token holds the lock on a quorum, and the lease that quorum still has: the
- * quorum-th largest PTTL of the masters where the key holds token, in one round trip.
- * (The key's PTTL on every master, whoever holds it, would lend the restored hold the
- * lease of a contender's key, or of one that changed hands since it was found ours.) */
-static int redlock_owner_pttl(const rlock_opts *o, zend_string *key, zend_string *token, zend_long *out,
-	rlock_err *err)
-{
-	rlock_call c;
-	zend_long pttls[RLOCK_MAX_SERVERS];
-	uint32_t n = 0;
-	fanout_result fr;
-
-	rlock_conn_begin(o, 0);
-	rlock_call_start(&c, &script_owner_pttl, 1, &key, NULL);
-	rlock_call_str(&c, token);
-	fanout(o, &c, NULL, &fr);
-	if (fr.failed >= quorum(o)) {
-		return no_quorum(o, &fr, err);
-	}
-	for (uint32_t i = 0; i < o->nservers; i++) {
-		if (fr.replies[i] && fr.replies[i]->type == REDIS_REPLY_INTEGER && fr.replies[i]->integer >= -1) {
+		if (fr.replies[i] && fr.replies[i]->type == REDIS_REPLY_INTEGER && fr.replies[i]->integer >= least) {
 			pttls[n++] = (zend_long) fr.replies[i]->integer;
 		}
 	}
@@ -751,6 +722,32 @@ static int redlock_owner_pttl(const rlock_opts *o, zend_string *key, zend_string
 	qsort(pttls, n, sizeof(pttls[0]), compare_long);
 	*out = pttls[quorum(o) - 1];
 	return 1;
+}
+
+/* The lease a quorum of masters still has: the quorum-th largest PTTL (-2: none). */
+static int redlock_pttl(const rlock_opts *o, zend_string *key, zend_long *out, rlock_err *err)
+{
+	rlock_call c = { .cmd = { .argc = 2, .argv = { "PTTL", ZSTR_VAL(key) }, .lens = { 4, ZSTR_LEN(key) } } };
+	int rc = quorum_pttl(o, &c, -2, out, err);
+
+	if (rc == 0) {
+		*out = -2;
+	}
+	return rc < 0 ? rc : 0;
+}
+
+/* Whether token holds the lock on a quorum, and the lease that quorum still has: the
+ * quorum-th largest PTTL of the masters where the key holds token, in one round trip.
+ * (The key's PTTL on every master, whoever holds it, would lend the restored hold the
+ * lease of a contender's key, or of one that changed hands since it was found ours.) */
+static int redlock_owner_pttl(const rlock_opts *o, zend_string *key, zend_string *token, zend_long *out,
+	rlock_err *err)
+{
+	rlock_call c;
+
+	rlock_call_start(&c, &script_owner_pttl, 1, &key, NULL);
+	rlock_call_str(&c, token);
+	return quorum_pttl(o, &c, -1, out, err);
 }
 
 const rlock_algo rlock_redlock_algo = {
