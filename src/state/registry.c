@@ -394,7 +394,7 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		hold.token = zend_string_copy(hold.token);
 		/* as the watchdog last renewed it, if later (Redlock heals a master only before then) */
 		hold.valid_until = held_valid_until(h);
-		int rc = a->extend(o, key, &hold, MAX(o->ttl, held_valid_until(h) - rlock_now_ms()), err);
+		int rc = a->extend(o, key, &hold, MAX(o->ttl, hold.valid_until - rlock_now_ms()), err);
 		zv = chain(id);
 		h = find_ctx(zv, ctx);
 		if (h && h->serial == serial) {
