@@ -79,11 +79,17 @@ foreach ($servers as $port => $name) {
     $cfg['redis_cmd'][$port] = redis_cmd($dir, $port, $name);
     exec($cfg['redis_cmd'][$port] . ' 2>&1', $out, $rc);
 }
-foreach ($servers as $port => $name) {
+// await_up($port): a connection to the server just started there, once it answers (10 s at most)
+function await_up(int $port): TortureResp
+{
     $r = new TortureResp($port, 0.5);
     for ($i = 0; $i < 200 && $r->cmd('PING') !== 'PONG'; $i++) {
         usleep(50000);
     }
+    return $r;
+}
+foreach ($servers as $port => $name) {
+    $r = await_up($port);
     // a script running 50 ms makes others' commands BUSY (lua-time-limit before Redis 7)
     if (!is_string($r->cmd('CONFIG', 'SET', 'busy-reply-threshold', '50'))) {
         $r->cmd('CONFIG', 'SET', 'lua-time-limit', '50');
@@ -103,10 +109,7 @@ if ($lane === 'plain') {
         exec($cfg['redis_cmd'][$port] . ' 2>&1', $out, $rc);
     }
     foreach (array_keys($cluster) as $port) {
-        $r = new TortureResp($port, 0.5);
-        for ($i = 0; $i < 200 && $r->cmd('PING') !== 'PONG'; $i++) {
-            usleep(50000);
-        }
+        await_up($port);
     }
     exec('redis-cli --cluster create ' . implode(' ', array_map(fn ($p) => "127.0.0.1:$p", array_keys($cluster)))
         . ' --cluster-yes 2>&1', $out, $rc);
