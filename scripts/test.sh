@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Build rlock and run its tests against a redis-server of its own.
 #   scripts/test.sh             phpt suite (make test) and PHPUnit scenarios
-#   scripts/test.sh --valgrind  the phpt suite under valgrind (USE_ZEND_ALLOC=0); --valgrind=03_server,06_watchdog
-#                               those folders only, --valgrind=!03_server,06_watchdog the others
+#   scripts/test.sh --valgrind  the phpt suite under valgrind (USE_ZEND_ALLOC=0);
+#                               --valgrind=03_server,06_watchdog those folders only,
+#                               --valgrind=!03_server,06_watchdog the others
 #   scripts/test.sh --asan      the phpt suite against a build with AddressSanitizer and
 #                               LeakSanitizer (USE_ZEND_ALLOC=0), made in a copy of the tree
 #   scripts/test.sh --ubsan     the same with UndefinedBehaviorSanitizer: any report fails
