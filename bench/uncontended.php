@@ -69,6 +69,13 @@ $usage = fn () => bench_sum_usage(array_map('bench_server_usage', $admins));
 
 $n = $failed = 0;
 $before = $usage();
+// this process' CPU (user + system): what a cycle costs the client, less swayed than the
+// wall clock by other processes on a loaded machine
+$cpu = function (): float {
+    $r = getrusage();
+    return $r['ru_utime.tv_sec'] * 1e6 + $r['ru_utime.tv_usec'] + $r['ru_stime.tv_sec'] * 1e6 + $r['ru_stime.tv_usec'];
+};
+$cpu0 = $cpu();
 $start = hrtime(true);
 $end = $start + (int) ($seconds * 1e9);
 do {
@@ -78,6 +85,7 @@ do {
     }
     $now = hrtime(true);
 } while ($now < $end);
+$cpu1 = $cpu();
 $after = $usage();
 
 $elapsed = ($now - $start) / 1e9;
@@ -90,6 +98,7 @@ bench_emit([
     'seconds' => $elapsed,
     'cycles_per_s' => $n / $elapsed,
     'us_per_cycle' => $elapsed * 1e6 / $n,
+    'client_cpu_us_per_cycle' => ($cpu1 - $cpu0) / $n,
     'redis_usec_per_cycle' => bench_client_usec($usec, $seen) / $n,
     'client_cmds_per_cycle' => array_sum($seen['client']) / $warm,
     'server_usec' => $usec,

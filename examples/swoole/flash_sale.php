@@ -31,22 +31,26 @@ $kind = $opt['lock'] ?? 'rlock';
 ['host' => $host, 'port' => $redisPort] = parse_url($dsn) + ['port' => 6379];
 const WAIT_MS = 3000;
 const TTL_MS = 5000;
-// --lock=floor's scripts. KEYS: lock, grants, waiters, self. ARGV: token, ttl
+// --lock=floor's scripts (issue 30's floor: an owner-checked FIFO lock). Take: SET NX, or
+// RPUSH our token on the queue; then a BLPOP on a grant list of our own (a win pushes on it
+// too: the BLPOP goes in the same write). KEYS: lock, queue, our grant list. ARGV: token, ttl
 const FLOOR_ACQUIRE = <<<'LUA'
 if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  redis.call('rpush', KEYS[4], '1')
+  redis.call('rpush', KEYS[3], '1')
   return 1
 end
-redis.call('incr', KEYS[3])
+redis.call('rpush', KEYS[2], ARGV[1])
 return 0
 LUA;
-// KEYS: lock, grants, waiters. ARGV: token, next token, ttl
+// Give: the owner check, then LPOP the next waiter, SET it as owner and RPUSH its grant, or
+// DEL when nobody waits. KEYS: lock, queue. ARGV: token, ttl (a grant list is the lock's
+// name, ":grant:" and the waiter's token)
 const FLOOR_RELEASE = <<<'LUA'
 if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
-if (tonumber(redis.call('get', KEYS[3])) or 0) > 0 then
-  redis.call('decr', KEYS[3])
-  redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
-  redis.call('rpush', KEYS[2], ARGV[2])
+local nxt = redis.call('lpop', KEYS[2])
+if nxt then
+  redis.call('set', KEYS[1], nxt, 'PX', ARGV[2])
+  redis.call('rpush', KEYS[1] .. ':grant:' .. nxt, '1')
   return 2
 end
 redis.call('del', KEYS[1])
@@ -90,31 +94,26 @@ function sale_lock(string $kind, string $sku, string $dsn, Swoole\Database\Redis
             ];
         case 'floor':
             // the least a lock that checks its owner and hands over can cost on Redis 7, which
-            // has no compare-and-set command: a script to take the key or join the queue (sent
-            // with the BLPOP in one write), a script to release or hand over. No more: no
-            // expiry of its queue, a waiter that times out stays counted, no fencing, no
-            // reentrancy (bench/swoole.php compares rlock with it)
+            // has no compare-and-set command: a script to take the key or queue our token
+            // (sent with the BLPOP on our own grant list in one write), a script to release
+            // or hand over to the queue's first. No more: no expiry of its queue, a waiter
+            // that times out stays queued (it is handed the key all the same, held then for
+            // a lease by nobody), no fencing, no reentrancy (bench/swoole.php compares rlock
+            // with it)
             $redis = $pool->get();
             $token = bin2hex(random_bytes(16));
-            $keys = [$key, "$key:grants", "$key:waiters", "$key:self:$token"];
+            $keys = [$key, "$key:queue", "$key:grant:$token"];
             return [
-                function () use ($redis, $keys, &$token) {
+                function () use ($redis, $keys, $token) {
                     $redis->multi(Redis::PIPELINE);
-                    $redis->evalSha(sha1(FLOOR_ACQUIRE), [...$keys, $token, TTL_MS], 4);
-                    $redis->blPop([$keys[3], $keys[1]], WAIT_MS / 1000);
+                    $redis->evalSha(sha1(FLOOR_ACQUIRE), [...$keys, $token, TTL_MS], 3);
+                    $redis->blPop([$keys[2]], WAIT_MS / 1000);
                     // (the scripts are loaded by /reset)
                     [, $popped] = $redis->exec();
-                    if (!$popped) {
-                        return false;
-                    }
-                    if ($popped[0] === $keys[1]) {
-                        $token = $popped[1];  // handed over: the releaser's next token
-                    }
-                    return true;
+                    return (bool) $popped;
                 },
-                function () use ($redis, $pool, $keys, &$token) {
-                    $redis->evalSha(sha1(FLOOR_RELEASE), [$keys[0], $keys[1], $keys[2], $token,
-                        bin2hex(random_bytes(16)), TTL_MS], 3);
+                function () use ($redis, $pool, $keys, $token) {
+                    $redis->evalSha(sha1(FLOOR_RELEASE), [$keys[0], $keys[1], $token, TTL_MS], 2);
                     $pool->put($redis);
                 },
                 fn () => $pool->put($redis),
@@ -200,7 +199,7 @@ $server->on('request', function ($req, $res) use (&$pool, $dsn, $kind) {
         case '/reset':
             $shop = $pool->get();
             $shop->del("sale:$sku:buyers", "sale:$sku:seq", "sale:$sku:baton", "sale:$sku:lock",
-                "sale:$sku:lock:grants", "sale:$sku:lock:waiters");
+                "sale:$sku:lock:grants", "sale:$sku:lock:waiters", "sale:$sku:lock:queue");
             $shop->script('load', FLOOR_ACQUIRE);
             $shop->script('load', FLOOR_RELEASE);
             $shop->set("sale:$sku:stock", (int) ($get['stock'] ?? 100));

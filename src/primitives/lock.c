@@ -595,8 +595,7 @@ static int lock_is_owner(const rlock_opts *o, zend_string *key, zend_string *tok
 	if (!r) {
 		return -1;
 	}
-	int yes = r->type == REDIS_REPLY_STRING && r->len == ZSTR_LEN(token)
-		&& memcmp(r->str, ZSTR_VAL(token), r->len) == 0;
+	int yes = rlock_reply_holds(r, token);
 	freeReplyObject(r);
 	return yes;
 }

@@ -22,8 +22,14 @@
 	"end\n" \
 	"local lock, grants, waiters, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n" \
 	"local token, ttl, fencing, wait, queued, keep = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1', ARGV[6]\n" \
+	"local holder = redis.call('get', lock)\n" \
+	"local marked = holder and string.byte(holder, -1) == 43\n" \
+	"if marked then holder = string.sub(holder, 1, -2) end\n" \
 	"local function leave()\n" \
-	"  if queued and redis.call('decr', waiters) <= 0 then redis.call('del', waiters) end\n" \
+	"  if queued and redis.call('decr', waiters) <= 0 then\n" \
+	"    redis.call('del', waiters)\n" \
+	"    if marked then redis.call('set', lock, holder, 'KEEPTTL') marked = false end\n" \
+	"  end\n" \
 	"end\n" \
 	"local function won(t, f)\n" \
 	"  leave()\n" \
@@ -31,8 +37,17 @@
 	"  if self then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end\n" \
 	"  return {1, t, f}\n" \
 	"end\n" \
-	"local holder = redis.call('get', lock)\n" \
-	"if not holder then redis.call('set', lock, token, 'PX', ttl) return won(token, 0) end\n" \
+	"if not holder then\n" \
+	"  local v = token\n" \
+	"  if queued then\n" \
+	"    if redis.call('decr', waiters) > 0 then v = token .. '+' else redis.call('del', waiters) end\n" \
+	"    queued = false\n" \
+	"  elseif redis.call('exists', waiters) == 1 then\n" \
+	"    v = token .. '+'\n" \
+	"  end\n" \
+	"  redis.call('set', lock, v, 'PX', ttl)\n" \
+	"  return won(token, 0)\n" \
+	"end\n" \
 	"if holder == token then redis.call('pexpire', lock, ttl) return won(token, 0) end\n" \
 	"local g = redis.call('llen', grants) > 0\n" \
 	"if g and not queued and redis.call('exists', waiters) == 1 then redis.call('incr', waiters) queued = true end\n" \
@@ -54,11 +69,13 @@
 	"if not queued or left == -2 then redis.call('incr', waiters) end\n" \
 	"if left < wait + 500 then redis.call('pexpire', waiters, wait + 1500) end\n" \
 	"if fencing then redis.call('set', fence, '0', 'NX') atleast(fence, wait + 500) end\n" \
+	"if not marked then redis.call('append', lock, '+') end\n" \
 	"return {0, pttl, block}\n"
 
 /* src/primitives/lua/lock/extend.lua */
 #define RLOCK_LUA_LOCK_EXTEND \
-	"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end\n" \
+	"local v = redis.call('get', KEYS[1])\n" \
+	"if v == ARGV[1] or v == ARGV[1] .. '+' then return redis.call('pexpire', KEYS[1], ARGV[2]) end\n" \
 	"return 0\n"
 
 /* src/primitives/lua/lock/extend_heal.lua */
@@ -68,7 +85,7 @@
 	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
 	"end\n" \
 	"local v = redis.call('get', KEYS[1])\n" \
-	"if v == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end\n" \
+	"if v == ARGV[1] or v == ARGV[1] .. '+' then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end\n" \
 	"if v then return 0 end\n" \
 	"redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])\n" \
 	"if tonumber(ARGV[3]) > 0 then\n" \
@@ -83,7 +100,8 @@
 	"  ms = tonumber(ms)\n" \
 	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
 	"end\n" \
-	"if redis.call('get', KEYS[1]) ~= ARGV[3] then return 0 end\n" \
+	"local v = redis.call('get', KEYS[1])\n" \
+	"if v ~= ARGV[3] and v ~= ARGV[3] .. '+' then return 0 end\n" \
 	"if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[1]) then redis.call('set', KEYS[2], ARGV[1], 'KEEPTTL') end\n" \
 	"atleast(KEYS[2], ARGV[2])\n" \
 	"return 1\n"
@@ -92,7 +110,14 @@
 #define RLOCK_LUA_LOCK_FORCE_RELEASE \
 	"local lock, grants, waiters, fence, wakes = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n" \
 	"if redis.call('exists', lock) == 0 then return 0 end\n" \
-	"local n = tonumber(redis.call('get', waiters)) or 0\n" \
+	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
+	"local n, out\n" \
+	"if fair == '1' then\n" \
+	"  n, out = redis.call('decr', waiters) + 1, true\n" \
+	"  if n <= 0 then redis.call('del', waiters) end\n" \
+	"else\n" \
+	"  n = tonumber(redis.call('get', waiters)) or 0\n" \
+	"end\n" \
 	"if n <= 0 then redis.call('del', lock) return 1 end\n" \
 	"local function atleast(key, ms, more)\n" \
 	"  ms = tonumber(ms)\n" \
@@ -107,17 +132,24 @@
 	"  atleast(fence, keep)\n" \
 	"  return f\n" \
 	"end\n" \
-	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n" \
+	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)\n" \
 	"  local multi = math.floor(n / 4294967296)\n" \
 	"  if fair == '1' and multi == 0 then\n" \
-	"    if n > 1 then redis.call('decr', waiters) else redis.call('del', waiters) end\n" \
+	"    local v = nexttoken\n" \
+	"    if n > 1 then\n" \
+	"      if not out then redis.call('decr', waiters) end\n" \
+	"      v = nexttoken .. '+'\n" \
+	"    else\n" \
+	"      redis.call('del', waiters)\n" \
+	"    end\n" \
 	"    local f = 0\n" \
 	"    if redis.call('exists', fence) == 1 then f = issue(fence, keep) end\n" \
-	"    redis.call('set', lock, nexttoken, 'PX', ttl)\n" \
+	"    redis.call('set', lock, v, 'PX', ttl)\n" \
 	"    redis.call('rpush', grants, nexttoken .. ' ' .. string.format('%.0f', f) .. ' ' .. ttl)\n" \
 	"    redis.call('pexpire', grants, ttl)\n" \
 	"    return 2\n" \
 	"  end\n" \
+	"  if out then redis.call('incr', waiters) end\n" \
 	"  redis.call('del', lock)\n" \
 	"  local function wake(list, want)\n" \
 	"    local have = redis.call('llen', list)\n" \
@@ -131,14 +163,22 @@
 	"  if n - multi * 4294967296 > 0 then wake(grants, 1) end\n" \
 	"  return 1\n" \
 	"end\n" \
-	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
-	"return free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n"
+	"return free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)\n"
 
 /* src/primitives/lua/lock/release.lua */
 #define RLOCK_LUA_LOCK_RELEASE \
 	"local lock, grants, waiters, fence, wakes = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n" \
-	"if redis.call('get', lock) ~= ARGV[1] then return 0 end\n" \
-	"local n = tonumber(redis.call('get', waiters)) or 0\n" \
+	"local v = redis.call('get', lock)\n" \
+	"if v == ARGV[1] then redis.call('del', lock) return 1 end\n" \
+	"if v ~= ARGV[1] .. '+' then return 0 end\n" \
+	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
+	"local n, out\n" \
+	"if fair == '1' then\n" \
+	"  n, out = redis.call('decr', waiters) + 1, true\n" \
+	"  if n <= 0 then redis.call('del', waiters) end\n" \
+	"else\n" \
+	"  n = tonumber(redis.call('get', waiters)) or 0\n" \
+	"end\n" \
 	"if n <= 0 then redis.call('del', lock) return 1 end\n" \
 	"local function atleast(key, ms, more)\n" \
 	"  ms = tonumber(ms)\n" \
@@ -153,17 +193,24 @@
 	"  atleast(fence, keep)\n" \
 	"  return f\n" \
 	"end\n" \
-	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n" \
+	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)\n" \
 	"  local multi = math.floor(n / 4294967296)\n" \
 	"  if fair == '1' and multi == 0 then\n" \
-	"    if n > 1 then redis.call('decr', waiters) else redis.call('del', waiters) end\n" \
+	"    local v = nexttoken\n" \
+	"    if n > 1 then\n" \
+	"      if not out then redis.call('decr', waiters) end\n" \
+	"      v = nexttoken .. '+'\n" \
+	"    else\n" \
+	"      redis.call('del', waiters)\n" \
+	"    end\n" \
 	"    local f = 0\n" \
 	"    if redis.call('exists', fence) == 1 then f = issue(fence, keep) end\n" \
-	"    redis.call('set', lock, nexttoken, 'PX', ttl)\n" \
+	"    redis.call('set', lock, v, 'PX', ttl)\n" \
 	"    redis.call('rpush', grants, nexttoken .. ' ' .. string.format('%.0f', f) .. ' ' .. ttl)\n" \
 	"    redis.call('pexpire', grants, ttl)\n" \
 	"    return 2\n" \
 	"  end\n" \
+	"  if out then redis.call('incr', waiters) end\n" \
 	"  redis.call('del', lock)\n" \
 	"  local function wake(list, want)\n" \
 	"    local have = redis.call('llen', list)\n" \
@@ -177,8 +224,7 @@
 	"  if n - multi * 4294967296 > 0 then wake(grants, 1) end\n" \
 	"  return 1\n" \
 	"end\n" \
-	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
-	"return free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n"
+	"return free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)\n"
 
 /* src/primitives/lua/lock/renew.lua */
 #define RLOCK_LUA_LOCK_RENEW \
@@ -196,7 +242,7 @@
 	"  local v = redis.pcall('get', KEYS[i])\n" \
 	"  local ttl = tonumber(ARGV[n + i])\n" \
 	"  out[i] = 0\n" \
-	"  if v == ARGV[i] then\n" \
+	"  if v == ARGV[i] or v == ARGV[i] .. '+' then\n" \
 	"    redis.call('pexpire', KEYS[i], math.abs(ttl))\n" \
 	"    out[i] = 1\n" \
 	"  elseif v == false then\n" \
@@ -221,20 +267,30 @@
 	"local function leave()\n" \
 	"  if not queued then return end\n" \
 	"  for i = 0, n - 1 do\n" \
-	"    if redis.call('decrby', KEYS[3 * i + 3], 4294967296) <= 0 then redis.call('del', KEYS[3 * i + 3]) end\n" \
+	"    if redis.call('decrby', KEYS[3 * i + 3], 4294967296) <= 0 then\n" \
+	"      redis.call('del', KEYS[3 * i + 3])\n" \
+	"      local h = redis.call('get', KEYS[3 * i + 1])\n" \
+	"      if h and string.byte(h, -1) == 43 then redis.call('set', KEYS[3 * i + 1], string.sub(h, 1, -2), 'KEEPTTL') end\n" \
+	"    end\n" \
 	"  end\n" \
 	"end\n" \
 	"local pttl\n" \
+	"local held = {}\n" \
 	"for i = 0, n - 1 do\n" \
 	"  local h = redis.call('get', KEYS[3 * i + 1])\n" \
-	"  if h and h ~= token then\n" \
+	"  if h and h ~= token and h ~= token .. '+' then\n" \
+	"    held[i] = string.byte(h, -1) ~= 43\n" \
 	"    local t = redis.call('pttl', KEYS[3 * i + 1])\n" \
 	"    if not pttl or (t >= 0 and (pttl < 0 or t < pttl)) then pttl = t end\n" \
 	"  end\n" \
 	"end\n" \
 	"if not pttl then\n" \
 	"  leave()\n" \
-	"  for i = 0, n - 1 do redis.call('set', KEYS[3 * i + 1], token, 'PX', ttl) end\n" \
+	"  for i = 0, n - 1 do\n" \
+	"    local v = token\n" \
+	"    if redis.call('exists', KEYS[3 * i + 3]) == 1 then v = token .. '+' end\n" \
+	"    redis.call('set', KEYS[3 * i + 1], v, 'PX', ttl)\n" \
+	"  end\n" \
 	"  if self then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end\n" \
 	"  return {1, token, 0}\n" \
 	"end\n" \
@@ -244,12 +300,16 @@
 	"for i = 0, n - 1 do\n" \
 	"  if not queued then redis.call('incrby', KEYS[3 * i + 3], 4294967296) end\n" \
 	"  atleast(KEYS[3 * i + 3], wait + 500, 1000)\n" \
+	"  if held[i] then redis.call('append', KEYS[3 * i + 1], '+') end\n" \
 	"end\n" \
 	"return {0, pttl, block}\n"
 
 /* src/primitives/lua/multi/extend.lua */
 #define RLOCK_LUA_MULTI_EXTEND \
-	"for i = 1, #KEYS do if redis.call('get', KEYS[i]) ~= ARGV[1] then return 0 end end\n" \
+	"for i = 1, #KEYS do\n" \
+	"  local v = redis.call('get', KEYS[i])\n" \
+	"  if v ~= ARGV[1] and v ~= ARGV[1] .. '+' then return 0 end\n" \
+	"end\n" \
 	"for i = 1, #KEYS do redis.call('pexpire', KEYS[i], ARGV[2]) end\n" \
 	"return 1\n"
 
@@ -278,17 +338,24 @@
 	"  atleast(fence, keep)\n" \
 	"  return f\n" \
 	"end\n" \
-	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)\n" \
+	"local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)\n" \
 	"  local multi = math.floor(n / 4294967296)\n" \
 	"  if fair == '1' and multi == 0 then\n" \
-	"    if n > 1 then redis.call('decr', waiters) else redis.call('del', waiters) end\n" \
+	"    local v = nexttoken\n" \
+	"    if n > 1 then\n" \
+	"      if not out then redis.call('decr', waiters) end\n" \
+	"      v = nexttoken .. '+'\n" \
+	"    else\n" \
+	"      redis.call('del', waiters)\n" \
+	"    end\n" \
 	"    local f = 0\n" \
 	"    if redis.call('exists', fence) == 1 then f = issue(fence, keep) end\n" \
-	"    redis.call('set', lock, nexttoken, 'PX', ttl)\n" \
+	"    redis.call('set', lock, v, 'PX', ttl)\n" \
 	"    redis.call('rpush', grants, nexttoken .. ' ' .. string.format('%.0f', f) .. ' ' .. ttl)\n" \
 	"    redis.call('pexpire', grants, ttl)\n" \
 	"    return 2\n" \
 	"  end\n" \
+	"  if out then redis.call('incr', waiters) end\n" \
 	"  redis.call('del', lock)\n" \
 	"  local function wake(list, want)\n" \
 	"    local have = redis.call('llen', list)\n" \
@@ -308,9 +375,10 @@
 	"for nexttoken in string.gmatch(ARGV[3], '%x+') do\n" \
 	"  local lock, waiters = KEYS[5 * i + 1], KEYS[5 * i + 3]\n" \
 	"  local holder = redis.call('get', lock)\n" \
-	"  if holder and (holder == token or token == '*') then\n" \
+	"  if holder and (holder == token or token == '*' or holder == token .. '+') then\n" \
 	"    ours = ours + 1\n" \
-	"    local n = tonumber(redis.call('get', waiters)) or 0\n" \
+	"    local n = 0\n" \
+	"    if holder ~= token then n = tonumber(redis.call('get', waiters)) or 0 end\n" \
 	"    if n <= 0 then redis.call('del', lock)\n" \
 	"    else free(lock, KEYS[5 * i + 2], waiters, KEYS[5 * i + 4], KEYS[5 * i + 5], n, nexttoken, fair, ttl, keep) end\n" \
 	"  end\n" \
@@ -478,7 +546,7 @@
 	"  if fencing then f = issue(fence, keep) end\n" \
 	"  return {1, token, f}\n" \
 	"end\n" \
-	"if holder == token then\n" \
+	"if holder == token or holder == token .. '+' then\n" \
 	"  redis.call('pexpire', lock, ttl)\n" \
 	"  leave(queue, lease, token)\n" \
 	"  return won()\n" \
@@ -556,7 +624,7 @@
 	"local token, ticket, ms, selfp = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]\n" \
 	"local v = redis.call('get', lock)\n" \
 	"local r = 0\n" \
-	"if v and (v == token or token == '*') then\n" \
+	"if v and (v == token or v == token .. '+' or token == '*') then\n" \
 	"  redis.call('del', lock)\n" \
 	"  r = 1\n" \
 	"end\n" \

@@ -292,7 +292,7 @@ static int multi_is_owner(const rlock_opts *o, zend_string *key, zend_string *to
 		yes = 1;
 		for (size_t i = 0; i < r->elements; i++) {
 			redisReply *e = r->element[i];
-			if (e->type != REDIS_REPLY_STRING || e->len != ZSTR_LEN(token) || memcmp(e->str, ZSTR_VAL(token), e->len) != 0) {
+			if (!rlock_reply_holds(e, token)) {
 				yes = 0;
 			}
 		}

@@ -613,7 +613,7 @@ static int count_replies(const rlock_opts *o, rlock_call *c, reply_test yes, zen
 
 static bool is_token(redisReply *r, zend_string *token)
 {
-	return r->type == REDIS_REPLY_STRING && r->len == ZSTR_LEN(token) && memcmp(r->str, ZSTR_VAL(token), r->len) == 0;
+	return rlock_reply_holds(r, token);
 }
 
 static bool exists(redisReply *r, zend_string *unused)

@@ -403,6 +403,13 @@ bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long min, ze
 	return true;
 }
 
+bool rlock_reply_holds(const redisReply *r, const zend_string *token)
+{
+	size_t n = ZSTR_LEN(token);
+	return r->type == REDIS_REPLY_STRING && (r->len == n || (r->len == n + 1 && r->str[n] == '+'))
+		&& memcmp(r->str, ZSTR_VAL(token), n) == 0;
+}
+
 bool rlock_reply_is_attempt(const redisReply *r)
 {
 	if (r->type != REDIS_REPLY_ARRAY || r->elements != 3 || r->element[0]->type != REDIS_REPLY_INTEGER

@@ -113,6 +113,9 @@ typedef struct rlock_attempt_s {
 /* Replies are input. Whether [s, s + len) looks like a token of ours (32 lower-case hex
  * digits): a token from a reply is adopted only then. */
 bool rlock_token_ours(const char *s, size_t len);
+/* Whether r, a GET of a mutex's key, says token holds it: the token, bare or marked with
+ * the "+" that tells its release that waiters are counted (lua/lock/acquire.lua). */
+bool rlock_reply_holds(const redisReply *r, const zend_string *token);
 /* Whether r is what the acquire script answers: {1, a token of ours, fence >= 0} or
  * {0, pttl >= -2, wait >= 0}. */
 bool rlock_reply_is_attempt(const redisReply *r);

@@ -16,6 +16,7 @@ const rlock_swoole_api *rlock_swoole = NULL;
 #include <dlfcn.h>
 #include <netdb.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <time.h>
 
@@ -45,6 +46,13 @@ void rlock_swoole_minit(void (*on_end)(void))
 	api.usleep = (void (*)(int)) dlsym(RTLD_DEFAULT, "swoole_coroutine_usleep");
 	api.getaddrinfo = (int (*)(const char *, const char *, const struct addrinfo *, struct addrinfo **))
 		dlsym(RTLD_DEFAULT, "swoole_coroutine_getaddrinfo");
+	api.socket_exists = (uint8_t (*)(int)) dlsym(RTLD_DEFAULT, "swoole_coroutine_socket_exists");
+	api.socket_create = (int (*)(int)) dlsym(RTLD_DEFAULT, "swoole_coroutine_socket_create");
+	api.socket_wait = (int (*)(int, int, double)) dlsym(RTLD_DEFAULT, "swoole_coroutine_socket_wait_event");
+	api.socket_unwrap = (int (*)(int)) dlsym(RTLD_DEFAULT, "swoole_coroutine_socket_unwrap");
+	if (!api.socket_exists || !api.socket_create || !api.socket_wait || !api.socket_unwrap) {
+		api.socket_create = NULL;
+	}
 	add_hook = (void (*)(int, void (*)(void *), int)) dlsym(RTLD_DEFAULT, "swoole_add_hook");
 	rlock_swoole = api.get_id && api.poll && api.usleep && add_hook ? &api : NULL;
 	if (rlock_swoole) {
@@ -67,13 +75,60 @@ long rlock_swoole_coroutine(void)
 	return cid;
 }
 
+/* swoole.h's EventType: SW_EVENT_READ, SW_EVENT_WRITE */
+#define SW_EVENT_READ_ (1u << 9)
+#define SW_EVENT_WRITE_ (1u << 10)
+
+/* One fd's wait for a read or a write, the coroutine resumed by the reactor's callback as
+ * the fd gets ready: the fd wrapped as a coroutine socket of Swoole's for the wait alone
+ * (created, waited on, unwrapped: Swoole's table of sockets never keeps an fd that hiredis
+ * closes later). swoole_coroutine_poll() resumes from a callback the reactor defers to the
+ * end of its round, after every other ready fd's: a woken waiter, the next holder, started
+ * later. 1 ready (or in error: the read or write that follows says); -1 not waited on this
+ * way (an fd wrapped already, no coroutine), or the wait ended without the fd ready: a
+ * timeout, a cancel (the caller looks again). */
+static int socket_wait(struct pollfd *fd, zend_long ms)
+{
+	int event = fd->events == POLLIN ? SW_EVENT_READ_ : fd->events == POLLOUT ? SW_EVENT_WRITE_ : 0;
+	int flags;
+	if (!api.socket_create || event == 0 || (flags = fcntl(fd->fd, F_GETFL)) < 0 || api.socket_exists(fd->fd)
+			|| api.socket_create(fd->fd) != 0) {
+		return -1;
+	}
+	int rc = api.socket_wait(fd->fd, event, (double) ms / 1000);
+	api.socket_unwrap(fd->fd);
+	/* Swoole made it non-blocking: hiredis' blocking context (conn.c) takes an EAGAIN for an
+	 * error, so the fd goes back as it was */
+	if (!(flags & O_NONBLOCK)) {
+		fcntl(fd->fd, F_SETFL, flags);
+	}
+	if (rc != 0) {
+		return -1;
+	}
+	fd->revents = fd->events;
+	return 1;
+}
+
 /* Swoole's poll() yields until an fd is ready or ms passed; it returns -1 for both a
  * timeout and a failure to watch an fd: what poll() would say is asked then, without
- * waiting, and the time left (a watch that failed) waited out the blocking way. */
+ * waiting, and the time left (a watch that failed) waited out the blocking way. One fd
+ * waits through socket_wait() first. */
 int rlock_swoole_poll(struct pollfd *fds, nfds_t n, zend_long ms)
 {
 	zend_long deadline = rlock_now_ms() + ms;
-	int rc = ms > 0 ? rlock_swoole->poll(fds, n, (int) MIN(ms, INT_MAX)) : -1;
+	int rc = -1;
+	if (n == 1 && ms > 0 && (rc = socket_wait(fds, ms)) > 0) {
+		return rc;
+	}
+	if (rc < 0 && n == 1 && ms > 0) {
+		/* (a cancel, a timeout, or no wait: what is there, then the time left) */
+		fds[0].revents = 0;
+		if ((rc = poll(fds, 1, 0)) != 0) {
+			return rc;
+		}
+		ms = MAX(deadline - rlock_now_ms(), 0);
+	}
+	rc = ms > 0 ? rlock_swoole->poll(fds, n, (int) MIN(ms, INT_MAX)) : -1;
 	if (rc >= 0) {
 		return rc;
 	}

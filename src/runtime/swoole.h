@@ -18,6 +18,12 @@ typedef struct {
 	void (*usleep)(int us);                             /* swoole_coroutine_usleep */
 	/* swoole_coroutine_getaddrinfo: resolves in Swoole's thread pool, yielding; may be NULL */
 	int (*getaddrinfo)(const char *name, const char *service, const struct addrinfo *req, struct addrinfo **res);
+	/* swoole_coroutine_socket_{exists,create,wait_event,unwrap}: one fd's wait resumed by
+	 * the reactor's callback itself (swoole.c); may be NULL */
+	uint8_t (*socket_exists)(int fd);
+	int (*socket_create)(int fd);
+	int (*socket_wait)(int fd, int event, double timeout);
+	int (*socket_unwrap)(int fd);
 } rlock_swoole_api;
 
 /* Swoole's functions, or NULL without Swoole (set at MINIT: every extension is loaded). */

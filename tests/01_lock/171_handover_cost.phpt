@@ -1,5 +1,5 @@
 --TEST--
-A hand-over's cost in Redis: a waiter's round runs its acquire script with six commands (the key read, the grants looked at with LLEN, the lease read, the count raised and its life kept; no SET NX that fails, no LPOP of an empty list) and its BLPOP; the release that hands over runs seven
+A hand-over's cost in Redis: a waiter's round runs its acquire script with six commands (the key read, the grants looked at with LLEN, the lease read, the count raised and its life kept, the key marked (APPEND of a "+": waiters are counted); no SET NX that fails, no LPOP of an empty list) and its BLPOP; the release that hands over runs seven (the count read by the DECR that counts the waiter out, deleted at 0)
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -77,8 +77,8 @@ bool(true)
 bool(true)
 bool(true)
 bool(false)
-waiter: eval=1 get=1 incr=1 llen=1 pexpire=1 pttl=2
+waiter: append=1 eval=1 get=1 incr=1 llen=1 pexpire=1 pttl=2
 bool(true)
-release: del=1 evalsha=1 exists=1 get=2 pexpire=1 rpush=1 set=1
+release: decr=1 del=1 evalsha=1 exists=1 get=1 pexpire=1 rpush=1 set=1
 handed over: true
 int(0)

@@ -17,10 +17,12 @@ $relay = rlock_cut_relay(RLOCK_TEST_PORT, function (string $chunk) use ($key) {
         return null;
     }
     $done = true;
-    // until the key holds another token than the first taker's (B's, below)
-    $first = rlock_test_cmd('GET', $key);
+    // until the key holds another token than the first taker's (B's, below; a waiter's
+    // "+" on the key is no other token)
+    $first = rtrim((string) rlock_test_cmd('GET', $key), '+');
     for ($deadline = microtime(true) + 30; microtime(true) < $deadline;) {
         $now = rlock_test_cmd('GET', $key);
+        $now = $now === null ? null : rtrim($now, '+');
         if ($now !== null && $now !== $first) {
             break;
         }

@@ -23,11 +23,12 @@ foreach (['plain', 'multi'] as $kind) {
         fclose($mine);
         $l = $kind === 'plain' ? new RLock('a', $o) : RLock::multi(['b', 'a'], $o);
         $got = $l->lock(15000);
-        // while it holds: a holds its token (and b too for the multi lock)
-        $alone = $got && rlock_test_cmd('GET', "{$p}a") === $l->token()
-            && ($kind === 'plain' || rlock_test_cmd('GET', "{$p}b") === $l->token());
+        // while it holds: a holds its token (and b too for the multi lock), marked with a
+        // "+" while the other child waits for it
+        $holds = fn (string $k) => rtrim((string) rlock_test_cmd('GET', $k), '+') === $l->token();
+        $alone = $got && $holds("{$p}a") && ($kind === 'plain' || $holds("{$p}b"));
         usleep(20000);
-        $alone = $alone && rlock_test_cmd('GET', "{$p}a") === $l->token();
+        $alone = $alone && $holds("{$p}a");
         $l->unlock();
         fwrite($theirs, "$kind " . json_encode(['got' => $got, 'alone' => $alone]) . "\n");
         exit(0);

@@ -187,14 +187,15 @@ final class TortureResp
     }
 }
 
-/* Where a token is held on the server, or null: a lock's value, or a member of a read side's
- * set whose score (its lease's end, the server's ms) is still ahead. Wait lists (a waiter's
- * place in a queue) and bookkeeping are not holds. */
+/* Where a token is held on the server, or null: a lock's value (the token, or the token
+ * marked with the "+" that says waiters are counted: lua/lock/acquire.lua), or a member of a
+ * read side's set whose score (its lease's end, the server's ms) is still ahead. Wait lists (a
+ * waiter's place in a queue) and bookkeeping are not holds. */
 function torture_token_held(array $dump, string $token): ?string
 {
     $now = $dump[''][2] ?? 0;
     foreach ($dump as $k => [$type, , $v]) {
-        if ($type === 'string' && $v === $token) {
+        if ($type === 'string' && ($v === $token || $v === "$token+")) {
             return (string) $k;
         }
         if ($type === 'zset' && is_array($v) && isset($v[$token]) && $v[$token] > $now) {

@@ -3,7 +3,7 @@
 -- 1 in it, a waiter of a lock over several keys (multi/) 2^32 (exact in a Lua number up to
 -- 2^21 of them). With only the mutex's waiters and fair, the key goes straight
 -- to the longest of them: set to nexttoken (ttl its lease), its count uncounted, the grant
--- "token fence ttl" pushed on grants (a fencing token issued when a fencing waiter made the
+-- "token fence ttl" pushed on grants, the key marked while others wait (lock/acquire.lua) (a fencing token issued when a fencing waiter made the
 -- counter exist): 2. Otherwise the key is freed, and a "wake" pushed for each waiter of a
 -- multi lock on wakes (each waits on every key's wakes and takes all of its keys or none)
 -- and one for the mutex's on grants, unless the list has them: the first to try again takes
@@ -12,17 +12,25 @@
 -- yet back), which a multi waiter's BLPOP would pop and drop (the key then held by nobody
 -- for a whole lease).
 --@include lib/issue.lua
-local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep)
+-- out: the caller counted one waiter out already (a DECR that read n, the count before it).
+local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)
   local multi = math.floor(n / 4294967296)
   if fair == '1' and multi == 0 then
-    if n > 1 then redis.call('decr', waiters) else redis.call('del', waiters) end
+    local v = nexttoken
+    if n > 1 then
+      if not out then redis.call('decr', waiters) end
+      v = nexttoken .. '+'
+    else
+      redis.call('del', waiters)
+    end
     local f = 0
     if redis.call('exists', fence) == 1 then f = issue(fence, keep) end
-    redis.call('set', lock, nexttoken, 'PX', ttl)
+    redis.call('set', lock, v, 'PX', ttl)
     redis.call('rpush', grants, nexttoken .. ' ' .. string.format('%.0f', f) .. ' ' .. ttl)
     redis.call('pexpire', grants, ttl)
     return 2
   end
+  if out then redis.call('incr', waiters) end
   redis.call('del', lock)
   local function wake(list, want)
     local have = redis.call('llen', list)

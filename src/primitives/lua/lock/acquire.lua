@@ -17,6 +17,13 @@
 -- call); {0, pttl, block ms} not, and with wait > 0 the caller counted among the waiters
 -- ("waiters" lives 500 to 1500 ms past the longest wait it covers). queued: the caller is
 -- counted already.
+-- The mark: while waiters are counted, the key holds its holder's token and a "+" (set by a
+-- waiter's round, by a hand-over that leaves waiters counted, by an acquire of a free key
+-- with waiters counted), so that a release that finds its bare token knows nobody waits
+-- without reading the count: the classic GET and DEL. A key taken by the plain SET NX
+-- (lock.c: a key not found taken lately) while waiters are counted (they were woken,
+-- not handed it) stays bare until one of them comes back and marks it; should the woken one
+-- have died, the others' rounds end when the lease they saw would (block below).
 -- The key is read first: a waiter's round, the path this script mostly runs (a free key is
 -- first tried with a plain SET), then costs one call less than a SET NX that fails. The
 -- grants are looked at with LLEN before any LPOP: on a Redis out of memory, the first write
@@ -25,8 +32,15 @@
 --@include lib/issue.lua
 local lock, grants, waiters, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local token, ttl, fencing, wait, queued, keep = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1', ARGV[6]
+local holder = redis.call('get', lock)
+local marked = holder and string.byte(holder, -1) == 43
+if marked then holder = string.sub(holder, 1, -2) end
+-- (the last waiter gone, the key bare again: the holder's release is the classic's)
 local function leave()
-  if queued and redis.call('decr', waiters) <= 0 then redis.call('del', waiters) end
+  if queued and redis.call('decr', waiters) <= 0 then
+    redis.call('del', waiters)
+    if marked then redis.call('set', lock, holder, 'KEEPTTL') marked = false end
+  end
 end
 local function won(t, f)
   leave()
@@ -34,8 +48,17 @@ local function won(t, f)
   if self then redis.call('rpush', self, '1') redis.call('pexpire', self, 10000) end
   return {1, t, f}
 end
-local holder = redis.call('get', lock)
-if not holder then redis.call('set', lock, token, 'PX', ttl) return won(token, 0) end
+if not holder then
+  local v = token
+  if queued then
+    if redis.call('decr', waiters) > 0 then v = token .. '+' else redis.call('del', waiters) end
+    queued = false
+  elseif redis.call('exists', waiters) == 1 then
+    v = token .. '+'
+  end
+  redis.call('set', lock, v, 'PX', ttl)
+  return won(token, 0)
+end
 if holder == token then redis.call('pexpire', lock, ttl) return won(token, 0) end
 local g = redis.call('llen', grants) > 0
 if g and not queued and redis.call('exists', waiters) == 1 then redis.call('incr', waiters) queued = true end
@@ -57,4 +80,5 @@ local left = redis.call('pttl', waiters)
 if not queued or left == -2 then redis.call('incr', waiters) end
 if left < wait + 500 then redis.call('pexpire', waiters, wait + 1500) end
 if fencing then redis.call('set', fence, '0', 'NX') atleast(fence, wait + 500) end
+if not marked then redis.call('append', lock, '+') end
 return {0, pttl, block}

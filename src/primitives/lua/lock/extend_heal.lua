@@ -6,7 +6,7 @@
 -- releases it otherwise (redlock.c).
 --@include lib/atleast.lua
 local v = redis.call('get', KEYS[1])
-if v == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end
+if v == ARGV[1] or v == ARGV[1] .. '+' then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end
 if v then return 0 end
 redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 if tonumber(ARGV[3]) > 0 then

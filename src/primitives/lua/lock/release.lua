@@ -5,10 +5,13 @@
 -- argument, split (string.match, about as costly as the arguments it saves) only there.
 -- 0 not ours; else what free() (lib/free.lua) answers: 2 handed over to the longest waiter, 1
 -- released (waking the waiters of locks over several keys, if any).
--- A release nobody waits for reads the key and the count, and deletes; the Lua functions
+-- A release nobody waits for finds its bare token (acquire.lua: the mark), and deletes, as
+-- the classic lock's GET and DEL; a marked key's release reads the count too; the Lua functions
 -- and the packed argument of a hand-over are made and read only past that point. (An MGET
 -- of the key and the count costs Redis 7 more than two GETs: its reply becomes a Lua
 -- table.)
 --@include lock/_release_keys.lua
-if redis.call('get', lock) ~= ARGV[1] then return 0 end
+local v = redis.call('get', lock)
+if v == ARGV[1] then redis.call('del', lock) return 1 end
+if v ~= ARGV[1] .. '+' then return 0 end
 --@include lock/_release_free.lua

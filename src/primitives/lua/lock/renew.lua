@@ -4,7 +4,7 @@
 -- of a Redlock lock that lost the key (the watchdog counts the heal only where a quorum of
 -- masters renewed in the same round; it sends a ttl of 0, which deletes the key where it holds
 -- the token, to give back a heal that did not count). A key is a
--- mutex's (a string holding the token: its lease is the key's), or the holders of a lock
+-- mutex's (a string holding the token, marked or not (lock/acquire.lua): its lease is the key's), or the holders of a lock
 -- shared by several (a sorted set of holder tokens, each scored with the ms its lease ends
 -- by the server's clock, the key living as long as its longest lease). Run by the watchdog
 -- thread on its own connections.
@@ -16,7 +16,7 @@ for i = 1, n do
   local v = redis.pcall('get', KEYS[i])
   local ttl = tonumber(ARGV[n + i])
   out[i] = 0
-  if v == ARGV[i] then
+  if v == ARGV[i] or v == ARGV[i] .. '+' then
     redis.call('pexpire', KEYS[i], math.abs(ttl))
     out[i] = 1
   elseif v == false then

@@ -22,7 +22,7 @@ local function won()
   if fencing then f = issue(fence, keep) end
   return {1, token, f}
 end
-if holder == token then
+if holder == token or holder == token .. '+' then
   redis.call('pexpire', lock, ttl)
   leave(queue, lease, token)
   return won()

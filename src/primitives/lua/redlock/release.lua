@@ -14,7 +14,8 @@ local lock, queue, lease, grants, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4], 
 local token, ticket, ms, selfp = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 local v = redis.call('get', lock)
 local r = 0
-if v and (v == token or token == '*') then
+-- (the token, or the token marked by a waiter of the vote: lock/acquire.lua's mark)
+if v and (v == token or v == token .. '+' or token == '*') then
   redis.call('del', lock)
   r = 1
 end
