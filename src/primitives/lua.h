@@ -112,8 +112,9 @@
 	"if redis.call('exists', lock) == 0 then return 0 end\n" \
 	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
 	"local n, out\n" \
-	"if fair == '1' then\n" \
-	"  n, out = redis.call('decr', waiters) + 1, true\n" \
+	"local d = fair == '1' and redis.pcall('decr', waiters)\n" \
+	"if type(d) == 'number' then\n" \
+	"  n, out = d + 1, true\n" \
 	"  if n <= 0 then redis.call('del', waiters) end\n" \
 	"else\n" \
 	"  n = tonumber(redis.call('get', waiters)) or 0\n" \
@@ -173,8 +174,9 @@
 	"if v ~= ARGV[1] .. '+' then return 0 end\n" \
 	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
 	"local n, out\n" \
-	"if fair == '1' then\n" \
-	"  n, out = redis.call('decr', waiters) + 1, true\n" \
+	"local d = fair == '1' and redis.pcall('decr', waiters)\n" \
+	"if type(d) == 'number' then\n" \
+	"  n, out = d + 1, true\n" \
 	"  if n <= 0 then redis.call('del', waiters) end\n" \
 	"else\n" \
 	"  n = tonumber(redis.call('get', waiters)) or 0\n" \

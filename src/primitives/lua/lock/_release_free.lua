@@ -3,9 +3,13 @@
 -- command less than a GET before it (free() counts it back in when the key is not handed
 -- over: a waiter of a lock over several keys is counted; a DECR of no count, -1, deleted).
 local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')
+-- A Redis out of memory (maxmemory) refuses a DECR as a script's first write, not a DEL: the
+-- count is then read by a GET, as before the DECR, and the first write is free()'s DEL of a
+-- last waiter's count, so that the holder can still hand the key over.
 local n, out
-if fair == '1' then
-  n, out = redis.call('decr', waiters) + 1, true
+local d = fair == '1' and redis.pcall('decr', waiters)
+if type(d) == 'number' then
+  n, out = d + 1, true
   if n <= 0 then redis.call('del', waiters) end
 else
   n = tonumber(redis.call('get', waiters)) or 0
