@@ -578,7 +578,8 @@
 
 /* src/primitives/lua/redlock/owner_pttl.lua */
 #define RLOCK_LUA_REDLOCK_OWNER_PTTL \
-	"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pttl', KEYS[1]) end\n" \
+	"local v = redis.call('get', KEYS[1])\n" \
+	"if v == ARGV[1] or v == ARGV[1] .. '+' then return redis.call('pttl', KEYS[1]) end\n" \
 	"return -3\n"
 
 /* src/primitives/lua/redlock/release.lua */
