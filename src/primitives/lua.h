@@ -170,8 +170,8 @@
 #define RLOCK_LUA_LOCK_RELEASE \
 	"local lock, grants, waiters, fence, wakes = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n" \
 	"local v = redis.call('get', lock)\n" \
-	"if v == ARGV[1] then redis.call('del', lock) return 1 end\n" \
-	"if v ~= ARGV[1] .. '+' then return 0 end\n" \
+	"if v == ARGV[1] and not (ARGV[3] and redis.call('exists', waiters) == 1) then redis.call('del', lock) return 1 end\n" \
+	"if v ~= ARGV[1] and v ~= ARGV[1] .. '+' then return 0 end\n" \
 	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
 	"local n, out\n" \
 	"local d = fair == '1' and redis.pcall('decr', waiters)\n" \

@@ -332,6 +332,10 @@ void rlock_call_release(rlock_call *c, rlock_keys *k, zend_string *token, zend_s
 	rlock_call_start(c, token ? &rlock_script_release : &rlock_script_force_release, 5, k->keys, NULL);
 	rlock_call_str(c, token ? token : ZSTR_EMPTY_ALLOC());
 	rlock_call_packed(c, next, nums, 3);
+	if (token && !fair) {
+		/* (lock/release.lua: a bare token's release looks for waiters too) */
+		rlock_call_flag(c, true);
+	}
 }
 
 void rlock_call_extend(rlock_call *c, zend_string **key, zend_string *token, zend_long ttl)

@@ -11,8 +11,6 @@ if (!function_exists('pcntl_fork')) die('skip pcntl_fork not available');
 ?>
 --INI--
 pcre.jit=0
---XFAIL--
-Not fixed yet: a key taken by the plain SET NX while waiters are counted stays bare (lock/acquire.lua's comment on the mark: the woken one that died)
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';

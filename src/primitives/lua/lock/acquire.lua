@@ -23,7 +23,8 @@
 -- without reading the count: the classic GET and DEL. A key taken by the plain SET NX
 -- (lock.c: a key not found taken lately) while waiters are counted (they were woken,
 -- not handed it) stays bare until one of them comes back and marks it; should the woken one
--- have died, the others' rounds end when the lease they saw would (block below).
+-- have died, an unfair lock's release still finds the count (lock/release.lua), and without
+-- a release the others' rounds end when the lease they saw would (block below).
 -- The key is read first: a waiter's round, the path this script mostly runs (a free key is
 -- first tried with a plain SET), then costs one call less than a SET NX that fails. The
 -- grants are looked at with LLEN before any LPOP: on a Redis out of memory, the first write
