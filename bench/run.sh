@@ -77,27 +77,27 @@ if [ ! -f "$SO" ] && [ -z "${BENCH_NO_BUILD:-}" ] && [ -f "$REPO/config.m4" ]; t
 	(cd "$REPO" && phpize && ./configure && make -j2) >"$OUT/build.log" 2>&1 ||
 		say "rlock did not build, see $OUT/build.log"
 fi
-RLOCK_PHP=(php)
+BENCH_PHP=(php)
 if php -m | grep -qx rlock; then
 	:
 elif [ -f "$SO" ]; then
 	# load a copy: a rebuild in place must not crash a run in progress
 	cp "$SO" "$TMP/rlock.so"
-	RLOCK_PHP=(php -d "extension=$TMP/rlock.so")
+	BENCH_PHP=(php -d "extension=$TMP/rlock.so")
 fi
-if ! "${RLOCK_PHP[@]}" -r 'exit(class_exists("RLock") ? 0 : 1);' 2>/dev/null; then
+if ! "${BENCH_PHP[@]}" -r 'exit(class_exists("RLock") ? 0 : 1);' 2>/dev/null; then
 	for lib in rlock rlock_redlock rlock_cluster; do skip "$lib" "not built"; done
 	say "rlock is not built: its rows are marked so"
 fi
 
-php_for() { case "$1" in rlock | rlock_*) echo "${RLOCK_PHP[@]}" ;; *) echo php ;; esac; }
+php_for() { case "$1" in rlock | rlock_*) echo "${BENCH_PHP[@]}" ;; *) echo php ;; esac; }
 
 # ratelimit: bench/ratelimit_exact.php on a redis-server of its own (its children load the
 # copy of the extension); BENCH_QUICK makes it short
 ratelimit() {
 	say "rate limits: bench/ratelimit_exact.php"
 	env -u BENCH_PORT BENCH_RLOCK_SO="$TMP/rlock.so" ${BENCH_QUICK:+BENCH_RL_QUICK=1} \
-		"${RLOCK_PHP[@]}" "$BENCH/ratelimit_exact.php" | tee "$OUT/ratelimit.md"
+		"${BENCH_PHP[@]}" "$BENCH/ratelimit_exact.php" | tee "$OUT/ratelimit.md"
 }
 if [ "${BENCH_RATELIMIT:-}" = only ]; then
 	ratelimit
@@ -111,7 +111,7 @@ swoole() {
 	so=$(rlock_swoole_so)
 	say "Swoole: bench/swoole.php"
 	rm -f "$OUT/swoole.dat"
-	"${RLOCK_PHP[0]}" -d "extension=$so" "${RLOCK_PHP[@]:1}" "$BENCH/swoole.php" --out="$OUT" \
+	"${BENCH_PHP[0]}" -d "extension=$so" "${BENCH_PHP[@]:1}" "$BENCH/swoole.php" --out="$OUT" \
 		${BENCH_QUICK:+--runs=1} | tee "$OUT/swoole.md"
 }
 if [ "${BENCH_SWOOLE:-}" = only ]; then
@@ -251,7 +251,7 @@ if has_lib rlock_redlock; then
 	say "waiting order: bench/redlock_wait.php"
 	wait_runs=3
 	[ -z "${BENCH_QUICK:-}" ] || wait_runs=1
-	redlock_wait=$("${RLOCK_PHP[@]}" "$BENCH/redlock_wait.php" 8 25 5000 "$wait_runs") ||
+	redlock_wait=$("${BENCH_PHP[@]}" "$BENCH/redlock_wait.php" 8 25 5000 "$wait_runs") ||
 		say "bench/redlock_wait.php failed"
 fi
 
