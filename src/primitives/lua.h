@@ -161,7 +161,8 @@
 	"    redis.call('pexpire', list, ttl)\n" \
 	"  end\n" \
 	"  if multi > 0 then wake(wakes, math.min(multi, 1000)) end\n" \
-	"  if n - multi * 4294967296 > 0 then wake(grants, 1) end\n" \
+	"  local mutex = n - multi * 4294967296\n" \
+	"  if mutex > 0 then wake(grants, fair == '1' and math.min(mutex, 1000) or 1) end\n" \
 	"  return 1\n" \
 	"end\n" \
 	"return free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)\n"
@@ -223,7 +224,8 @@
 	"    redis.call('pexpire', list, ttl)\n" \
 	"  end\n" \
 	"  if multi > 0 then wake(wakes, math.min(multi, 1000)) end\n" \
-	"  if n - multi * 4294967296 > 0 then wake(grants, 1) end\n" \
+	"  local mutex = n - multi * 4294967296\n" \
+	"  if mutex > 0 then wake(grants, fair == '1' and math.min(mutex, 1000) or 1) end\n" \
 	"  return 1\n" \
 	"end\n" \
 	"return free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)\n"
@@ -368,7 +370,8 @@
 	"    redis.call('pexpire', list, ttl)\n" \
 	"  end\n" \
 	"  if multi > 0 then wake(wakes, math.min(multi, 1000)) end\n" \
-	"  if n - multi * 4294967296 > 0 then wake(grants, 1) end\n" \
+	"  local mutex = n - multi * 4294967296\n" \
+	"  if mutex > 0 then wake(grants, fair == '1' and math.min(mutex, 1000) or 1) end\n" \
 	"  return 1\n" \
 	"end\n" \
 	"local token = ARGV[1]\n" \

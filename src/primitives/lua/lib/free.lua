@@ -6,8 +6,8 @@
 -- "token fence ttl" pushed on grants, the key marked while others wait (lock/acquire.lua) (a fencing token issued when a fencing waiter made the
 -- counter exist): 2. Otherwise the key is freed, and a "wake" pushed for each waiter of a
 -- multi lock on wakes (each waits on every key's wakes and takes all of its keys or none)
--- and one for the mutex's on grants, unless the list has them: the first to try again takes
--- it: 1. A multi waiter is never handed one key, and never blocks on grants: a grant can
+-- and on grants one for the mutex's (each of them when fair, below), unless the list has
+-- them: the first to try again takes it: 1. A multi waiter is never handed one key, and never blocks on grants: a grant can
 -- wait there for a mutex waiter that is not blocked at that moment (woken by a "wake", not
 -- yet back), which a multi waiter's BLPOP would pop and drop (the key then held by nobody
 -- for a whole lease).
@@ -41,6 +41,12 @@ local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl
     redis.call('pexpire', list, ttl)
   end
   if multi > 0 then wake(wakes, math.min(multi, 1000)) end
-  if n - multi * 4294967296 > 0 then wake(grants, 1) end
+  -- Fair, a key is freed with the mutex's waiters counted only for a multi waiter's sake: each
+  -- of them is woken, as the multi waiters are. One alone could stall (or have died) before
+  -- its next round while a newcomer's plain SET NX takes the key bare, and the fair release
+  -- of a bare token reads no count (lock/release.lua): the others would sleep out the lease
+  -- they saw (CONTRACT 3.6). Unfair, one is woken: that release reads the count.
+  local mutex = n - multi * 4294967296
+  if mutex > 0 then wake(grants, fair == '1' and math.min(mutex, 1000) or 1) end
   return 1
 end
