@@ -1,16 +1,16 @@
 -- A piece the releases of the lock (lock/) and of a lock over several keys (multi/) include.
--- free(): a release of a key with waiters, n their count (> 0). A waiter of the mutex counts
--- 1 in it, a waiter of a lock over several keys (multi/) 2^32 (exact in a Lua number up to
--- 2^21 of them). With only the mutex's waiters and fair, the key goes straight
--- to the longest of them: set to nexttoken (ttl its lease), its count uncounted, the grant
--- "token fence ttl" pushed on grants, the key marked while others wait (lock/acquire.lua) (a fencing token issued when a fencing waiter made the
--- counter exist): 2. Otherwise the key is freed, and a "wake" pushed for each waiter of a
--- multi lock on wakes (each waits on every key's wakes and takes all of its keys or none)
--- and on grants one for the mutex's (each of them when fair, below), unless the list has
--- them: the first to try again takes it: 1. A multi waiter is never handed one key, and never blocks on grants: a grant can
--- wait there for a mutex waiter that is not blocked at that moment (woken by a "wake", not
--- yet back), which a multi waiter's BLPOP would pop and drop (the key then held by nobody
--- for a whole lease).
+-- free(): a release of a key with waiters, n their count (> 0). A waiter of the mutex counts 1 in
+-- it, a waiter of a lock over several keys (multi/) 2^32 (exact in a Lua number up to 2^21 of
+-- them). With only the mutex's waiters and fair, the key goes straight to the longest of them: set
+-- to nexttoken (ttl its lease), its count uncounted, the grant "token fence ttl" pushed on grants,
+-- the key marked while others wait (lock/acquire.lua) (a fencing token issued when a fencing waiter
+-- made the counter exist): 2. Otherwise the key is freed, and a "wake" pushed for each waiter of a
+-- multi lock on wakes (each waits on every key's wakes and takes all of its keys or none) and on
+-- grants one for the mutex's (each of them when fair, below), unless the list has them: the first
+-- to try again takes it: 1. A multi waiter is never handed one key, and never blocks on grants: a
+-- grant can wait there for a mutex waiter that is not blocked at that moment (woken by a "wake",
+-- not yet back), which a multi waiter's BLPOP would pop and drop (the key then held by nobody for a
+-- whole lease).
 --@include lib/issue.lua
 -- out: the caller counted one waiter out already (a DECR that read n, the count before it).
 local function free(lock, grants, waiters, fence, wakes, n, nexttoken, fair, ttl, keep, out)
