@@ -3,7 +3,7 @@
  * One process, C coroutines (hooks on) contending for one key, a section being one INCR on
  * hooked phpredis: sections/s and the process' CPU per section (user + system, less swayed
  * by a loaded machine than the rate), for rlock's synchronized() and for issue 30's floor
- * (an owner-checked FIFO lock: the scripts of examples/swoole/flash_sale.php's --lock=floor),
+ * (an owner-checked FIFO lock: examples/swoole/floor_lock.php, flash_sale.php's --lock=floor),
  * in rotated order, medians of --runs. Its own redis-server on a free port.
  *
  *   php -d extension=swoole.so -d extension=modules/rlock.so bench/swoole_one.php \
@@ -17,26 +17,7 @@ $concs = array_map('intval', explode(',', $opt['concurrency'] ?? '50,200'));
 $seconds = (float) ($opt['seconds'] ?? 2);
 $runs = (int) ($opt['runs'] ?? 3);
 
-// (the floor's scripts, as examples/swoole/flash_sale.php has them)
-const FLOOR_ACQUIRE = <<<'LUA'
-if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  redis.call('rpush', KEYS[3], '1')
-  return 1
-end
-redis.call('rpush', KEYS[2], ARGV[1])
-return 0
-LUA;
-const FLOOR_RELEASE = <<<'LUA'
-if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
-local nxt = redis.call('lpop', KEYS[2])
-if nxt then
-  redis.call('set', KEYS[1], nxt, 'PX', ARGV[2])
-  redis.call('rpush', KEYS[1] .. ':grant:' .. nxt, '1')
-  return 2
-end
-redis.call('del', KEYS[1])
-return 1
-LUA;
+require __DIR__ . '/../examples/swoole/floor_lock.php';
 
 $s = stream_socket_server('tcp://127.0.0.1:0');
 $port = (int) explode(':', stream_socket_get_name($s, false))[1];

@@ -31,31 +31,8 @@ $kind = $opt['lock'] ?? 'rlock';
 ['host' => $host, 'port' => $redisPort] = parse_url($dsn) + ['port' => 6379];
 const WAIT_MS = 3000;
 const TTL_MS = 5000;
-// --lock=floor's scripts (issue 30's floor: an owner-checked FIFO lock). Take: SET NX, or
-// RPUSH our token on the queue; then a BLPOP on a grant list of our own (a win pushes on it
-// too: the BLPOP goes in the same write). KEYS: lock, queue, our grant list. ARGV: token, ttl
-const FLOOR_ACQUIRE = <<<'LUA'
-if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  redis.call('rpush', KEYS[3], '1')
-  return 1
-end
-redis.call('rpush', KEYS[2], ARGV[1])
-return 0
-LUA;
-// Give: the owner check, then LPOP the next waiter, SET it as owner and RPUSH its grant, or
-// DEL when nobody waits. KEYS: lock, queue. ARGV: token, ttl (a grant list is the lock's
-// name, ":grant:" and the waiter's token)
-const FLOOR_RELEASE = <<<'LUA'
-if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
-local nxt = redis.call('lpop', KEYS[2])
-if nxt then
-  redis.call('set', KEYS[1], nxt, 'PX', ARGV[2])
-  redis.call('rpush', KEYS[1] .. ':grant:' .. nxt, '1')
-  return 2
-end
-redis.call('del', KEYS[1])
-return 1
-LUA;
+// --lock=floor: issue 30's floor, an owner-checked FIFO lock (its scripts: floor_lock.php)
+require __DIR__ . '/floor_lock.php';
 
 $server = new Swoole\Http\Server('127.0.0.1', $port);
 $server->set([
