@@ -1,5 +1,5 @@
--- KEYS: lock, grants, waiters, fence, wakes. ARGV: token, "next-token fair ttl keep" (fair: 0 or 1),
--- and "1" for a lock with 'fair' => false.
+-- KEYS: lock, grants, waiters, fence, wakes. ARGV: token, "next-token fair ttl keep" (fair: 0
+-- or 1), and "1" for a lock with 'fair' => false.
 -- Each argument costs Redis work before the script runs (callgrind of redis-server 7.0: about
 -- 1,000 instructions each: parsed, made a Lua string, put in ARGV, collected), and a
 -- release nobody waits for needs only the token: what a hand-over needs goes packed in one
@@ -16,7 +16,8 @@
 -- one and freed the key, and a newcomer's plain SET NX took it before the woken one came back
 -- to mark it. Should that one stall or die, nothing else would wake the others before the
 -- lease they saw ends: the unfair release looks for the count, and wakes (CONTRACT 3.6). A
--- fair key is handed over, never freed, while mutex waiters are counted.
+-- fair key is handed over while only mutex waiters are counted; freed for a multi waiter's
+-- sake, it wakes each of them (lib/free.lua).
 local v = redis.call('get', lock)
 if v == ARGV[1] and not (ARGV[3] and redis.call('exists', waiters) == 1) then redis.call('del', lock) return 1 end
 if v ~= ARGV[1] and v ~= ARGV[1] .. '+' then return 0 end
