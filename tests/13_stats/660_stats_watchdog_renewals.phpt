@@ -10,8 +10,11 @@ rlock.stats_keys=16
 <?php
 require __DIR__ . '/../config.inc';
 $slow = rlock_test_slow();
-// the lease scales with valgrind's slowdown: on a loaded machine 300 ms ran out before the watchdog's first renewal
-$l = new RLock('renewed', rlock_test_options(['ttl' => 300 * $slow, 'watchdog' => true]));
+// the lease scales with valgrind's slowdown: on a loaded machine 300 ms ran out before the
+// watchdog's first renewal, and once in CI's ZTS step (beside the two valgrind steps) a lease
+// of 300 ms had the test pass only on its retry: the watchdog renews every 400 ms, 800 ms
+// before the lease would end
+$l = new RLock('renewed', rlock_test_options(['ttl' => 1200 * $slow, 'watchdog' => true]));
 var_dump($l->lock());
 for ($deadline = microtime(true) + 10 * $slow; ($s = rlock_status())['keys'][$l->key()]['renewals'] < 3; usleep(10000)) {
     if (microtime(true) > $deadline) {
