@@ -74,8 +74,11 @@
 
 /* src/primitives/lua/lock/extend.lua */
 #define RLOCK_LUA_LOCK_EXTEND \
+	"local function holds(v, token)\n" \
+	"  return v == token or v == token .. '+'\n" \
+	"end\n" \
 	"local v = redis.call('get', KEYS[1])\n" \
-	"if v == ARGV[1] or v == ARGV[1] .. '+' then return redis.call('pexpire', KEYS[1], ARGV[2]) end\n" \
+	"if holds(v, ARGV[1]) then return redis.call('pexpire', KEYS[1], ARGV[2]) end\n" \
 	"return 0\n"
 
 /* src/primitives/lua/lock/extend_heal.lua */
@@ -84,8 +87,11 @@
 	"  ms = tonumber(ms)\n" \
 	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
 	"end\n" \
+	"local function holds(v, token)\n" \
+	"  return v == token or v == token .. '+'\n" \
+	"end\n" \
 	"local v = redis.call('get', KEYS[1])\n" \
-	"if v == ARGV[1] or v == ARGV[1] .. '+' then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end\n" \
+	"if holds(v, ARGV[1]) then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end\n" \
 	"if v then return 0 end\n" \
 	"redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])\n" \
 	"if tonumber(ARGV[3]) > 0 then\n" \
@@ -100,8 +106,11 @@
 	"  ms = tonumber(ms)\n" \
 	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
 	"end\n" \
+	"local function holds(v, token)\n" \
+	"  return v == token or v == token .. '+'\n" \
+	"end\n" \
 	"local v = redis.call('get', KEYS[1])\n" \
-	"if v ~= ARGV[3] and v ~= ARGV[3] .. '+' then return 0 end\n" \
+	"if not holds(v, ARGV[3]) then return 0 end\n" \
 	"if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[1]) then redis.call('set', KEYS[2], ARGV[1], 'KEEPTTL') end\n" \
 	"atleast(KEYS[2], ARGV[2])\n" \
 	"return 1\n"
@@ -172,7 +181,10 @@
 	"local lock, grants, waiters, fence, wakes = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n" \
 	"local v = redis.call('get', lock)\n" \
 	"if v == ARGV[1] and not (ARGV[3] and redis.call('exists', waiters) == 1) then redis.call('del', lock) return 1 end\n" \
-	"if v ~= ARGV[1] and v ~= ARGV[1] .. '+' then return 0 end\n" \
+	"local function holds(v, token)\n" \
+	"  return v == token or v == token .. '+'\n" \
+	"end\n" \
+	"if not holds(v, ARGV[1]) then return 0 end\n" \
 	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
 	"local n, out\n" \
 	"local d = fair == '1' and redis.pcall('decr', waiters)\n" \
@@ -240,13 +252,16 @@
 	"  local t = redis.call('time')\n" \
 	"  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n" \
 	"end\n" \
+	"local function holds(v, token)\n" \
+	"  return v == token or v == token .. '+'\n" \
+	"end\n" \
 	"local n = #KEYS\n" \
 	"local out = {}\n" \
 	"for i = 1, n do\n" \
 	"  local v = redis.pcall('get', KEYS[i])\n" \
 	"  local ttl = tonumber(ARGV[n + i])\n" \
 	"  out[i] = 0\n" \
-	"  if v == ARGV[i] or v == ARGV[i] .. '+' then\n" \
+	"  if holds(v, ARGV[i]) then\n" \
 	"    redis.call('pexpire', KEYS[i], math.abs(ttl))\n" \
 	"    out[i] = 1\n" \
 	"  elseif v == false then\n" \
@@ -266,6 +281,9 @@
 	"  ms = tonumber(ms)\n" \
 	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
 	"end\n" \
+	"local function holds(v, token)\n" \
+	"  return v == token or v == token .. '+'\n" \
+	"end\n" \
 	"local token, ttl, wait, queued, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1', tonumber(ARGV[5])\n" \
 	"local self = KEYS[3 * n + 1]\n" \
 	"local function leave()\n" \
@@ -282,7 +300,7 @@
 	"local held = {}\n" \
 	"for i = 0, n - 1 do\n" \
 	"  local h = redis.call('get', KEYS[3 * i + 1])\n" \
-	"  if h and h ~= token and h ~= token .. '+' then\n" \
+	"  if h and not holds(h, token) then\n" \
 	"    held[i] = string.byte(h, -1) ~= 43\n" \
 	"    local t = redis.call('pttl', KEYS[3 * i + 1])\n" \
 	"    if not pttl or (t >= 0 and (pttl < 0 or t < pttl)) then pttl = t end\n" \
@@ -310,9 +328,12 @@
 
 /* src/primitives/lua/multi/extend.lua */
 #define RLOCK_LUA_MULTI_EXTEND \
+	"local function holds(v, token)\n" \
+	"  return v == token or v == token .. '+'\n" \
+	"end\n" \
 	"for i = 1, #KEYS do\n" \
 	"  local v = redis.call('get', KEYS[i])\n" \
-	"  if v ~= ARGV[1] and v ~= ARGV[1] .. '+' then return 0 end\n" \
+	"  if not holds(v, ARGV[1]) then return 0 end\n" \
 	"end\n" \
 	"for i = 1, #KEYS do redis.call('pexpire', KEYS[i], ARGV[2]) end\n" \
 	"return 1\n"
@@ -374,13 +395,16 @@
 	"  if mutex > 0 then wake(grants, fair == '1' and math.min(mutex, 1000) or 1) end\n" \
 	"  return 1\n" \
 	"end\n" \
+	"local function holds(v, token)\n" \
+	"  return v == token or v == token .. '+'\n" \
+	"end\n" \
 	"local token = ARGV[1]\n" \
 	"local fair, ttl, keep = string.match(ARGV[2], '^([01]) (%d+) (%d+)$')\n" \
 	"local ours, i = 0, 0\n" \
 	"for nexttoken in string.gmatch(ARGV[3], '%x+') do\n" \
 	"  local lock, waiters = KEYS[5 * i + 1], KEYS[5 * i + 3]\n" \
 	"  local holder = redis.call('get', lock)\n" \
-	"  if holder and (holder == token or token == '*' or holder == token .. '+') then\n" \
+	"  if holder and (token == '*' or holds(holder, token)) then\n" \
 	"    ours = ours + 1\n" \
 	"    local n = 0\n" \
 	"    if holder ~= token then n = tonumber(redis.call('get', waiters)) or 0 end\n" \
@@ -541,6 +565,9 @@
 	"    end\n" \
 	"  end\n" \
 	"end\n" \
+	"local function holds(v, token)\n" \
+	"  return v == token or v == token .. '+'\n" \
+	"end\n" \
 	"local lock, queue, lease, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n" \
 	"local token, ttl, fencing, wait, ticket = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4] == '1', ARGV[5]\n" \
 	"local ms, keep, selfp = tonumber(ARGV[6]), ARGV[7], ARGV[8]\n" \
@@ -551,7 +578,7 @@
 	"  if fencing then f = issue(fence, keep) end\n" \
 	"  return {1, token, f}\n" \
 	"end\n" \
-	"if holder == token or holder == token .. '+' then\n" \
+	"if holds(holder, token) then\n" \
 	"  redis.call('pexpire', lock, ttl)\n" \
 	"  leave(queue, lease, token)\n" \
 	"  return won()\n" \
@@ -581,8 +608,11 @@
 
 /* src/primitives/lua/redlock/owner_pttl.lua */
 #define RLOCK_LUA_REDLOCK_OWNER_PTTL \
+	"local function holds(v, token)\n" \
+	"  return v == token or v == token .. '+'\n" \
+	"end\n" \
 	"local v = redis.call('get', KEYS[1])\n" \
-	"if v == ARGV[1] or v == ARGV[1] .. '+' then return redis.call('pttl', KEYS[1]) end\n" \
+	"if holds(v, ARGV[1]) then return redis.call('pttl', KEYS[1]) end\n" \
 	"return -3\n"
 
 /* src/primitives/lua/redlock/release.lua */
@@ -626,11 +656,14 @@
 	"    end\n" \
 	"  end\n" \
 	"end\n" \
+	"local function holds(v, token)\n" \
+	"  return v == token or v == token .. '+'\n" \
+	"end\n" \
 	"local lock, queue, lease, grants, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n" \
 	"local token, ticket, ms, selfp = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]\n" \
 	"local v = redis.call('get', lock)\n" \
 	"local r = 0\n" \
-	"if v and (v == token or v == token .. '+' or token == '*') then\n" \
+	"if v and (token == '*' or holds(v, token)) then\n" \
 	"  redis.call('del', lock)\n" \
 	"  r = 1\n" \
 	"end\n" \

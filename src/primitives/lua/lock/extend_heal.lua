@@ -5,8 +5,9 @@
 -- caller counts a heal only when a quorum of masters extended in the same call, and
 -- releases it otherwise (redlock.c).
 --@include lib/atleast.lua
+--@include lib/holds.lua
 local v = redis.call('get', KEYS[1])
-if v == ARGV[1] or v == ARGV[1] .. '+' then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end
+if holds(v, ARGV[1]) then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end
 if v then return 0 end
 redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 if tonumber(ARGV[3]) > 0 then

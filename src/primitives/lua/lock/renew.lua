@@ -10,13 +10,14 @@
 -- thread on its own connections.
 --@include lib/atleast.lua
 --@include lib/clock_ms.lua
+--@include lib/holds.lua
 local n = #KEYS
 local out = {}
 for i = 1, n do
   local v = redis.pcall('get', KEYS[i])
   local ttl = tonumber(ARGV[n + i])
   out[i] = 0
-  if v == ARGV[i] or v == ARGV[i] .. '+' then
+  if holds(v, ARGV[i]) then
     redis.call('pexpire', KEYS[i], math.abs(ttl))
     out[i] = 1
   elseif v == false then

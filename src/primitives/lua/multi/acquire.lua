@@ -4,6 +4,7 @@
 -- caller counted (queued: already) in every key's waiters, and each key others hold
 -- marked (lock/acquire.lua: the mark; a key set here is marked where waiters are counted).
 --@include lib/atleast.lua
+--@include lib/holds.lua
 local token, ttl, wait, queued, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1', tonumber(ARGV[5])
 local self = KEYS[3 * n + 1]
 local function leave()
@@ -20,7 +21,7 @@ local pttl
 local held = {}
 for i = 0, n - 1 do
   local h = redis.call('get', KEYS[3 * i + 1])
-  if h and h ~= token and h ~= token .. '+' then
+  if h and not holds(h, token) then
     held[i] = string.byte(h, -1) ~= 43
     local t = redis.call('pttl', KEYS[3 * i + 1])
     if not pttl or (t >= 0 and (pttl < 0 or t < pttl)) then pttl = t end

@@ -5,13 +5,14 @@
 -- were not (those that were are released all the same). Token '*' (RLOCK_TOKEN_ANY,
 -- forceUnlock()): each key whoever holds it; 1: one was held.
 --@include lib/free.lua
+--@include lib/holds.lua
 local token = ARGV[1]
 local fair, ttl, keep = string.match(ARGV[2], '^([01]) (%d+) (%d+)$')
 local ours, i = 0, 0
 for nexttoken in string.gmatch(ARGV[3], '%x+') do
   local lock, waiters = KEYS[5 * i + 1], KEYS[5 * i + 3]
   local holder = redis.call('get', lock)
-  if holder and (holder == token or token == '*' or holder == token .. '+') then
+  if holder and (token == '*' or holds(holder, token)) then
     ours = ours + 1
     local n = 0
     if holder ~= token then n = tonumber(redis.call('get', waiters)) or 0 end

@@ -11,6 +11,7 @@
 -- when the key is free (its wake may have gone to a waiter whose place has just ended).
 --@include lib/issue.lua
 --@include redlock/_queue.lua
+--@include lib/holds.lua
 local lock, queue, lease, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local token, ttl, fencing, wait, ticket = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4] == '1', ARGV[5]
 local ms, keep, selfp = tonumber(ARGV[6]), ARGV[7], ARGV[8]
@@ -22,7 +23,7 @@ local function won()
   if fencing then f = issue(fence, keep) end
   return {1, token, f}
 end
-if holder == token or holder == token .. '+' then
+if holds(holder, token) then
   redis.call('pexpire', lock, ttl)
   leave(queue, lease, token)
   return won()

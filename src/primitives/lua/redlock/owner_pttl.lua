@@ -2,6 +2,7 @@
 -- PTTL when it holds token, else -3: a master where another token holds the key lends the
 -- restored hold no lease, and the key cannot change hands between the two reads. The token
 -- marked by a waiter of the vote (lock/acquire.lua's "+") is the holder's too.
+--@include lib/holds.lua
 local v = redis.call('get', KEYS[1])
-if v == ARGV[1] or v == ARGV[1] .. '+' then return redis.call('pttl', KEYS[1]) end
+if holds(v, ARGV[1]) then return redis.call('pttl', KEYS[1]) end
 return -3

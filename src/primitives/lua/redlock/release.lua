@@ -10,12 +10,12 @@
 -- on grants, as the one-server release wakes its waiters.
 --@include lib/atleast.lua
 --@include redlock/_queue.lua
+--@include lib/holds.lua
 local lock, queue, lease, grants, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local token, ticket, ms, selfp = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 local v = redis.call('get', lock)
 local r = 0
--- (the token, or the token marked by a waiter of the vote: lock/acquire.lua's mark)
-if v and (v == token or v == token .. '+' or token == '*') then
+if v and (token == '*' or holds(v, token)) then
   redis.call('del', lock)
   r = 1
 end
