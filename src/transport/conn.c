@@ -1168,8 +1168,14 @@ static int read_reply(rlock_conn *c, zend_long deadline, zend_long wait_ms, redi
 	}
 	if (!reply && wait_ms >= 0) {
 		struct pollfd p = { .fd = c->ctx->fd, .events = POLLIN };
-		if (poll_for(&p, 1, MIN(wait_ms, MAX(deadline - rlock_now_ms(), 0))) == 0) {
+		int rc = poll_for(&p, 1, MIN(wait_ms, MAX(deadline - rlock_now_ms(), 0)));
+		if (rc == 0) {
 			return 0;
+		}
+		/* ready: read what came at once, not after a second wait (one that yields a
+		 * coroutine resumes it only at the reactor's next round, behind every other) */
+		if (rc > 0 && (!rlock_conn_read(c->ctx) || redisGetReplyFromReader(c->ctx, &reply) != REDIS_OK)) {
+			return -1;
 		}
 	}
 	if (!reply && ctx_get_reply(c->ctx, deadline, &reply) != REDIS_OK) {
