@@ -34,6 +34,7 @@ ZEND_BEGIN_MODULE_GLOBALS(rlock)
 	zend_long retry_delay;
 	zend_long connect_timeout;
 	zend_long read_timeout;
+	zend_long spin_us;
 	bool persistent;
 	bool reentrant;
 	bool auto_release;

@@ -43,6 +43,8 @@ static const rlock_opt_def rlock_opt_defs[] = {
 	OPT("prefix", OPT_STRING, prefix),
 	OPT_MS("connect_timeout", connect_timeout, RLOCK_MS_FLOOR),
 	OPT_MS("read_timeout", read_timeout, RLOCK_MS_FLOOR),
+	/* microseconds: a spin of more than 10 ms would only burn the CPU */
+	OPT_RANGE("spin_us", spin_us, 0, 10000),
 	OPT("persistent", OPT_BOOL, persistent),
 	OPT("reentrant", OPT_BOOL, reentrant),
 	OPT("auto_release", OPT_BOOL, auto_release),
@@ -973,6 +975,7 @@ static rlock_opts *opts_parse(HashTable *options, uint32_t arg_num)
 	o->retry_delay = RLOCK_G(retry_delay);
 	o->connect_timeout = RLOCK_G(connect_timeout);
 	o->read_timeout = RLOCK_G(read_timeout);
+	o->spin_us = RLOCK_G(spin_us);
 	o->persistent = RLOCK_G(persistent);
 	o->reentrant = RLOCK_G(reentrant);
 	o->auto_release = RLOCK_G(auto_release);

@@ -52,6 +52,7 @@ typedef struct {
 	zend_long retry_delay;
 	zend_long connect_timeout;
 	zend_long read_timeout;
+	zend_long spin_us;     /* us a call spins for a reply before it sleeps (transport/conn.c) */
 	bool persistent;
 	bool reentrant;
 	bool auto_release;

@@ -14,6 +14,7 @@
 #include "src/stats/stats.h"
 
 #include <poll.h>
+#include <sched.h>
 #include <unistd.h>
 #include <time.h>
 #include <errno.h>
@@ -424,10 +425,47 @@ static bool flush(redisContext *ctx, zend_long deadline)
 	return true;
 }
 
+/* The short spin for a reply. A Redis nearby answers in tens of us, and a process that
+ * sleeps in poll() for the answer pays its own sleep and wake-up on top: on a virtual machine
+ * more than the round trip itself (100-200 us on the bench's, bench/README.md). A call that
+ * expects its reply at once (not a blocking command's, which waits for another client) looks
+ * for it without sleeping for up to spin_us (the option), giving the CPU to any other
+ * runnable process between two looks, and sleeps only then. A connection whose replies stop
+ * coming within that time (a distant server, a busy one, a loaded machine) spins less: after
+ * m misses in a row only one reply in 2^m (at most 1024) is spun for, until one is caught
+ * again. Never in a Swoole coroutine, whose waits yield to its reactor instead. true: the
+ * socket is ready (or in error: the read that follows says). */
+static bool spun(rlock_conn *c, zend_long spin_us)
+{
+#ifndef PHP_WIN32
+	if (spin_us <= 0 || (rlock_swoole != NULL && may_yield())) {
+		return false;
+	}
+	if (c->spin_skip > 0) {
+		c->spin_skip--;
+		return false;
+	}
+	struct pollfd p = { .fd = c->ctx->fd, .events = POLLIN };
+	uint64_t until = rlock_now_us() + (uint64_t) spin_us;
+	do {
+		if (poll(&p, 1, 0) > 0) {
+			c->spin_misses = 0;
+			return true;
+		}
+		sched_yield();
+	} while (rlock_now_us() < until);
+	c->spin_misses = (uint8_t) MIN(c->spin_misses + 1, 10);
+	c->spin_skip = (uint16_t) ((1u << c->spin_misses) - 1);
+#else
+	(void) c; (void) spin_us;
+#endif
+	return false;
+}
+
 /* redisGetReply() on a guarded blocking ctx: writes what is buffered, then reads until a
  * reply has come, failing one that grows past the caps while it is buffered, or that has not
  * come by deadline (rlock_now_ms() time; each read and write polls for the time left). */
-static int ctx_get_reply(redisContext *ctx, zend_long deadline, void **reply)
+static int ctx_get_reply(redisContext *ctx, zend_long deadline, void **reply, rlock_conn *spin, zend_long spin_us)
 {
 	void *r = NULL;
 	if (redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
@@ -437,9 +475,11 @@ static int ctx_get_reply(redisContext *ctx, zend_long deadline, void **reply)
 		return REDIS_ERR;
 	}
 	while (!r) {
-		if (!wait_io(ctx, POLLIN, deadline) || !rlock_conn_read(ctx) || redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
+		if ((!(spin && spun(spin, spin_us)) && !wait_io(ctx, POLLIN, deadline)) || !rlock_conn_read(ctx)
+				|| redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
 			return REDIS_ERR;
 		}
+		spin = NULL;  /* (the rest of a reply that came in parts: the sleeping way) */
 	}
 	*reply = r;
 	return REDIS_OK;
@@ -589,7 +629,7 @@ static bool finish_handshake(rlock_conn *c, const rlock_server *s, zend_long dea
 {
 	while (c->handshake > 0) {
 		void *r = NULL;
-		if (ctx_get_reply(c->ctx, deadline, &r) != REDIS_OK) {
+		if (ctx_get_reply(c->ctx, deadline, &r, NULL, 0) != REDIS_OK) {
 			r = NULL;
 		}
 		if (!handshake_reply(c, s, r, err)) {
@@ -1041,10 +1081,11 @@ static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_er
 
 /* The reply to the command written after c's handshake, read by deadline: the handshake's
  * replies first. false with err set (the connection is the caller's to drop). */
-static bool get_reply(rlock_conn *c, const rlock_server *s, zend_long deadline, redisReply **r, rlock_err *err)
+static bool get_reply(rlock_conn *c, const rlock_server *s, zend_long deadline, zend_long spin_us, redisReply **r,
+	rlock_err *err)
 {
 	*r = NULL;
-	if (!finish_handshake(c, s, deadline, err) || ctx_get_reply(c->ctx, deadline, (void **) r) != REDIS_OK) {
+	if (!finish_handshake(c, s, deadline, err) || ctx_get_reply(c->ctx, deadline, (void **) r, c, spin_us) != REDIS_OK) {
 		return false;
 	}
 	c->answered = true;
@@ -1094,7 +1135,7 @@ static void closed_why(const rlock_opts *o, const rlock_server *s, rlock_err *er
 	if (!(c = conn_open(o, s, &ignored))) {
 		return;
 	}
-	if (append_command(c->ctx, &ping) == REDIS_OK && get_reply(c, s, deadline_of(o->read_timeout), &r, &ignored)) {
+	if (append_command(c->ctx, &ping) == REDIS_OK && get_reply(c, s, deadline_of(o->read_timeout), 0, &r, &ignored)) {
 		if (rlock_conn_unauthenticated(r, s->pass != NULL, why, sizeof(why))) {
 			rlock_err_set(err, RLOCK_ERR_AUTH, s->label, "%s", why);
 		}
@@ -1149,7 +1190,7 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 	}
 	zend_long deadline = deadline_of(add_sat(o->read_timeout, block_ms));
 	conn_sent(c);
-	if (append_command(c->ctx, cmd) != REDIS_OK || !get_reply(c, s, deadline, &r, err)) {
+	if (append_command(c->ctx, cmd) != REDIS_OK || !get_reply(c, s, deadline, o->spin_us, &r, err)) {
 		conn_drop(o, s, err);
 		return NULL;
 	}
@@ -1160,7 +1201,7 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 /* The next reply: from what hiredis has buffered already, else from the socket within
  * wait_ms (-1: as long as it may take, until deadline). 1 read, 0 not within wait_ms, -1 I/O
  * error or the deadline passed. */
-static int read_reply(rlock_conn *c, zend_long deadline, zend_long wait_ms, redisReply **r)
+static int read_reply(rlock_conn *c, zend_long deadline, zend_long wait_ms, zend_long spin_us, redisReply **r)
 {
 	void *reply = NULL;
 	if (redisGetReplyFromReader(c->ctx, &reply) != REDIS_OK) {
@@ -1178,7 +1219,7 @@ static int read_reply(rlock_conn *c, zend_long deadline, zend_long wait_ms, redi
 			return -1;
 		}
 	}
-	if (!reply && ctx_get_reply(c->ctx, deadline, &reply) != REDIS_OK) {
+	if (!reply && ctx_get_reply(c->ctx, deadline, &reply, wait_ms < 0 ? c : NULL, spin_us) != REDIS_OK) {
 		return -1;
 	}
 	*r = reply;
@@ -1202,7 +1243,7 @@ static bool side_call(const rlock_opts *o, const rlock_server *s, const rlock_cm
 	for (int i = 0; i < n; i++) {
 		append_command(side->ctx, &cmds[i]);
 	}
-	for (int i = 0; i < n && get_reply(side, s, deadline, &r, &ignored); i++) {
+	for (int i = 0; i < n && get_reply(side, s, deadline, 0, &r, &ignored); i++) {
 		ok += r->type != REDIS_REPLY_ERROR;
 		freeReplyObject(r);
 	}
@@ -1226,7 +1267,7 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 	conn_sent(c);
 	if ((first && append_command(c->ctx, first) != REDIS_OK) || append_command(c->ctx, b->blocking) != REDIS_OK
 			|| !flush(c->ctx, deadline) || !finish_handshake(c, s, deadline, err)
-			|| (first && read_reply(c, deadline, -1, r1) < 0)) {
+			|| (first && read_reply(c, deadline, -1, o->spin_us, r1) < 0)) {
 		goto fail;
 	}
 	/* the round trip is the first command's: the blocking one's time is a wait */
@@ -1236,7 +1277,7 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 	c->sent_us = 0;
 	/* the blocking command's reply: a deadline of its own, as it blocks from here */
 	rlock_wake_how how = RLOCK_WAKE_PUSH;
-	int got = read_reply(c, deadline = deadline_of(own), b->wake_at ? b->wake_at(*r1, b->arg, &how) : -1, r2);
+	int got = read_reply(c, deadline = deadline_of(own), b->wake_at ? b->wake_at(*r1, b->arg, &how) : -1, 0, r2);
 	if (got == 0) {
 		/* Time to stop waiting, and the server has not answered yet: wake the command from
 		 * a side connection, and read what it answers then (the wake, or what it was given
@@ -1250,7 +1291,7 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 			conn_forget(o, s);
 			return 0;
 		}
-		got = read_reply(c, deadline, -1, r2);
+		got = read_reply(c, deadline, -1, 0, r2);
 	}
 	if (got < 0) {
 		goto fail;

@@ -86,6 +86,8 @@ typedef struct {
 	bool tcp_up;           /* the TCP connect is over (a TLS handshake may follow) */
 	bool tls;              /* TLS: the socket stays non-blocking, every read and write polls */
 	bool answered;         /* a reply came on it (of the handshake, or to a command) */
+	uint8_t spin_misses;   /* replies in a row not caught by the spin (conn.c: spun()) */
+	uint16_t spin_skip;    /* replies still to wait for without a spin */
 	uint64_t sent_us;      /* statistics: when the command under way was written (0: not timed) */
 	void *stats;           /* statistics: the server's place in the table, once known */
 #ifdef RLOCK_HAVE_TLS
