@@ -17,7 +17,7 @@ final class Options
         'server' => 'string', 'servers' => 'list<string>', 'cluster' => 'list<string>',
         'sentinel' => 'list<string>', 'service' => 'string',
         'ttl' => 'int', 'wait' => 'int', 'retry_delay' => 'int', 'prefix' => 'string',
-        'connect_timeout' => 'int', 'read_timeout' => 'int', 'persistent' => 'bool', 'reentrant' => 'bool',
+        'connect_timeout' => 'int', 'read_timeout' => 'int', 'spin_us' => 'int', 'persistent' => 'bool', 'reentrant' => 'bool',
         'auto_release' => 'bool', 'fencing' => 'bool', 'fair' => 'bool', 'watchdog' => 'bool',
         'sync_replicas' => 'int', 'tls_ca' => 'string', 'tls_cert' => 'string', 'tls_key' => 'string',
         'tls_verify_peer' => 'bool', 'tls_server_name' => 'string',

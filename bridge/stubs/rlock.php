@@ -151,7 +151,7 @@ namespace {
         /**
          * Describe a lock on $key. Nothing is sent to Redis until the lock is used.
          *
-         * @param array{server?: string, servers?: list<string>, cluster?: list<string>, sentinel?: list<string>, service?: string, ttl?: int, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, persistent?: bool, reentrant?: bool, auto_release?: bool, fencing?: bool, fair?: bool, watchdog?: bool, sync_replicas?: int, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string} $options see the options table in the README (server, ttl, wait, ...)
+         * @param array{server?: string, servers?: list<string>, cluster?: list<string>, sentinel?: list<string>, service?: string, ttl?: int, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, spin_us?: int, persistent?: bool, reentrant?: bool, auto_release?: bool, fencing?: bool, fair?: bool, watchdog?: bool, sync_replicas?: int, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string} $options see the options table in the README (server, ttl, wait, ...)
          */
         public function __construct(string $key, #[\SensitiveParameter] array $options = []) {}
 
@@ -243,7 +243,7 @@ namespace {
          * a read-write lock's side, a lock over several keys. A token no hold was given ('', null
          * in coercive mode, anything but a token()) releases nothing: false.
          *
-         * @param array{server?: string, servers?: list<string>, cluster?: list<string>, sentinel?: list<string>, service?: string, ttl?: int, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, persistent?: bool, reentrant?: bool, auto_release?: bool, fencing?: bool, fair?: bool, watchdog?: bool, sync_replicas?: int, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string} $options
+         * @param array{server?: string, servers?: list<string>, cluster?: list<string>, sentinel?: list<string>, service?: string, ttl?: int, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, spin_us?: int, persistent?: bool, reentrant?: bool, auto_release?: bool, fencing?: bool, fair?: bool, watchdog?: bool, sync_replicas?: int, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string} $options
          */
         public static function release(string $key, #[\SensitiveParameter] string $token, #[\SensitiveParameter] array $options = []): bool {}
 
@@ -261,7 +261,7 @@ namespace {
          * key as new RLock($key) with the same options.
          *
          * @param list<string> $keys
-         * @param array{server?: string, cluster?: list<string>, sentinel?: list<string>, service?: string, ttl?: int, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, persistent?: bool, reentrant?: bool, auto_release?: bool, fair?: bool, watchdog?: bool, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string} $options
+         * @param array{server?: string, cluster?: list<string>, sentinel?: list<string>, service?: string, ttl?: int, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, spin_us?: int, persistent?: bool, reentrant?: bool, auto_release?: bool, fair?: bool, watchdog?: bool, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string} $options
          */
         public static function multi(array $keys, #[\SensitiveParameter] array $options = []): RLock {}
     }
@@ -275,7 +275,7 @@ namespace {
         /**
          * Describe the semaphore $name of $permits permits. Nothing is sent to Redis until it is used.
          *
-         * @param array{server?: string, cluster?: list<string>, sentinel?: list<string>, service?: string, ttl?: int, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, persistent?: bool, reentrant?: bool, auto_release?: bool, fair?: bool, watchdog?: bool, sync_replicas?: int, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string} $options the options of RLock, but "servers" and "fencing"
+         * @param array{server?: string, cluster?: list<string>, sentinel?: list<string>, service?: string, ttl?: int, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, spin_us?: int, persistent?: bool, reentrant?: bool, auto_release?: bool, fair?: bool, watchdog?: bool, sync_replicas?: int, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string} $options the options of RLock, but "servers" and "fencing"
          */
         public function __construct(string $name, int $permits, #[\SensitiveParameter] array $options = []) {}
 
@@ -331,7 +331,7 @@ namespace {
         /**
          * Describe the read-write lock on $key. Nothing is sent to Redis until a side is used.
          *
-         * @param array{server?: string, cluster?: list<string>, sentinel?: list<string>, service?: string, ttl?: int, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, persistent?: bool, reentrant?: bool, auto_release?: bool, fencing?: bool, fair?: bool, watchdog?: bool, sync_replicas?: int, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string} $options RLock's options; "servers" (Redlock) is not supported
+         * @param array{server?: string, cluster?: list<string>, sentinel?: list<string>, service?: string, ttl?: int, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, spin_us?: int, persistent?: bool, reentrant?: bool, auto_release?: bool, fencing?: bool, fair?: bool, watchdog?: bool, sync_replicas?: int, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string} $options RLock's options; "servers" (Redlock) is not supported
          */
         public function __construct(string $key, #[\SensitiveParameter] array $options = []) {}
 
@@ -360,7 +360,7 @@ namespace {
          * Describe the limit $name: $limit permits per $periodMs ms (at least 100: a number
          * of seconds is refused). Nothing is sent to Redis until it is used.
          *
-         * @param array{server?: string, cluster?: list<string>, sentinel?: list<string>, service?: string, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, persistent?: bool, fair?: bool, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string, burst?: int} $options "burst" (the permits taken at once, default $limit), "fair"
+         * @param array{server?: string, cluster?: list<string>, sentinel?: list<string>, service?: string, wait?: int, retry_delay?: int, prefix?: string, connect_timeout?: int, read_timeout?: int, spin_us?: int, persistent?: bool, fair?: bool, tls_ca?: string, tls_cert?: string, tls_key?: string, tls_verify_peer?: bool, tls_server_name?: string, burst?: int} $options "burst" (the permits taken at once, default $limit), "fair"
          *                       (acquire() reserves its permits, served in order of arrival),
          *                       "wait", and the connection options of RLock; not "servers",
          *                       nor the lock's own (ttl, watchdog, reentrant, auto_release,

@@ -30,7 +30,7 @@ object(RLock)#%d (5) {
   ["ttl"]=>
   int(7000)
   ["options"]=>
-  array(15) {
+  array(16) {
     ["server"]=>
     string(%d) "redis://%s:%d/3"
     ["sync_replicas"]=>
@@ -47,6 +47,8 @@ object(RLock)#%d (5) {
     int(1000)
     ["read_timeout"]=>
     int(1000)
+    ["spin_us"]=>
+    int(100)
     ["persistent"]=>
     bool(true)
     ["reentrant"]=>
@@ -80,6 +82,7 @@ RLock Object
             [prefix] => dump:
             [connect_timeout] => 1000
             [read_timeout] => 1000
+            [spin_us] => 100
             [persistent] => 1
             [reentrant] => 1
             [auto_release] => 1

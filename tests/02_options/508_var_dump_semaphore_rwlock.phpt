@@ -33,7 +33,7 @@ echo top($rw);
 $rw->writeLock()->unlock();
 ob_start();
 var_dump($rw);
-echo preg_match('/\["options"\]=>\s+array\(15\)/', ob_get_clean()) ? "options shown\n" : "no options\n";
+echo preg_match('/\["options"\]=>\s+array\(16\)/', ob_get_clean()) ? "options shown\n" : "no options\n";
 ?>
 --EXPECT--
 RSemaphore Object
