@@ -433,9 +433,10 @@ static bool flush(redisContext *ctx, zend_long deadline)
  * runnable process between two looks, and sleeps only then. A connection whose replies stop
  * coming within that time (a distant server, a busy one, a loaded machine) spins less: after
  * m misses in a row only one reply in 2^m (at most 1024) is spun for, until one is caught
- * again. Never in a Swoole coroutine, whose waits yield to its reactor instead. true: the
- * socket is ready (or in error: the read that follows says). */
-static bool spun(rlock_conn *c, zend_long spin_us)
+ * again. Never in a Swoole coroutine, whose waits yield to its reactor instead, nor past
+ * deadline (rlock_now_ms() time), as the sleep it stands for would not be. true: the socket
+ * is ready (or in error: the read that follows says). */
+static bool spun(rlock_conn *c, zend_long spin_us, zend_long deadline)
 {
 #ifndef PHP_WIN32
 	if (spin_us <= 0 || (rlock_swoole != NULL && may_yield())) {
@@ -447,6 +448,9 @@ static bool spun(rlock_conn *c, zend_long spin_us)
 	}
 	struct pollfd p = { .fd = c->ctx->fd, .events = POLLIN };
 	uint64_t until = rlock_now_us() + (uint64_t) spin_us;
+	if (deadline < ZEND_LONG_MAX / 1000) {
+		until = MIN(until, (uint64_t) MAX(deadline, 0) * 1000);
+	}
 	do {
 		if (poll(&p, 1, 0) > 0) {
 			c->spin_misses = 0;
@@ -457,7 +461,7 @@ static bool spun(rlock_conn *c, zend_long spin_us)
 	c->spin_misses = (uint8_t) MIN(c->spin_misses + 1, 10);
 	c->spin_skip = (uint16_t) ((1u << c->spin_misses) - 1);
 #else
-	(void) c; (void) spin_us;
+	(void) c; (void) spin_us; (void) deadline;
 #endif
 	return false;
 }
@@ -475,7 +479,7 @@ static int ctx_get_reply(redisContext *ctx, zend_long deadline, void **reply, rl
 		return REDIS_ERR;
 	}
 	while (!r) {
-		if ((!(spin && spun(spin, spin_us)) && !wait_io(ctx, POLLIN, deadline)) || !rlock_conn_read(ctx)
+		if ((!(spin && spun(spin, spin_us, deadline)) && !wait_io(ctx, POLLIN, deadline)) || !rlock_conn_read(ctx)
 				|| redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
 			return REDIS_ERR;
 		}
