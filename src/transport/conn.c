@@ -1194,7 +1194,9 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 	}
 	zend_long deadline = deadline_of(add_sat(o->read_timeout, block_ms));
 	conn_sent(c);
-	if (append_command(c->ctx, cmd) != REDIS_OK || !get_reply(c, s, deadline, o->spin_us, &r, err)) {
+	/* no spin for a command that blocks (WAIT): its reply waits for others, and its misses,
+	 * between the hits of the acquire before it, would never start the back-off */
+	if (append_command(c->ctx, cmd) != REDIS_OK || !get_reply(c, s, deadline, block_ms > 0 ? 0 : o->spin_us, &r, err)) {
 		conn_drop(o, s, err);
 		return NULL;
 	}
