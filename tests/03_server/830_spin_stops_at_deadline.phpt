@@ -1,5 +1,5 @@
 --TEST--
-spin_us: the spin for a reply stops at the exchange's deadline, as the sleep it stands for would: after a handshake that took nearly all of read_timeout, a reply 4 ms past the deadline is a read timeout (it was taken, caught by a spin of 10 ms begun before the deadline)
+spin_us: the spin for a reply stops at the exchange's deadline, as the sleep it stands for would: after a handshake that took nearly all of read_timeout, a reply 7 ms past the deadline is a read timeout (it was taken, caught by a spin of 10 ms begun before the deadline)
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -7,12 +7,12 @@ rlock
 --FILE--
 <?php
 require __DIR__ . '/../fake_redis.inc';
-// AUTH answered 295 ms after it came (the deadline: 300 ms after the write), the SET 9 ms
+// AUTH answered 298 ms after it came (the deadline: 300 ms after the write), the SET 9 ms
 // after that: within a spin of 10 ms begun at the AUTH's reply, past the deadline. (An AUTH
 // later than the deadline on a loaded machine times out too: "AUTH failed: read timed out".)
 $fake = rlock_fake_redis(function (array $argv) {
     if (strtoupper($argv[0]) === 'AUTH') {
-        usleep(295000);
+        usleep(298000);
         return "+OK\r\n";
     }
     usleep(9000);
