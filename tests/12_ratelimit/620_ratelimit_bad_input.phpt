@@ -77,7 +77,7 @@ object(RRateLimiter)#%d (5) {
   ["burst"]=>
   int(7)
   ["options"]=>
-  array(9) {
+  array(10) {
 %a
   }
 }

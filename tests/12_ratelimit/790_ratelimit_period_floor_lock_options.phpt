@@ -60,7 +60,7 @@ object(RRateLimiter)#%d (5) {
   ["burst"]=>
   int(2)
   ["options"]=>
-  array(9) {
+  array(10) {
     ["server"]=>
     string(19) "redis://127.0.0.1:1"
     ["wait"]=>
@@ -73,6 +73,8 @@ object(RRateLimiter)#%d (5) {
     int(1000)
     ["read_timeout"]=>
     int(1000)
+    ["spin_us"]=>
+    int(100)
     ["persistent"]=>
     bool(true)
     ["fair"]=>
