@@ -433,9 +433,10 @@ static bool flush(redisContext *ctx, zend_long deadline)
  * runnable process between two looks, and sleeps only then. A connection whose replies stop
  * coming within that time (a distant server, a busy one, a loaded machine) spins less: after
  * m misses in a row only one reply in 2^m (at most 1024) is spun for, until one is caught
- * again. Never in a Swoole coroutine, whose waits yield to its reactor instead. true: the
- * socket is ready (or in error: the read that follows says). */
-static bool spun(rlock_conn *c, zend_long spin_us)
+ * again. Never in a Swoole coroutine, whose waits yield to its reactor instead, nor past
+ * deadline (rlock_now_ms() time), as the sleep it stands for would not be. true: the socket
+ * is ready (or in error: the read that follows says). */
+static bool spun(rlock_conn *c, zend_long spin_us, zend_long deadline)
 {
 #ifndef PHP_WIN32
 	if (spin_us <= 0 || (rlock_swoole != NULL && may_yield())) {
@@ -447,6 +448,9 @@ static bool spun(rlock_conn *c, zend_long spin_us)
 	}
 	struct pollfd p = { .fd = c->ctx->fd, .events = POLLIN };
 	uint64_t until = rlock_now_us() + (uint64_t) spin_us;
+	if (deadline < ZEND_LONG_MAX / 1000) {
+		until = MIN(until, (uint64_t) MAX(deadline, 0) * 1000);
+	}
 	do {
 		if (poll(&p, 1, 0) > 0) {
 			c->spin_misses = 0;
@@ -457,7 +461,7 @@ static bool spun(rlock_conn *c, zend_long spin_us)
 	c->spin_misses = (uint8_t) MIN(c->spin_misses + 1, 10);
 	c->spin_skip = (uint16_t) ((1u << c->spin_misses) - 1);
 #else
-	(void) c; (void) spin_us;
+	(void) c; (void) spin_us; (void) deadline;
 #endif
 	return false;
 }
@@ -475,7 +479,7 @@ static int ctx_get_reply(redisContext *ctx, zend_long deadline, void **reply, rl
 		return REDIS_ERR;
 	}
 	while (!r) {
-		if ((!(spin && spun(spin, spin_us)) && !wait_io(ctx, POLLIN, deadline)) || !rlock_conn_read(ctx)
+		if ((!(spin && spun(spin, spin_us, deadline)) && !wait_io(ctx, POLLIN, deadline)) || !rlock_conn_read(ctx)
 				|| redisGetReplyFromReader(ctx, &r) != REDIS_OK) {
 			return REDIS_ERR;
 		}
@@ -1190,6 +1194,8 @@ redisReply *rlock_conn_call(const rlock_opts *o, const rlock_server *s, const rl
 	}
 	zend_long deadline = deadline_of(add_sat(o->read_timeout, block_ms));
 	conn_sent(c);
+	/* no spin for a command that blocks (WAIT): its reply waits for others, and its misses,
+	 * between the hits of the acquire before it, would never start the back-off */
 	if (append_command(c->ctx, cmd) != REDIS_OK || !get_reply(c, s, deadline, block_ms > 0 ? 0 : o->spin_us, &r, err)) {
 		conn_drop(o, s, err);
 		return NULL;

@@ -1,0 +1,32 @@
+--TEST--
+spin_us: the spin for a reply stops at the exchange's deadline, as the sleep it stands for would: after a handshake that took nearly all of read_timeout, a reply 7 ms past the deadline is a read timeout (it was taken, caught by a spin of 10 ms begun before the deadline)
+--EXTENSIONS--
+rlock
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl_fork not available'); ?>
+--FILE--
+<?php
+require __DIR__ . '/../fake_redis.inc';
+// AUTH answered 298 ms after it came (the deadline: 300 ms after the write), the SET 9 ms
+// after that: within a spin of 10 ms begun at the AUTH's reply, past the deadline. (An AUTH
+// later than the deadline on a loaded machine times out too: "AUTH failed: read timed out".)
+$fake = rlock_fake_redis(function (array $argv) {
+    if (strtoupper($argv[0]) === 'AUTH') {
+        usleep(298000);
+        return "+OK\r\n";
+    }
+    usleep(9000);
+    return strtoupper($argv[0]) === 'SET' ? "+OK\r\n" : ":1\r\n";
+});
+$l = new RLock('k', ['server' => "redis://:secret@{$fake['addr']}", 'read_timeout' => 300, 'spin_us' => 10000,
+    'persistent' => false]);
+try {
+    var_dump($l->tryLock());
+} catch (RLockConnectionException $e) {
+    $m = $e->getMessage();
+    echo get_class($e), ': ', str_ends_with($m, ': read timed out') ? 'read timed out' : $m, "\n";
+}
+$fake['stop']();
+?>
+--EXPECT--
+RLockConnectionException: read timed out
