@@ -3,7 +3,10 @@ spin_us: a server whose replies come later than the spin is not spun for at ever
 --EXTENSIONS--
 rlock
 --SKIPIF--
-<?php require __DIR__ . '/../skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl_fork not available'); ?>
+<?php require __DIR__ . '/../skipif.inc'; if (!function_exists('pcntl_fork')) die('skip pcntl_fork not available');
+require_once __DIR__ . '/../config.inc';
+// (a bound on CPU time means nothing under valgrind or the sanitizers: the plain lanes run it)
+if (rlock_test_slow() > 1) die('skip CPU bound: not under valgrind or sanitizers'); ?>
 --FILE--
 <?php
 require __DIR__ . '/../fake_redis.inc';
