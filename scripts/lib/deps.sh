@@ -111,11 +111,14 @@ rlock_phpt_skips() {
 	fi
 	n=$(grep -cE "SKIP .*\[($allowed)\]" "$log" || true)
 	# the run's own: 742 runs helgrind in the plain run only (NTS, not under another tool);
-	# 622's faketime hangs the sanitizer runtime's start (the plain and valgrind runs run it)
+	# 622's faketime hangs the sanitizer runtime's start (the plain and valgrind runs run it);
+	# 818 and 831 bound the CPU a spin costs, which means nothing under valgrind or a sanitizer
+	# (they skip where rlock_test_slow() > 1; the plain, ZTS and Debian 13 runs run them)
 	case "$sanitized" in
 		"") extra= ;;
-		valgrind | zts) extra='tests/([0-9]+_[a-z_]+/)?742_stats_rtt_clock_no_race\.phpt' ;;
-		*) extra='tests/([0-9]+_[a-z_]+/)?(622_ratelimit_server_clock|742_stats_rtt_clock_no_race)\.phpt' ;;
+		zts) extra='tests/([0-9]+_[a-z_]+/)?742_stats_rtt_clock_no_race\.phpt' ;;
+		valgrind) extra='tests/([0-9]+_[a-z_]+/)?(742_stats_rtt_clock_no_race|818_spin_backs_off_slow_server|831_spin_not_for_wait_replicas)\.phpt' ;;
+		*) extra='tests/([0-9]+_[a-z_]+/)?(622_ratelimit_server_clock|742_stats_rtt_clock_no_race|818_spin_backs_off_slow_server|831_spin_not_for_wait_replicas)\.phpt' ;;
 	esac
 	if [ -n "$extra" ]; then
 		m=$(grep -cE "SKIP .*\[$extra\]" "$log" || true)
