@@ -2,6 +2,9 @@
 TLS: a rediss:// server verified by tls_ca (by its IP address, or by tls_server_name), as options and as php.ini defaults
 --EXTENSIONS--
 rlock
+--INI--
+rlock.connect_timeout=5000
+rlock.read_timeout=5000
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--

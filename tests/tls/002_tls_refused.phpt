@@ -2,6 +2,9 @@
 TLS: a server whose certificate the CA did not sign, or that names another host, is refused (RLockConnectionException naming host and port); tls_verify_peer=false takes it
 --EXTENSIONS--
 rlock
+--INI--
+rlock.connect_timeout=5000
+rlock.read_timeout=5000
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--

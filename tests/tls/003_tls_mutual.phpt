@@ -2,6 +2,9 @@
 TLS: a server that requires a client certificate refuses a client without one, and takes tls_cert + tls_key
 --EXTENSIONS--
 rlock
+--INI--
+rlock.connect_timeout=5000
+rlock.read_timeout=5000
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--

@@ -3,6 +3,9 @@ TLS: a persistent TLS connection is reused by later locks, and a forked child op
 --EXTENSIONS--
 rlock
 pcntl
+--INI--
+rlock.connect_timeout=5000
+rlock.read_timeout=5000
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--

@@ -2,6 +2,9 @@
 TLS in every topology: Redlock over rediss:// masters, a Cluster (its nodes over TLS too), a Sentinel over TLS and the master it names
 --EXTENSIONS--
 rlock
+--INI--
+rlock.connect_timeout=5000
+rlock.read_timeout=5000
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--
