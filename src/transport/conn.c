@@ -117,10 +117,16 @@ void rlock_conn_yield_by(bool (*fn)(void))
 }
 
 /* Whether the running coroutine's waits yield (swoole.h; not inside one of its Fibers:
- * src/state/context.h): then *saved is the call's. */
+ * src/state/context.h). */
+static zend_always_inline bool waits_yield(void)
+{
+	return UNEXPECTED(rlock_swoole != NULL) && may_yield();
+}
+
+/* waits_yield(), and then *saved is the call's. */
 static zend_always_inline bool yielding(call_state *saved)
 {
-	if (EXPECTED(rlock_swoole == NULL) || !may_yield()) {
+	if (!waits_yield()) {
 		return false;
 	}
 	saved->deadline = RLOCK_G(call_deadline);
@@ -439,7 +445,7 @@ static bool flush(redisContext *ctx, zend_long deadline)
 static bool spun(rlock_conn *c, zend_long spin_us, zend_long deadline)
 {
 #ifndef PHP_WIN32
-	if (spin_us <= 0 || (rlock_swoole != NULL && may_yield())) {
+	if (spin_us <= 0 || waits_yield()) {
 		return false;
 	}
 	if (c->spin_skip > 0) {
@@ -1225,7 +1231,7 @@ static int read_reply(rlock_conn *c, zend_long deadline, zend_long wait_ms, zend
 			return -1;
 		}
 	}
-	if (!reply && ctx_get_reply(c->ctx, deadline, &reply, wait_ms < 0 ? c : NULL, spin_us) != REDIS_OK) {
+	if (!reply && ctx_get_reply(c->ctx, deadline, &reply, c, spin_us) != REDIS_OK) {
 		return -1;
 	}
 	*r = reply;
