@@ -9,11 +9,14 @@ rlock.watchdog=1
 --FILE--
 <?php
 require __DIR__ . '/../watchdog.inc';
-$on = new RLock('a', rlock_test_options(['ttl' => 300]));
-$off = new RLock('b', rlock_test_options(['ttl' => 300, 'watchdog' => false]));
+/* the lease and the wait scale with the slow factor: under valgrind on a busy machine the
+ * renewal thread can start later than a 300 ms lease lasts */
+$s = rlock_test_slow();
+$on = new RLock('a', rlock_test_options(['ttl' => 300 * $s]));
+$off = new RLock('b', rlock_test_options(['ttl' => 300 * $s, 'watchdog' => false]));
 $on->tryLock();
 $off->tryLock();
-rlock_test_sleep(600);
+rlock_test_sleep(600 * $s);
 var_dump(rlock_test_cmd('EXISTS', $on->key()), rlock_test_cmd('EXISTS', $off->key()));
 var_dump($on->unlock(), $off->unlock());
 /* the php.ini default applies to Redlock locks too (a lease long enough to outlast phpinfo()
