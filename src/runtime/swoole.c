@@ -16,7 +16,6 @@ const rlock_swoole_api *rlock_swoole = NULL;
 #include <dlfcn.h>
 #include <netdb.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <time.h>
 
@@ -82,26 +81,20 @@ long rlock_swoole_coroutine(void)
 /* One fd's wait for a read or a write, the coroutine resumed by the reactor's callback as
  * the fd gets ready: the fd wrapped as a coroutine socket of Swoole's for the wait alone
  * (created, waited on, unwrapped: Swoole's table of sockets never keeps an fd that hiredis
- * closes later). swoole_coroutine_poll() resumes from a callback the reactor defers to the
- * end of its round, after every other ready fd's: a woken waiter, the next holder, started
- * later. 1 ready (or in error: the read or write that follows says); -1 not waited on this
- * way (an fd wrapped already, no coroutine), or the wait ended without the fd ready: a
- * timeout, a cancel (the caller looks again). */
+ * closes later). Swoole makes the fd non-blocking, as rlock's connections are already
+ * (conn.c): nothing to restore. swoole_coroutine_poll() resumes from a callback the reactor
+ * defers to the end of its round, after every other ready fd's: a woken waiter, the next
+ * holder, started later. 1 ready (or in error: the read or write that follows says); -1 not
+ * waited on this way (an fd wrapped already, no coroutine), or the wait ended without the fd
+ * ready: a timeout, a cancel (the caller looks again). */
 static int socket_wait(struct pollfd *fd, zend_long ms)
 {
 	int event = fd->events == POLLIN ? SW_EVENT_READ_ : fd->events == POLLOUT ? SW_EVENT_WRITE_ : 0;
-	int flags;
-	if (!api.socket_create || event == 0 || (flags = fcntl(fd->fd, F_GETFL)) < 0 || api.socket_exists(fd->fd)
-			|| api.socket_create(fd->fd) != 0) {
+	if (!api.socket_create || event == 0 || api.socket_exists(fd->fd) || api.socket_create(fd->fd) != 0) {
 		return -1;
 	}
 	int rc = api.socket_wait(fd->fd, event, (double) ms / 1000);
 	api.socket_unwrap(fd->fd);
-	/* Swoole made it non-blocking: hiredis' blocking context (conn.c) takes an EAGAIN for an
-	 * error, so the fd goes back as it was */
-	if (!(flags & O_NONBLOCK)) {
-		fcntl(fd->fd, F_SETFL, flags);
-	}
 	if (rc != 0) {
 		return -1;
 	}

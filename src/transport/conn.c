@@ -19,7 +19,6 @@
 #include <time.h>
 #include <errno.h>
 #include <limits.h>
-#include <fcntl.h>
 #include <sys/socket.h>
 #include <arpa/inet.h>
 #ifdef RLOCK_HAVE_TLS
@@ -415,8 +414,8 @@ bool rlock_conn_write(redisContext *ctx, int *done)
 
 /* Write out what hiredis has buffered by deadline (it writes only when a reply is asked for,
  * and we may poll for one first). The first write goes at once (a command fits the socket's
- * buffer: no poll() per command; the socket's timeout bounds it, arm()), every one after a
- * partial write waits for room until the deadline. */
+ * buffer: no poll() per command), every one after a partial write waits for room until the
+ * deadline. */
 static bool flush(redisContext *ctx, zend_long deadline)
 {
 	int done = 0;
@@ -472,7 +471,7 @@ static bool spun(rlock_conn *c, zend_long spin_us, zend_long deadline)
 	return false;
 }
 
-/* redisGetReply() on a guarded blocking ctx: writes what is buffered, then reads until a
+/* redisGetReply() on a guarded ctx: writes what is buffered, then reads until a
  * reply has come, failing one that grows past the caps while it is buffered, or that has not
  * come by deadline (rlock_now_ms() time; each read and write polls for the time left). */
 static int ctx_get_reply(redisContext *ctx, zend_long deadline, void **reply, rlock_conn *spin, zend_long spin_us)
@@ -592,28 +591,6 @@ static void conn_dtor(zval *zv)
 static HashTable *table_for(const rlock_opts *o)
 {
 	return o->persistent ? &RLOCK_G(pool) : &RLOCK_G(request_conns);
-}
-
-/* The socket's read timeout, set only when it changes (every RLock has its own); false when
- * it could not be set. */
-static bool set_timeout(rlock_conn *c, zend_long ms)
-{
-	if (c->tls) {
-		return true;  /* non-blocking: every read and write polls against its deadline */
-	}
-	if (c->timeout_ms != ms) {
-		if (redisSetTimeout(c->ctx, ms_to_tv(ms)) != REDIS_OK) {
-			return false;
-		}
-		c->timeout_ms = ms;
-	}
-	return true;
-}
-
-/* The timeout of the next read or write on c: own_ms, or what is left of the call. */
-static bool arm(rlock_conn *c, zend_long own_ms)
-{
-	return set_timeout(c, bound(own_ms));
 }
 
 /* r, the reply to the next AUTH or SELECT of c's handshake (NULL: none came), freed; false
@@ -819,20 +796,17 @@ int rlock_tls_handshake(redisContext *ctx, SSL_CTX *sctx, const char *name, bool
 #endif
 
 /* The next step of c's connect to s, its socket ready for c->want: the TCP connect's
- * outcome, then (rediss://) the TLS handshake's. 0: connected, then a blocking connection
- * (a non-blocking one with TLS, every read and write polling), every read bounded, with AUTH
- * and SELECT appended for s; > 0: poll() for those events and step again; -1: failed, err
+ * outcome, then (rediss://) the TLS handshake's. 0: connected, with AUTH and SELECT appended
+ * for s (the socket stays non-blocking, TLS or not: every read and write polls against its
+ * deadline, and no socket timeout is ever set); > 0: poll() for those events and step again; -1: failed, err
  * set. */
 static int conn_step(const rlock_opts *o, rlock_conn *c, const rlock_server *s, rlock_err *err)
 {
-	int fd = c->ctx->fd, so_err = 0, flags;
+	int fd = c->ctx->fd, so_err = 0;
 	socklen_t len = sizeof(so_err);
 
 	if (!c->tcp_up) {
 		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_err, &len) < 0) {
-			so_err = errno;
-		}
-		if (so_err == 0 && !c->tls && ((flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)) {
 			so_err = errno;
 		}
 		if (so_err != 0) {
@@ -864,11 +838,7 @@ static int conn_step(const rlock_opts *o, rlock_conn *c, const rlock_server *s, 
 		return -1;
 #endif
 	} else {
-		c->ctx->flags |= REDIS_BLOCK | REDIS_CONNECTED;
-	}
-	if (!arm(c, o->read_timeout)) {
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot set the read timeout: %s", c->ctx->errstr);
-		return -1;
+		c->ctx->flags |= REDIS_CONNECTED;
 	}
 	if ((c->handshake = rlock_conn_handshake_append(c->ctx, s->user ? ZSTR_VAL(s->user) : NULL, s->user ? ZSTR_LEN(s->user) : 0,
 			s->pass ? ZSTR_VAL(s->pass) : NULL, s->pass ? ZSTR_LEN(s->pass) : 0, (long long) s->db)) < 0) {
@@ -1080,11 +1050,6 @@ static rlock_conn *conn_get(const rlock_opts *o, const rlock_server *s, rlock_er
 		conn_keep(o, s, c);
 	} else if (!c) {
 		stats_failed(s, err);
-	}
-	if (c && !arm(c, o->read_timeout)) {
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot set the read timeout: %s", c->ctx->errstr);
-		conn_forget(o, s);
-		c = NULL;
 	}
 	return c;
 }

@@ -80,11 +80,10 @@ typedef struct {
 	pid_t pid;             /* never written to, nor closed with QUIT, by another pid */
 	bool busy;             /* a command was sent whose reply was not read: never reuse */
 	bool blocked_before;   /* a call_block sent an EVAL through it: its server knows the scripts */
-	zend_long timeout_ms;  /* the socket's read timeout now */
 	int handshake;         /* replies of AUTH and SELECT not read yet (a new connection) */
 	short want;            /* a connect under way: the poll() events it waits for */
 	bool tcp_up;           /* the TCP connect is over (a TLS handshake may follow) */
-	bool tls;              /* TLS: the socket stays non-blocking, every read and write polls */
+	bool tls;              /* rediss:// (the socket is non-blocking either way: every read and write polls) */
 	bool answered;         /* a reply came on it (of the handshake, or to a command) */
 	uint8_t spin_misses;   /* replies in a row not caught by the spin (conn.c: spun()) */
 	uint16_t spin_skip;    /* replies still to wait for without a spin */
