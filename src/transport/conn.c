@@ -26,14 +26,6 @@
 # include <openssl/x509v3.h>
 #endif
 
-static struct timeval ms_to_tv(zend_long ms)
-{
-	struct timeval tv;
-	tv.tv_sec = ms / 1000;
-	tv.tv_usec = (ms % 1000) * 1000;
-	return tv;
-}
-
 /* a + b for a, b >= 0, ZEND_LONG_MAX where that would overflow. */
 static zend_long add_sat(zend_long a, zend_long b)
 {
@@ -72,8 +64,7 @@ zend_long rlock_conn_left(void)
 	return RLOCK_G(call_deadline) == 0 ? ZEND_LONG_MAX : MAX(RLOCK_G(call_deadline) - rlock_now_ms(), 0);
 }
 
-/* own_ms, or less when the call's deadline comes first; at least 1 (a socket timeout of 0
- * would mean none). */
+/* own_ms, or less when the call's deadline comes first; at least 1. */
 static zend_long bound(zend_long own_ms)
 {
 	return MAX(MIN(own_ms, rlock_conn_left()), 1);
@@ -834,6 +825,7 @@ static int conn_step(const rlock_opts *o, rlock_conn *c, const rlock_server *s, 
 		c->ctx->flags |= REDIS_CONNECTED;
 #else
 		/* options.c refuses rediss:// without TLS: never plain text to it */
+		(void) o;
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "this build of rlock has no TLS");
 		return -1;
 #endif
