@@ -217,12 +217,14 @@ static int append_command(redisContext *ctx, const rlock_cmd *cmd)
 	return rc;
 }
 
-/* The cause of a hiredis context's error, in words. */
-static const char *cause(const redisContext *ctx, char *buf, size_t size)
+/* The cause of a hiredis context's error, in words. A read or a write that times out says
+ * so itself (wait_io()): no socket has a timeout, and EAGAIN is no error to hiredis on a
+ * non-blocking socket. Only a connect fails with it: Linux refuses one to a Unix socket at
+ * once when the server's queue of connections to accept is full. */
+static const char *cause(const redisContext *ctx)
 {
-	if (ctx->err == REDIS_ERR_IO && strcmp(ctx->errstr, strerror(EAGAIN)) == 0) {
-		snprintf(buf, size, "read timed out");
-		return buf;
+	if (ctx->err == REDIS_ERR_IO && ctx->connection_type == REDIS_CONN_UNIX && strcmp(ctx->errstr, strerror(EAGAIN)) == 0) {
+		return "Resource temporarily unavailable (the server's queue of connections to accept is full)";
 	}
 	if (ctx->err == REDIS_ERR_EOF) {
 		return "server closed the connection";
@@ -525,8 +527,7 @@ bool rlock_conn_handshake_check(redisContext *ctx, redisReply *r, bool auth, lon
 
 	snprintf(what, sizeof(what), auth ? "AUTH" : "SELECT %lld", db);
 	if (!r) {
-		char buf[32];
-		snprintf(why, why_size, "%s failed: %s", what, cause(ctx, buf, sizeof(buf)));
+		snprintf(why, why_size, "%s failed: %s", what, cause(ctx));
 		return false;
 	}
 	ok = auth ? r->type == REDIS_REPLY_STATUS && r->len == 2 && memcmp(r->str, "OK", 2) == 0
@@ -636,14 +637,14 @@ static const char *connect_host(const rlock_server *s, char *addr, size_t size)
  * once. Busy until a command's reply has been read from it. */
 static rlock_conn *conn_start(const rlock_server *s, rlock_err *err)
 {
-	char buf[32], addr[INET6_ADDRSTRLEN];
+	char addr[INET6_ADDRSTRLEN];
 	redisContext *ctx = s->port
 		? redisConnectNonBlock(connect_host(s, addr, sizeof(addr)), s->port)
 		: redisConnectUnixNonBlock(ZSTR_VAL(s->host));
 
 	if (!ctx || ctx->err) {
 		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "cannot connect: %s",
-			ctx ? cause(ctx, buf, sizeof(buf)) : "out of memory");
+			ctx ? cause(ctx) : "out of memory");
 		if (ctx) {
 			redisFree(ctx);
 		}
@@ -1117,10 +1118,9 @@ static void closed_why(const rlock_opts *o, const rlock_server *s, rlock_err *er
 static void conn_drop(const rlock_opts *o, const rlock_server *s, rlock_err *err)
 {
 	rlock_conn *c = conn_find(o, s);
-	char buf[32];
 	bool early = c && closed_early(c);
 	if (c && err->kind == RLOCK_ERR_NONE) {
-		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", cause(c->ctx, buf, sizeof(buf)));
+		rlock_err_set(err, RLOCK_ERR_CONNECTION, s->label, "%s", cause(c->ctx));
 	}
 	conn_forget(o, s);
 	if (early) {
