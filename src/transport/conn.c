@@ -790,8 +790,8 @@ int rlock_tls_handshake(redisContext *ctx, SSL_CTX *sctx, const char *name, bool
 /* The next step of c's connect to s, its socket ready for c->want: the TCP connect's
  * outcome, then (rediss://) the TLS handshake's. 0: connected, with AUTH and SELECT appended
  * for s (the socket stays non-blocking, TLS or not: every read and write polls against its
- * deadline, and no socket timeout is ever set); > 0: poll() for those events and step again; -1: failed, err
- * set. */
+ * deadline, and no socket timeout is ever set); > 0: poll() for those events and step
+ * again; -1: failed, err set. */
 static int conn_step(const rlock_opts *o, rlock_conn *c, const rlock_server *s, rlock_err *err)
 {
 	int fd = c->ctx->fd, so_err = 0;

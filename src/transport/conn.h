@@ -83,7 +83,7 @@ typedef struct {
 	int handshake;         /* replies of AUTH and SELECT not read yet (a new connection) */
 	short want;            /* a connect under way: the poll() events it waits for */
 	bool tcp_up;           /* the TCP connect is over (a TLS handshake may follow) */
-	bool tls;              /* rediss:// (the socket is non-blocking either way: every read and write polls) */
+	bool tls;              /* rediss:// (TLS or not, the socket is non-blocking) */
 	bool answered;         /* a reply came on it (of the handshake, or to a command) */
 	uint8_t spin_misses;   /* replies in a row not caught by the spin (conn.c: spun()) */
 	uint16_t spin_skip;    /* replies still to wait for without a spin */
