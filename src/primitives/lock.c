@@ -71,7 +71,7 @@ static int attempt(const rlock_opts *o, const rlock_waiter *w, zend_long wait_ms
 	rlock_call c;
 	w->call(&c, w, o, wait_ms, queued, NULL);
 	redisReply *r = rlock_lock_run(o, w->k->keys[0], &c, err);
-	return r && rlock_reply_attempt(rlock_route_answered(o), r, res, err) ? 0 : -1;
+	return r && rlock_reply_attempt(rlock_route_answered(o), r, wait_ms, res, err) ? 0 : -1;
 }
 
 /* BLPOP [self] lists... timeout */
@@ -146,7 +146,8 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 }
 
 /* rlock_block.wake_at for a waiter whose first command is an acquire script answering as the
- * lock's does ({1, token, fence} or {0, pttl, block ms}; arg: the ms left to its deadline):
+ * lock's does ({1, token, fence}, {0, pttl, block ms}, or the mutex's pttl alone; arg: the
+ * ms left to its deadline, the wait the script was sent):
  * how long its BLPOP may block. Not at all after an error (the round is over, and is done
  * again without the BLPOP), not past our own "1" when the script won, until the holder's
  * lease ends when that comes before the caller's deadline (then our own "0" wakes it), else
@@ -158,8 +159,8 @@ static zend_long wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
 		*how = RLOCK_WAKE_CLOSE;
 		return 0;
 	}
-	zend_long block = (zend_long) r1->element[2]->integer, left = *(zend_long *) remaining;
-	if (r1->element[0]->integer != 0) {
+	zend_long left = *(zend_long *) remaining, block = rlock_reply_block(r1, left);
+	if (block < 0) {
 		return -1;
 	}
 	if (block < left) {
@@ -236,7 +237,7 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long rema
 		}
 		return res->acquired;
 	}
-	bool ok = rlock_reply_attempt(rlock_route_answered(o), r1, res, err);
+	bool ok = rlock_reply_attempt(rlock_route_answered(o), r1, remaining, res, err);
 	if (!ok || (r2 && r2->type == REDIS_REPLY_ERROR && !res->acquired)) {
 		if (ok && rlock_reply_error(rlock_route_answered(o), r2, err)) {
 			r2 = NULL;

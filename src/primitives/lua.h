@@ -7,6 +7,15 @@
 
 /* src/primitives/lua/lock/acquire.lua */
 #define RLOCK_LUA_LOCK_ACQUIRE \
+	"local holder, token, wait = redis.call('get', KEYS[1]), ARGV[1], tonumber(ARGV[4])\n" \
+	"if holder and wait > 0 and ARGV[3] == '0' and holder ~= token and holder ~= token .. '+'\n" \
+	"    and redis.call('llen', KEYS[2]) == 0 then\n" \
+	"  local pttl, left = redis.call('pttl', KEYS[1]), redis.call('pttl', KEYS[3])\n" \
+	"  if ARGV[5] == '0' or left == -2 then redis.call('incr', KEYS[3]) end\n" \
+	"  if left < wait + 500 then redis.call('pexpire', KEYS[3], wait + 1500) end\n" \
+	"  if string.byte(holder, -1) ~= 43 then redis.call('append', KEYS[1], '+') end\n" \
+	"  return pttl\n" \
+	"end\n" \
 	"local function atleast(key, ms, more)\n" \
 	"  ms = tonumber(ms)\n" \
 	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
@@ -21,8 +30,7 @@
 	"  return f\n" \
 	"end\n" \
 	"local lock, grants, waiters, fence, self = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n" \
-	"local token, ttl, fencing, wait, queued, keep = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), ARGV[5] == '1', ARGV[6]\n" \
-	"local holder = redis.call('get', lock)\n" \
+	"local ttl, fencing, queued, keep = ARGV[2], ARGV[3] == '1', ARGV[5] == '1', ARGV[6]\n" \
 	"local marked = holder and string.byte(holder, -1) == 43\n" \
 	"if marked then holder = string.sub(holder, 1, -2) end\n" \
 	"local function leave()\n" \
@@ -62,15 +70,13 @@
 	"  g = redis.call('lpop', grants)\n" \
 	"end\n" \
 	"local pttl = redis.call('pttl', lock)\n" \
-	"if wait <= 0 then leave() return {0, pttl, 0} end\n" \
-	"local block = wait\n" \
-	"if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end\n" \
+	"if wait <= 0 then leave() return pttl end\n" \
 	"local left = redis.call('pttl', waiters)\n" \
 	"if not queued or left == -2 then redis.call('incr', waiters) end\n" \
 	"if left < wait + 500 then redis.call('pexpire', waiters, wait + 1500) end\n" \
 	"if fencing then redis.call('set', fence, '0', 'NX') atleast(fence, wait + 500) end\n" \
 	"if not marked then redis.call('append', lock, '+') end\n" \
-	"return {0, pttl, block}\n"
+	"return pttl\n"
 
 /* src/primitives/lua/lock/extend.lua */
 #define RLOCK_LUA_LOCK_EXTEND \
@@ -124,6 +130,12 @@
 	"local d = fair == '1' and redis.pcall('decr', waiters)\n" \
 	"if type(d) == 'number' then\n" \
 	"  n, out = d + 1, true\n" \
+	"  if n > 1 and n < 4294967296 and redis.call('exists', fence) == 0 then\n" \
+	"    redis.call('set', lock, nexttoken .. '+', 'PX', ttl)\n" \
+	"    redis.call('rpush', grants, nexttoken .. ' 0 ' .. ttl)\n" \
+	"    redis.call('pexpire', grants, ttl)\n" \
+	"    return 2\n" \
+	"  end\n" \
 	"  if n <= 0 then redis.call('del', waiters) end\n" \
 	"else\n" \
 	"  n = tonumber(redis.call('get', waiters)) or 0\n" \
@@ -181,15 +193,18 @@
 	"local lock, grants, waiters, fence, wakes = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]\n" \
 	"local v = redis.call('get', lock)\n" \
 	"if v == ARGV[1] and not (ARGV[3] and redis.call('exists', waiters) == 1) then redis.call('del', lock) return 1 end\n" \
-	"local function holds(v, token)\n" \
-	"  return v == token or v == token .. '+'\n" \
-	"end\n" \
-	"if not holds(v, ARGV[1]) then return 0 end\n" \
+	"if v ~= ARGV[1] and v ~= ARGV[1] .. '+' then return 0 end\n" \
 	"local nexttoken, fair, ttl, keep = string.match(ARGV[2], '^(%x+) ([01]) (%d+) (%d+)$')\n" \
 	"local n, out\n" \
 	"local d = fair == '1' and redis.pcall('decr', waiters)\n" \
 	"if type(d) == 'number' then\n" \
 	"  n, out = d + 1, true\n" \
+	"  if n > 1 and n < 4294967296 and redis.call('exists', fence) == 0 then\n" \
+	"    redis.call('set', lock, nexttoken .. '+', 'PX', ttl)\n" \
+	"    redis.call('rpush', grants, nexttoken .. ' 0 ' .. ttl)\n" \
+	"    redis.call('pexpire', grants, ttl)\n" \
+	"    return 2\n" \
+	"  end\n" \
 	"  if n <= 0 then redis.call('del', waiters) end\n" \
 	"else\n" \
 	"  n = tonumber(redis.call('get', waiters)) or 0\n" \

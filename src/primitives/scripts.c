@@ -416,6 +416,10 @@ bool rlock_reply_holds(const redisReply *r, const zend_string *token)
 
 bool rlock_reply_is_attempt(const redisReply *r)
 {
+	if (r->type == REDIS_REPLY_INTEGER) {
+		/* the mutex's "not acquired": PTTL's -2, -1, or a lease */
+		return r->integer >= -2 && r->integer < ZEND_LONG_MAX;
+	}
 	if (r->type != REDIS_REPLY_ARRAY || r->elements != 3 || r->element[0]->type != REDIS_REPLY_INTEGER
 			|| r->element[2]->type != REDIS_REPLY_INTEGER || r->element[2]->integer < 0) {
 		return false;
@@ -428,12 +432,34 @@ bool rlock_reply_is_attempt(const redisReply *r)
 		&& r->element[1]->integer >= -2 && r->element[1]->integer < ZEND_LONG_MAX;
 }
 
-bool rlock_reply_attempt(const rlock_server *s, redisReply *r, rlock_attempt *res, rlock_err *err)
+zend_long rlock_attempt_block(zend_long pttl, zend_long wait_ms)
+{
+	if (wait_ms <= 0) {
+		return 0;
+	}
+	return pttl >= 0 && pttl + 1 < wait_ms ? pttl + 1 : wait_ms;
+}
+
+zend_long rlock_reply_block(const redisReply *r, zend_long wait_ms)
+{
+	if (r->type == REDIS_REPLY_INTEGER) {
+		return rlock_attempt_block((zend_long) r->integer, wait_ms);
+	}
+	return r->element[0]->integer == 1 ? -1 : (zend_long) r->element[2]->integer;
+}
+
+bool rlock_reply_attempt(const rlock_server *s, redisReply *r, zend_long wait_ms, rlock_attempt *res, rlock_err *err)
 {
 	if (!rlock_reply_is_attempt(r)) {
 		rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "unexpected reply to the acquire script");
 		freeReplyObject(r);
 		return false;
+	}
+	if (r->type == REDIS_REPLY_INTEGER) {
+		*res = (rlock_attempt) { .pttl = (zend_long) r->integer,
+			.block = rlock_attempt_block((zend_long) r->integer, wait_ms) };
+		freeReplyObject(r);
+		return true;
 	}
 	res->acquired = r->element[0]->integer == 1;
 	res->token = res->acquired ? zend_string_init(r->element[1]->str, r->element[1]->len, 0) : NULL;

@@ -1,5 +1,5 @@
 --TEST--
-An acquire script reply whose token is not one of ours (spaces, empty, 31 or 33 digits, not lower-case hex, not a string), or whose fence, pttl or wait is out of range: refused, never adopted
+An acquire script reply whose token is not one of ours (spaces, empty, 31 or 33 digits, not lower-case hex, not a string), or whose fence, pttl or wait is out of range, or the mutex's bare pttl out of range (below -2, PHP_INT_MAX): refused, never adopted; a bare pttl in range is "not acquired"
 --EXTENSIONS--
 rlock
 --SKIPIF--
@@ -22,6 +22,9 @@ $replies = [
     'pttl -3' => [0, -3, 0],
     'wait -1' => [0, 1000, -1],
     'four elements' => [1, $ok, 1, 1],
+    'bare pttl -3' => -3,
+    'bare pttl PHP_INT_MAX' => PHP_INT_MAX,
+    'bare pttl 250' => 250,
 ];
 foreach ($replies as $what => $reply) {
     // fencing: the acquire is the script, not a plain SET
@@ -51,3 +54,6 @@ acquired 2: RLockException: Redis FAKE: unexpected reply to the acquire script
 pttl -3: RLockException: Redis FAKE: unexpected reply to the acquire script
 wait -1: RLockException: Redis FAKE: unexpected reply to the acquire script
 four elements: RLockException: Redis FAKE: unexpected reply to the acquire script
+bare pttl -3: RLockException: Redis FAKE: unexpected reply to the acquire script
+bare pttl PHP_INT_MAX: RLockException: Redis FAKE: unexpected reply to the acquire script
+bare pttl 250: false, token NULL

@@ -11,7 +11,7 @@ require __DIR__ . '/../fake_redis.inc';
 // out of range to every script, a status to anything else
 $node = rlock_fake_redis(fn (array $argv) => match (strtoupper($argv[0])) {
     'AUTH' => "+OK\r\n",
-    'EVALSHA', 'EVAL' => ":99\r\n",
+    'EVALSHA', 'EVAL' => ":-99\r\n",
     'SET' => "-ERR no, Pw0rd5ecret\r\n",
     default => "+WHAT\r\n",
 });
