@@ -70,8 +70,9 @@ static int attempt(const rlock_opts *o, const rlock_waiter *w, zend_long wait_ms
 {
 	rlock_call c;
 	w->call(&c, w, o, wait_ms, queued, NULL);
+	bool bare = c.script == &rlock_script_acquire;
 	redisReply *r = rlock_lock_run(o, w->k->keys[0], &c, err);
-	return r && rlock_reply_attempt(rlock_route_answered(o), r, wait_ms, res, err) ? 0 : -1;
+	return r && rlock_reply_attempt(rlock_route_answered(o), r, bare, wait_ms, res, err) ? 0 : -1;
 }
 
 /* BLPOP [self] lists... timeout */
@@ -145,21 +146,28 @@ int rlock_lock_await(const rlock_opts *o, const rlock_server *s, rlock_keys *k, 
 	return g;
 }
 
+/* What wake_at() is given: the ms left to the waiter's deadline (the wait its script was
+ * sent), and whether that script is the mutex's (which may answer its pttl alone). */
+typedef struct {
+	zend_long remaining;
+	bool bare;
+} round_arg;
+
 /* rlock_block.wake_at for a waiter whose first command is an acquire script answering as the
- * lock's does ({1, token, fence}, {0, pttl, block ms}, or the mutex's pttl alone; arg: the
- * ms left to its deadline, the wait the script was sent):
- * how long its BLPOP may block. Not at all after an error (the round is over, and is done
- * again without the BLPOP), not past our own "1" when the script won, until the holder's
- * lease ends when that comes before the caller's deadline (then our own "0" wakes it), else
- * a little past the deadline (the BLPOP's own timeout, which an idle Redis may be late
- * with). */
-static zend_long wake_at(redisReply *r1, void *remaining, rlock_wake_how *how)
+ * lock's does ({1, token, fence}, {0, pttl, block ms}, or the mutex's pttl alone; arg: a
+ * round_arg): how long its BLPOP may block. Not at all after an error (the round is over,
+ * and is done again without the BLPOP), not past our own "1" when the script won, until
+ * the holder's lease ends when that comes before the caller's deadline (then our own "0"
+ * wakes it), else a little past the deadline (the BLPOP's own timeout, which an idle Redis
+ * may be late with). */
+static zend_long wake_at(redisReply *r1, void *arg, rlock_wake_how *how)
 {
-	if (!rlock_reply_is_attempt(r1)) {
+	const round_arg *a = arg;
+	if (!rlock_reply_is_attempt(r1, a->bare)) {
 		*how = RLOCK_WAKE_CLOSE;
 		return 0;
 	}
-	zend_long left = *(zend_long *) remaining, block = rlock_reply_block(r1, left);
+	zend_long left = a->remaining, block = rlock_reply_block(r1, left);
 	if (block < 0) {
 		return -1;
 	}
@@ -197,6 +205,7 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long rema
 	redisReply *r1, *r2;
 
 	w->call(&c, w, o, remaining, *queued, self);
+	round_arg arg = { .remaining = remaining, .bare = c.script == &rlock_script_acquire };
 	rlock_call eval = c;
 	rlock_call_use_eval(&eval);
 	blpop_lists(&blpop, timeout, sizeof(timeout), self, w->lists ? w->lists : &w->list,
@@ -204,7 +213,7 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long rema
 	rlock_cmd wake[2];
 	wake_cmds(wake, self);
 	rlock_block b = { .first = &c.cmd, .first_new = &eval.cmd, .blocking = &blpop, .block_ms = remaining,
-		.wake_at = wake_at, .arg = &remaining, .wake = wake, .nwake = 2 };
+		.wake_at = wake_at, .arg = &arg, .wake = wake, .nwake = 2 };
 	if (rlock_route_call_block(o, w->k->keys[0], &b, &r1, &r2, err) < 0) {
 		if (r1) {
 			/* the server answered, then went away while we waited */
@@ -237,7 +246,7 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long rema
 		}
 		return res->acquired;
 	}
-	bool ok = rlock_reply_attempt(rlock_route_answered(o), r1, remaining, res, err);
+	bool ok = rlock_reply_attempt(rlock_route_answered(o), r1, arg.bare, remaining, res, err);
 	if (!ok || (r2 && r2->type == REDIS_REPLY_ERROR && !res->acquired)) {
 		if (ok && rlock_reply_error(rlock_route_answered(o), r2, err)) {
 			r2 = NULL;

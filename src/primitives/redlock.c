@@ -293,13 +293,15 @@ static uint32_t fence_floor(const rlock_opts *o, rlock_keys *k, bool *held, zend
 }
 
 /* Master i's answer to an acquire (both ways to wait): false when it gave none or a malformed
- * one (its error in fr); the reply is taken from fr. */
-static bool attempt_of(const rlock_opts *o, fanout_result *fr, uint32_t i, zend_long wait_ms, rlock_attempt *a)
+ * one (its error in fr); the reply is taken from fr. bare: the vote's, the mutex's script (its
+ * pttl alone is an answer, wait_ms the wait it was sent); the queue's answers tables only. */
+static bool attempt_of(const rlock_opts *o, fanout_result *fr, uint32_t i, bool bare, zend_long wait_ms,
+	rlock_attempt *a)
 {
 	if (!fr->replies[i]) {
 		return false;
 	}
-	bool ok = rlock_reply_attempt(&o->servers[i], fr->replies[i], wait_ms, a, &fr->errs[i]);
+	bool ok = rlock_reply_attempt(&o->servers[i], fr->replies[i], bare, wait_ms, a, &fr->errs[i]);
 	fr->replies[i] = NULL;
 	return ok;
 }
@@ -350,7 +352,7 @@ static int redlock_vote_acquire(const rlock_opts *o, zend_string *key, zend_long
 		}
 		for (uint32_t i = 0; i < o->nservers; i++) {
 			rlock_attempt a;
-			if (!attempt_of(o, &fr, i, remaining, &a)) {
+			if (!attempt_of(o, &fr, i, true, remaining, &a)) {
 				continue;
 			}
 			/* a master where we won (or gave up) no longer counts us; one where we wait does */
@@ -492,7 +494,7 @@ static int redlock_queue_acquire(const rlock_opts *o, zend_string *key, zend_lon
 		}
 		for (uint32_t i = 0; i < o->nservers; i++) {
 			rlock_attempt a;
-			if (!attempt_of(o, &fr, i, remaining, &a)) {
+			if (!attempt_of(o, &fr, i, false, remaining, &a)) {
 				continue;
 			}
 			if (a.acquired) {

@@ -212,7 +212,7 @@ static int rw_acquire(bool write, const rlock_opts *o, zend_string *key, zend_lo
 		rw_call_acquire(&c, &rk, write, grant, token, o, MAX(deadline - rlock_now_ms(), 0), NULL);
 		made = rlock_now_ms();
 		redisReply *r = rlock_lock_run(o, rk.k.keys[0], &c, err);
-		if (!r || !rlock_reply_attempt(rlock_route_answered(o), r, MAX(deadline - made, 0), &res, err)) {
+		if (!r || !rlock_reply_attempt(rlock_route_answered(o), r, false, 0, &res, err)) {
 			if (err->kind == RLOCK_ERR_CONNECTION) {
 				/* what Redis may hold for us now is the grant */
 				rlock_lock_token_lost(o, kind, key, grant);

@@ -414,11 +414,11 @@ bool rlock_reply_holds(const redisReply *r, const zend_string *token)
 		&& memcmp(r->str, ZSTR_VAL(token), n) == 0;
 }
 
-bool rlock_reply_is_attempt(const redisReply *r)
+bool rlock_reply_is_attempt(const redisReply *r, bool bare)
 {
 	if (r->type == REDIS_REPLY_INTEGER) {
 		/* the mutex's "not acquired": PTTL's -2, -1, or a lease */
-		return r->integer >= -2 && r->integer < ZEND_LONG_MAX;
+		return bare && r->integer >= -2 && r->integer < ZEND_LONG_MAX;
 	}
 	if (r->type != REDIS_REPLY_ARRAY || r->elements != 3 || r->element[0]->type != REDIS_REPLY_INTEGER
 			|| r->element[2]->type != REDIS_REPLY_INTEGER || r->element[2]->integer < 0) {
@@ -448,9 +448,10 @@ zend_long rlock_reply_block(const redisReply *r, zend_long wait_ms)
 	return r->element[0]->integer == 1 ? -1 : (zend_long) r->element[2]->integer;
 }
 
-bool rlock_reply_attempt(const rlock_server *s, redisReply *r, zend_long wait_ms, rlock_attempt *res, rlock_err *err)
+bool rlock_reply_attempt(const rlock_server *s, redisReply *r, bool bare, zend_long wait_ms, rlock_attempt *res,
+	rlock_err *err)
 {
-	if (!rlock_reply_is_attempt(r)) {
+	if (!rlock_reply_is_attempt(r, bare)) {
 		rlock_err_set(err, RLOCK_ERR_REPLY, s->label, "unexpected reply to the acquire script");
 		freeReplyObject(r);
 		return false;

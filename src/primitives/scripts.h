@@ -117,8 +117,10 @@ bool rlock_token_ours(const char *s, size_t len);
  * the "+" that tells its release that waiters are counted (lua/lock/acquire.lua). */
 bool rlock_reply_holds(const redisReply *r, const zend_string *token);
 /* Whether r is what an acquire script answers: {1, a token of ours, fence >= 0} or
- * {0, pttl >= -2, wait >= 0}, or the mutex's pttl >= -2 alone (lua/lock/acquire.lua). */
-bool rlock_reply_is_attempt(const redisReply *r);
+ * {0, pttl >= -2, wait >= 0}; with bare (the call's script is lua/lock/acquire.lua, the one
+ * that answers so: rlock_script_acquire), also the mutex's pttl >= -2 alone. The other
+ * acquire scripts answer tables only: an integer from them is no "not acquired". */
+bool rlock_reply_is_attempt(const redisReply *r, bool bare);
 /* How long a caller that sent wait_ms waits for a hand-over of a key whose lease is pttl
  * (PTTL's -2, -1, or ms): until the lease ends, or the wait does; 0 without a wait. */
 zend_long rlock_attempt_block(zend_long pttl, zend_long wait_ms);
@@ -130,8 +132,10 @@ zend_long rlock_reply_block(const redisReply *r, zend_long wait_ms);
  * integer: outside min..max). (An error reply: rlock_reply_error(), src/transport/conn.h.) */
 bool rlock_reply_integer(const rlock_server *s, redisReply *r, zend_long min, zend_long max, zend_long *out,
 	rlock_err *err);
-/* (wait_ms: what the call sent, for the mutex's integer answer) */
-bool rlock_reply_attempt(const rlock_server *s, redisReply *r, zend_long wait_ms, rlock_attempt *res, rlock_err *err);
+/* (bare: as for rlock_reply_is_attempt(); wait_ms: with bare, the wait the call sent, for
+ * the mutex's integer answer) */
+bool rlock_reply_attempt(const rlock_server *s, redisReply *r, bool bare, zend_long wait_ms, rlock_attempt *res,
+	rlock_err *err);
 
 /* A fresh owner token: 128 bits from the OS CSPRNG, as 32 hex digits. */
 zend_string *rlock_new_token(rlock_err *err);

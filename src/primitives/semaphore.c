@@ -189,7 +189,7 @@ int rlock_semaphore_acquire(const rlock_opts *o, zend_string *key, zend_long lim
 		rlock_call c;
 		sem_call(&c, &w, o, 0, false, NULL);
 		redisReply *r = rlock_lock_run(o, key, &c, err);
-		rc = r && rlock_reply_attempt(rlock_route_answered(o), r, 0, &res, err) ? res.acquired : -1;
+		rc = r && rlock_reply_attempt(rlock_route_answered(o), r, false, 0, &res, err) ? res.acquired : -1;
 		if (rc == 0) {
 			rlock_lock_mark_hot(key);
 		}
