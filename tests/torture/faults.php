@@ -134,12 +134,15 @@ while (hrtime(true) < $cfg['deadline'] - 1000000000 && !file_exists("{$cfg['dir'
                 break;
             }
             $t = hrtime(true);
+            // run.php reads this file to know a worker's SIGKILL was ours: written before the
+            // kill, as run.php may reap the worker between the kill and any line after it (a
+            // run beside CI's lanes saw "worker 2 ended by signal 9" so, seed 452); a pid
+            // written for a kill that then fails is one that had ended already
+            file_put_contents("{$cfg['dir']}/killed", "$pid\n", FILE_APPEND | LOCK_EX);
             if (!posix_kill($pid, SIGKILL)) {
                 break;
             }
-            // (run.php reads this line to know the kill was ours)
             $log->line('-', 'fault', "kill worker=$w pid=$pid", $t);
-            file_put_contents("{$cfg['dir']}/killed", "$pid\n", FILE_APPEND | LOCK_EX);
             usleep(20000);
             foreach (open_sections("{$cfg['dir']}/worker-$w.log") as $e) {
                 if ((int) $e['pid'] !== $pid || !isset($e['x']['token']) || $e['x']['token'] === '-') {
