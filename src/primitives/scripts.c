@@ -432,7 +432,9 @@ bool rlock_reply_is_attempt(const redisReply *r, bool bare)
 		&& r->element[1]->integer >= -2 && r->element[1]->integer < ZEND_LONG_MAX;
 }
 
-zend_long rlock_attempt_block(zend_long pttl, zend_long wait_ms)
+/* How long a caller that sent wait_ms waits for a hand-over of a key whose lease is pttl
+ * (PTTL's -2, -1, or ms): until the lease ends, or the wait does; 0 without a wait. */
+static zend_long attempt_block(zend_long pttl, zend_long wait_ms)
 {
 	if (wait_ms <= 0) {
 		return 0;
@@ -443,7 +445,7 @@ zend_long rlock_attempt_block(zend_long pttl, zend_long wait_ms)
 zend_long rlock_reply_block(const redisReply *r, zend_long wait_ms)
 {
 	if (r->type == REDIS_REPLY_INTEGER) {
-		return rlock_attempt_block((zend_long) r->integer, wait_ms);
+		return attempt_block((zend_long) r->integer, wait_ms);
 	}
 	return r->element[0]->integer == 1 ? -1 : (zend_long) r->element[2]->integer;
 }
@@ -458,7 +460,7 @@ bool rlock_reply_attempt(const rlock_server *s, redisReply *r, bool bare, zend_l
 	}
 	if (r->type == REDIS_REPLY_INTEGER) {
 		*res = (rlock_attempt) { .pttl = (zend_long) r->integer,
-			.block = rlock_attempt_block((zend_long) r->integer, wait_ms) };
+			.block = attempt_block((zend_long) r->integer, wait_ms) };
 		freeReplyObject(r);
 		return true;
 	}

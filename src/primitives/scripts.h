@@ -121,9 +121,6 @@ bool rlock_reply_holds(const redisReply *r, const zend_string *token);
  * that answers so: rlock_script_acquire), also the mutex's pttl >= -2 alone. The other
  * acquire scripts answer tables only: an integer from them is no "not acquired". */
 bool rlock_reply_is_attempt(const redisReply *r, bool bare);
-/* How long a caller that sent wait_ms waits for a hand-over of a key whose lease is pttl
- * (PTTL's -2, -1, or ms): until the lease ends, or the wait does; 0 without a wait. */
-zend_long rlock_attempt_block(zend_long pttl, zend_long wait_ms);
 /* r, for which rlock_reply_is_attempt() holds, from a call that sent wait_ms: -1 acquired,
  * else how long to wait. */
 zend_long rlock_reply_block(const redisReply *r, zend_long wait_ms);

@@ -16,7 +16,7 @@
 -- {1, token, fence} acquired (and "1" pushed on self, for the BLPOP sent right after this
 -- call); the key's PTTL (an integer) not, and with wait > 0 the caller counted among the
 -- waiters ("waiters" lives 500 to 1500 ms past the longest wait it covers): the caller blocks
--- until the holder's lease ends or its wait does (scripts.c: rlock_attempt_block()), the
+-- until the holder's lease ends or its wait does (scripts.c: attempt_block()), the
 -- {0, pttl, block} of the other acquires in one integer (Redis makes a table returned into
 -- a reply of 4 objects, and writes it with a writev). queued: the caller is counted
 -- already.
