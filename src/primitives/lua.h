@@ -270,7 +270,7 @@
 	"local function holds(v, token)\n" \
 	"  return v == token or v == token .. '+'\n" \
 	"end\n" \
-	"local n = #KEYS\n" \
+	"local n = #KEYS / 2\n" \
 	"local out = {}\n" \
 	"for i = 1, n do\n" \
 	"  local v = redis.pcall('get', KEYS[i])\n" \
@@ -281,7 +281,16 @@
 	"    out[i] = 1\n" \
 	"  elseif v == false then\n" \
 	"    out[i] = 2\n" \
-	"    if ttl < 0 then redis.call('set', KEYS[i], ARGV[i], 'PX', -ttl) out[i] = 3 end\n" \
+	"    if ttl < 0 then\n" \
+	"      redis.call('set', KEYS[i], ARGV[i], 'PX', -ttl)\n" \
+	"      out[i] = 3\n" \
+	"      local fence, f = tonumber(ARGV[2 * n + i]), KEYS[n + i]\n" \
+	"      local last = fence > 0 and redis.pcall('get', f)\n" \
+	"      if fence > 0 and type(last) ~= 'table' then\n" \
+	"        if (tonumber(last) or 0) < fence then redis.call('set', f, ARGV[2 * n + i], 'KEEPTTL') end\n" \
+	"        atleast(f, ARGV[3 * n + i])\n" \
+	"      end\n" \
+	"    end\n" \
 	"  elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then\n" \
 	"    redis.call('zadd', KEYS[i], 'XX', clock_ms() + ttl, ARGV[i])\n" \
 	"    atleast(KEYS[i], ttl)\n" \

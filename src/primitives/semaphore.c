@@ -269,9 +269,12 @@ static int sem_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, zend
 	zend_long sent = rlock_now_ms();
 
 	rlock_conn_begin(o, 0);
-	rlock_call_start(&c, &rlock_script_renew, 1, &key, NULL);
+	/* (no fencing counter: the key's own name in its place, a fencing token of 0) */
+	rlock_call_start(&c, &rlock_script_renew, 1, &key, key);
 	rlock_call_str(&c, h->token);
 	rlock_call_num(&c, 1, ttl);
+	rlock_call_num(&c, 2, 0);
+	rlock_call_num(&c, 3, 0);
 	redisReply *r = rlock_lock_run(o, key, &c, err);
 	if (!r) {
 		return -1;

@@ -53,10 +53,10 @@ static void keys_release(zend_string **keys, uint32_t n)
 	}
 }
 
-/* The watchdog renewing token's hold of key from now on (valid until valid_until, 0 unknown): nwd
- * entries, or NULL with err set. */
+/* The watchdog renewing token's hold of key from now on (valid until valid_until, 0 unknown;
+ * fence: its fencing token, 0 none): nwd entries, or NULL with err set. */
 static rlock_watchdog_entry **watch(const rlock_algo *a, const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long valid_until, uint32_t *nwd, rlock_err *err)
+	zend_long fence, zend_long valid_until, uint32_t *nwd, rlock_err *err)
 {
 	zend_string *keys[RLOCK_ALGO_MAX_KEYS];
 	uint32_t n = token_keys(a, key, keys);
@@ -64,7 +64,9 @@ static rlock_watchdog_entry **watch(const rlock_algo *a, const rlock_opts *o, ze
 	/* one renewal of the lock renews its n keys: the statistics count it on the first only */
 	uint64_t stats_key = n ? rlock_stats_watch_hash(a, key) : 0;
 	for (uint32_t i = 0; i < n && wd; i++) {
-		if (!(wd[i] = rlock_watchdog_watch(o, keys[i], token, o->ttl, valid_until, i == 0 ? stats_key : 0, err))) {
+		/* (the fencing counter is a mutex's: the one key its token lives in) */
+		if (!(wd[i] = rlock_watchdog_watch(o, keys[i], token, a->renewed ? 0 : fence, o->ttl, valid_until,
+				i == 0 ? stats_key : 0, err))) {
 			while (i-- > 0) {
 				rlock_watchdog_unwatch(wd[i]);
 			}
@@ -412,7 +414,7 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 			rc = rc < 0 ? -1 : 0;
 		}
 		zend_string_release(hold.token);
-		if (h && rc == 1 && o->watchdog && !h->wd && !(h->wd = watch(a, o, key, h->hold.token, h->hold.valid_until, &h->nwd, err))) {
+		if (h && rc == 1 && o->watchdog && !h->wd && !(h->wd = watch(a, o, key, h->hold.token, h->hold.fence, h->hold.valid_until, &h->nwd, err))) {
 			rc = -1;
 		}
 		if (rc != 0) {
@@ -441,7 +443,7 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 		zv = chain(id);
 	}
 	if (rc == 1 && o->watchdog && RLOCK_G(request_active)
-			&& !(wd = watch(a, o, key, out->token, out->valid_until, &nwd, err))) {
+			&& !(wd = watch(a, o, key, out->token, out->fence, out->valid_until, &nwd, err))) {
 		/* not renewed, not kept: give it back at once */
 		rlock_err ignored = {0};
 		a->release(o, key, out, &ignored);
@@ -483,7 +485,7 @@ int rlock_registry_add(const rlock_algo *a, rlock_opts *o, zend_string *key, con
 		zend_string_release(id);
 		return 0;
 	}
-	if (o->watchdog && !(wd = watch(a, o, key, hold->token, hold->valid_until, &nwd, err))) {
+	if (o->watchdog && !(wd = watch(a, o, key, hold->token, hold->fence, hold->valid_until, &nwd, err))) {
 		zend_string_release(id);
 		return -1;
 	}

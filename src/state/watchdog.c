@@ -108,6 +108,9 @@ struct rlock_watchdog_entry {
 	size_t key_len;
 	char *token;
 	size_t token_len;
+	char *fence_key;  /* a Redlock lock with fencing: its fencing counter (a leg: its group's) */
+	size_t fence_key_len;
+	int64_t fence;    /* a group: the hold's token, which a heal raises the counter back to */
 	int64_t ttl;      /* ms */
 	int64_t due;      /* monotonic ms of the next renewal (a leg: its group's) */
 	int64_t valid_until;  /* monotonic ms the lease ends, as the last renewal left it */
@@ -164,6 +167,7 @@ struct wd_server {
 	rlock_watchdog_entry **batch;
 	size_t batch_len;
 	char (*ttls)[24];
+	char (*fences)[2][24];  /* the fencing token a heal raises the counter to (0: none), its keep */
 	signed char *results;  /* WD_* */
 	size_t cap;
 	int trips;        /* round trips of the batch */
@@ -278,6 +282,7 @@ static void entry_free(rlock_watchdog_entry *e)
 	free(e->legs);
 	free(e->key);
 	free(e->token);
+	free(e->fence_key);
 	free(e);
 }
 
@@ -295,6 +300,7 @@ static void server_free(wd_server *s)
 #endif
 	free(s->batch);
 	free(s->ttls);
+	free(s->fences);
 	free(s->results);
 	for (uint32_t i = 0; i < s->nsentinels; i++) {
 		server_free(s->sentinels[i]);
@@ -601,7 +607,7 @@ static size_t chunk_of(const wd_server *s)
  * held. */
 static bool wd_reserve(wd_server *s, size_t n)
 {
-	size_t args = 3 + 3 * (n < BATCH_MAX ? n : BATCH_MAX);
+	size_t args = 3 + 6 * (n < BATCH_MAX ? n : BATCH_MAX);
 	void *p;
 
 	if (args > wd.args_cap) {
@@ -619,6 +625,8 @@ static bool wd_reserve(wd_server *s, size_t n)
 	s->batch = p;
 	if (!(p = realloc(s->ttls, cap * sizeof(*s->ttls)))) return false;
 	s->ttls = p;
+	if (!(p = realloc(s->fences, cap * sizeof(*s->fences)))) return false;
+	s->fences = p;
 	if (!(p = realloc(s->results, cap * sizeof(*s->results)))) return false;
 	s->results = p;
 	s->cap = cap;
@@ -662,6 +670,10 @@ static size_t wd_collect(wd_server *s, int64_t now)
 		s->batch[n] = e;
 		/* a leg's ttl negative: heal the master if it lost the key (the renew script) */
 		snprintf(s->ttls[n], sizeof(s->ttls[n]), "%" PRId64, g ? (g->heal ? -g->ttl_sent : g->ttl_sent) : e->ttl);
+		/* and the fencing counter that went with the key raised back to the hold's token */
+		int64_t fence = g && g->heal ? g->fence : 0;
+		snprintf(s->fences[n][0], sizeof(s->fences[n][0]), "%" PRId64, fence);
+		snprintf(s->fences[n][1], sizeof(s->fences[n][1]), "%" PRId64, fence ? (int64_t) rlock_fence_keep(g->ttl_sent) : 0);
 		if (g) {
 			g->legs_in_flight++;
 		}
@@ -671,8 +683,8 @@ static size_t wd_collect(wd_server *s, int64_t now)
 	return n;
 }
 
-/* The command for s's batch[first, first + k): EVALSHA (or EVAL) script k keys... tokens...
- * ttls... into the scratch argv; its argc. */
+/* The command for s's batch[first, first + k): EVALSHA (or EVAL) script 2k keys... fencing
+ * counters... tokens... ttls... fences... keeps... into the scratch argv; its argc. */
 static int wd_command(wd_server *s, size_t first, size_t k, bool eval, char *numkeys, size_t numkeys_size)
 {
 	int argc = 0;
@@ -680,11 +692,17 @@ static int wd_command(wd_server *s, size_t first, size_t k, bool eval, char *num
 	wd.lens[argc++] = eval ? 4 : 7;
 	wd.argv[argc] = eval ? wd.script_source : wd.script_sha;
 	wd.lens[argc++] = strlen(wd.argv[1]);
-	wd.lens[argc] = (size_t) snprintf(numkeys, numkeys_size, "%zu", k);
+	wd.lens[argc] = (size_t) snprintf(numkeys, numkeys_size, "%zu", 2 * k);
 	wd.argv[argc++] = numkeys;
 	for (size_t i = first; i < first + k; i++) {
 		wd.argv[argc] = s->batch[i]->key;
 		wd.lens[argc++] = s->batch[i]->key_len;
+	}
+	for (size_t i = first; i < first + k; i++) {
+		/* (none: the key's own name, in its slot, which the script leaves alone) */
+		const rlock_watchdog_entry *e = s->batch[i];
+		wd.argv[argc] = e->fence_key ? e->fence_key : e->key;
+		wd.lens[argc++] = e->fence_key ? e->fence_key_len : e->key_len;
 	}
 	for (size_t i = first; i < first + k; i++) {
 		wd.argv[argc] = s->batch[i]->token;
@@ -693,6 +711,12 @@ static int wd_command(wd_server *s, size_t first, size_t k, bool eval, char *num
 	for (size_t i = first; i < first + k; i++) {
 		wd.argv[argc] = s->ttls[i];
 		wd.lens[argc++] = strlen(s->ttls[i]);
+	}
+	for (int j = 0; j < 2; j++) {
+		for (size_t i = first; i < first + k; i++) {
+			wd.argv[argc] = s->fences[i][j];
+			wd.lens[argc++] = strlen(s->fences[i][j]);
+		}
 	}
 	return argc;
 }
@@ -988,9 +1012,9 @@ static void wd_give_back(void)
 	pthread_mutex_unlock(&wd.mutex);
 	for (b = list; b; b = b->next) {
 		wd_server *s = b->server;
-		const char *argv[6] = { "EVAL", wd.script_source, "1", b->key, b->token, "0" };
-		size_t lens[6] = { 4, strlen(wd.script_source), 1, b->key_len, b->token_len, 1 };
-		if (s->ctx && redisAppendCommandArgv(s->ctx, 6, argv, lens) != REDIS_OK) {
+		const char *argv[9] = { "EVAL", wd.script_source, "2", b->key, b->key, b->token, "0", "0", "0" };
+		size_t lens[9] = { 4, strlen(wd.script_source), 1, b->key_len, b->key_len, b->token_len, 1, 1, 1 };
+		if (s->ctx && redisAppendCommandArgv(s->ctx, 9, argv, lens) != REDIS_OK) {
 			wd_disconnect(s);
 		}
 	}
@@ -1816,6 +1840,8 @@ static rlock_watchdog_entry *group_watch(const rlock_opts *o, rlock_watchdog_ent
 		l->key_len = g->key_len;
 		l->token = g->token;
 		l->token_len = g->token_len;
+		l->fence_key = g->fence_key;
+		l->fence_key_len = g->fence_key_len;
 		l->ttl = g->ttl;
 		l->held = true;
 		l->state = WD_RENEWED;
@@ -1857,19 +1883,30 @@ static rlock_watchdog_entry *group_watch(const rlock_opts *o, rlock_watchdog_ent
 }
 
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long ttl, zend_long valid_until, uint64_t stats_key, rlock_err *err)
+	zend_long fence, zend_long ttl, zend_long valid_until, uint64_t stats_key, rlock_err *err)
 {
 	rlock_watchdog_entry *e = calloc(1, sizeof(*e));
+	/* a heal sets a Redlock master's fencing counter back too (the key's companion) */
+	zend_string *counter = o->nservers > 0 && o->fencing && fence > 0 ? rlock_keys_companion(key, "fence") : NULL;
 	wd_server *s;
 	int rc;
 
 	if (!e || !(e->key = copy_bytes(ZSTR_VAL(key), ZSTR_LEN(key)))
-			|| !(e->token = copy_bytes(ZSTR_VAL(token), ZSTR_LEN(token)))) {
+			|| !(e->token = copy_bytes(ZSTR_VAL(token), ZSTR_LEN(token)))
+			|| (counter && !(e->fence_key = copy_bytes(ZSTR_VAL(counter), ZSTR_LEN(counter))))) {
 		rlock_err_set(err, RLOCK_ERR_REPLY, o->server.label, "watchdog: out of memory");
 		if (e) {
 			entry_free(e);
 		}
+		if (counter) {
+			zend_string_release(counter);
+		}
 		return NULL;
+	}
+	if (counter) {
+		e->fence_key_len = ZSTR_LEN(counter);
+		e->fence = fence;
+		zend_string_release(counter);
 	}
 	e->key_len = ZSTR_LEN(key);
 	e->token_len = ZSTR_LEN(token);
@@ -1983,10 +2020,11 @@ void rlock_watchdog_mshutdown(void)
 }
 
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long ttl, zend_long valid_until, uint64_t stats_key, rlock_err *err)
+	zend_long fence, zend_long ttl, zend_long valid_until, uint64_t stats_key, rlock_err *err)
 {
 	(void) key;
 	(void) token;
+	(void) fence;
 	(void) ttl;
 	(void) valid_until;
 	(void) stats_key;

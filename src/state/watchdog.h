@@ -22,7 +22,8 @@ typedef struct {
 void rlock_watchdog_minit(void);
 void rlock_watchdog_mshutdown(void);
 
-/* Renew key (held with token) to ttl ms every ttl/3 from now on (renewals and failures
+/* Renew key (held with token; fence: the hold's fencing token, 0 none, which a Redlock
+ * master's heal sets its counter back to) to ttl ms every ttl/3 from now on (renewals and failures
  * counted in the statistics under stats_key: rlock_stats_watch_hash(); 0 none; valid_until:
  * when the hold's validity ends as the acquire found it, rlock_now_ms(), 0 unknown: a
  * Redlock lock is lost at the latest then unless renewed), starting the thread if it
@@ -30,7 +31,7 @@ void rlock_watchdog_mshutdown(void);
  * when the thread cannot be started. A renewal that finds it lost sets the calling thread's
  * RLOCK_G(lost_pending) and EG(vm_interrupt) (src/state/lost.c), until it is unwatched. */
 rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key, zend_string *token,
-	zend_long ttl, zend_long valid_until, uint64_t stats_key, rlock_err *err);
+	zend_long fence, zend_long ttl, zend_long valid_until, uint64_t stats_key, rlock_err *err);
 
 /* Stop renewing and give the entry back: whether a renewal had found it lost (the last word:
  * no renewal runs after). */

@@ -13,13 +13,14 @@ $real = rlock_test_own_server();
 $junk = ["-MOVED 1 127.0.0.1:0\r\n", "-MOVED 1 127.0.0.1:99999\r\n", "-MOVED\r\n", "-ASK 1 :abc\r\n",
     "-MOVED 1 " . str_repeat('h', 300) . ":7000\r\n", "-ASK 1 bad\x01host:7000\r\n", "-MOVED 1 127.0.0.1:\r\n"];
 // one node serving every slot: it grants the lock (SET), and answers renewals with the junk,
-// then with a MOVED to the real server
+// then with a MOVED to the real server (a renewal: the renew script with 2 keys, the key and
+// its fencing counter's place)
 $fake = rlock_fake_redis(function (array $argv, int $n, array $me) use ($junk, $real): string {
     static $renewals = 0;
     return match (strtoupper($argv[0])) {
         'CLUSTER' => rlock_resp([[0, 16383, ['127.0.0.1', $me['port']]]]),
         'SET' => "+OK\r\n",
-        'EVALSHA', 'EVAL' => $argv[2] === '1' ? ($junk[$renewals++] ?? "-MOVED 1 :{$real['port']}\r\n") : ":1\r\n",
+        'EVALSHA', 'EVAL' => $argv[2] === '2' ? ($junk[$renewals++] ?? "-MOVED 1 :{$real['port']}\r\n") : ":1\r\n",
         default => "+OK\r\n",
     };
 });
@@ -33,7 +34,7 @@ for ($deadline = hrtime(true) + 20e9 * $s; $real['cmd']('PTTL', $l->key()) > $tt
 }
 var_dump($real['cmd']('PTTL', $l->key()) <= $ttl, $l->lost());
 var_dump(rlock_test_info('Watchdog renewals that failed') >= count($junk));
-$renews = array_filter($fake['commands'](), fn ($c) => strtoupper($c[0]) === 'EVALSHA' && $c[2] === '1');
+$renews = array_filter($fake['commands'](), fn ($c) => strtoupper($c[0]) === 'EVALSHA' && $c[2] === '2');
 echo count($renews) > count($junk) ? "the fake asked past its junk\n" : "too few renewals on the fake\n";
 var_dump($l->unlock());
 ?>
