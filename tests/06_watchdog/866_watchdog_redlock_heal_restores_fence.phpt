@@ -9,40 +9,43 @@ rlock
 require __DIR__ . '/../watchdog.inc';
 $s = rlock_test_slow();
 $m = [rlock_test_own_server(), rlock_test_own_server(), rlock_test_own_server()];
-$o = ['servers' => array_column($m, 'dsn'), 'ttl' => 1000 * $s, 'fencing' => true, 'watchdog' => true, 'prefix' => 'f866:'];
+$o = ['servers' => array_column($m, 'dsn'), 'ttl' => 1000 * $s, 'fencing' => true, 'watchdog' => true,
+    'prefix' => 'f866:'];
 $l = new RLock('a', $o);
 var_dump($l->tryLock());
 $key = $l->key();
 $fence = rlock_test_companion($key, 'fence');
 $token = $l->fencingToken();
 $ours = fn (int $i) => $m[$i]['cmd']('GET', $key) === $l->token();
-
-// B, then C restart: each heal (awaited, with a deadline) sets the key there again, and the
-// counter back to the holder's token, kept past the lease as an acquire keeps it
-foreach ([1, 2] as $i) {
+// master i restarts (with what restore puts there, in the same MULTI: before any heal), and
+// its heal is awaited, with a deadline
+$restart = function (int $i, array $restore = []) use ($m, $ours, $s): bool {
+    $m[$i]['cmd']('MULTI');
     $m[$i]['cmd']('FLUSHALL');
+    if ($restore) {
+        $m[$i]['cmd'](...$restore);
+    }
+    $m[$i]['cmd']('EXEC');
     for ($deadline = hrtime(true) + 5e9 * $s; !$ours($i) && hrtime(true) < $deadline;) {
         rlock_test_sleep(10);
     }
-    echo "healed: ", json_encode($ours($i)), ", counter at the token: ",
+    return $ours($i);
+};
+
+// B, then C restart: each heal sets the key there again, and the counter back to the
+// holder's token, kept past the lease as an acquire keeps it
+foreach ([1, 2] as $i) {
+    echo "healed: ", json_encode($restart($i)), ", counter at the token: ",
         json_encode($m[$i]['cmd']('GET', $fence) === (string) $token), ", kept past the lease: ",
         json_encode($m[$i]['cmd']('PTTL', $fence) > 1000 * $s), "\n";
 }
 // a counter found above the token (raised since by another's issue: no heal then, but a
 // counter is never lowered) stays
-$m[1]['cmd']('FLUSHALL');
-$m[1]['cmd']('SET', $fence, (string) ($token + 1000));
-for ($deadline = hrtime(true) + 5e9 * $s; !$ours(1) && hrtime(true) < $deadline;) {
-    rlock_test_sleep(10);
-}
-echo "healed: ", json_encode($ours(1)), ", counter kept above: ", json_encode($m[1]['cmd']('GET', $fence) === (string) ($token + 1000)), "\n";
+echo "healed: ", json_encode($restart(1, ['SET', $fence, (string) ($token + 1000)])), ", counter kept above: ",
+    json_encode($m[1]['cmd']('GET', $fence) === (string) ($token + 1000)), "\n";
 // a counter of another type (a user's doing) is left as it is, and the heal goes on
-$m[2]['cmd']('FLUSHALL');
-$m[2]['cmd']('RPUSH', $fence, 'x');
-for ($deadline = hrtime(true) + 5e9 * $s; !$ours(2) && hrtime(true) < $deadline;) {
-    rlock_test_sleep(10);
-}
-echo "healed: ", json_encode($ours(2)), ", counter left alone: ", json_encode($m[2]['cmd']('TYPE', $fence) === 'list'), "\n";
+echo "healed: ", json_encode($restart(2, ['RPUSH', $fence, 'x'])), ", counter left alone: ",
+    json_encode($m[2]['cmd']('TYPE', $fence) === 'list'), "\n";
 var_dump($l->lost(), $l->isAcquired(), $l->fencingToken() === $token);
 var_dump($l->unlock());
 ?>
