@@ -270,6 +270,7 @@
 	"local function holds(v, token)\n" \
 	"  return v == token or v == token .. '+'\n" \
 	"end\n" \
+	"if #KEYS % 2 == 1 then return redis.error_reply('ERR renew: a fencing counter for each key') end\n" \
 	"local n = #KEYS / 2\n" \
 	"local out = {}\n" \
 	"for i = 1, n do\n" \

@@ -648,7 +648,9 @@ static int redlock_extend(const rlock_opts *o, zend_string *key, rlock_hold *h, 
 	 * was given back, or its reply was lost) would count here as still ours: only the
 	 * masters that kept our token then count, never one set again. */
 	if (h->valid_until > start) {
-		rlock_call_extend_heal(&c, k, h->token, ttl, o->fencing ? h->fence : 0);
+		/* (the hold's fence, 0 or -1 none, not o's "fencing": a fenced hold re-entered by an
+		 * object without it heals the counter all the same) */
+		rlock_call_extend_heal(&c, k, h->token, ttl, MAX(h->fence, 0));
 	} else {
 		rlock_call_extend(&c, &k->keys[0], h->token, ttl);
 	}

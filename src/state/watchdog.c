@@ -1886,8 +1886,9 @@ rlock_watchdog_entry *rlock_watchdog_watch(const rlock_opts *o, zend_string *key
 	zend_long fence, zend_long ttl, zend_long valid_until, uint64_t stats_key, rlock_err *err)
 {
 	rlock_watchdog_entry *e = calloc(1, sizeof(*e));
-	/* a heal sets a Redlock master's fencing counter back too (the key's companion) */
-	zend_string *counter = o->nservers > 0 && o->fencing && fence > 0 ? rlock_keys_companion(key, "fence") : NULL;
+	/* a heal sets a Redlock master's fencing counter back too (the key's companion): the
+	 * hold's fence says, not o's "fencing" (a fenced hold re-entered by an object without it) */
+	zend_string *counter = o->nservers > 0 && fence > 0 ? rlock_keys_companion(key, "fence") : NULL;
 	wd_server *s;
 	int rc;
 

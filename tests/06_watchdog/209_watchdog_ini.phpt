@@ -10,13 +10,14 @@ rlock.watchdog=1
 <?php
 require __DIR__ . '/../watchdog.inc';
 /* the lease and the wait scale with the slow factor: under valgrind on a busy machine the
- * renewal thread can start later than a 300 ms lease lasts */
+ * renewal thread can start later than a 300 ms lease lasts (and so it did once without
+ * valgrind, beside a CI run: a lease of 1 s) */
 $s = rlock_test_slow();
-$on = new RLock('a', rlock_test_options(['ttl' => 300 * $s]));
-$off = new RLock('b', rlock_test_options(['ttl' => 300 * $s, 'watchdog' => false]));
+$on = new RLock('a', rlock_test_options(['ttl' => 1000 * $s]));
+$off = new RLock('b', rlock_test_options(['ttl' => 1000 * $s, 'watchdog' => false]));
 $on->tryLock();
 $off->tryLock();
-rlock_test_sleep(600 * $s);
+rlock_test_sleep(2000 * $s);
 var_dump(rlock_test_cmd('EXISTS', $on->key()), rlock_test_cmd('EXISTS', $off->key()));
 var_dump($on->unlock(), $off->unlock());
 /* the php.ini default applies to Redlock locks too (a lease long enough to outlast phpinfo()

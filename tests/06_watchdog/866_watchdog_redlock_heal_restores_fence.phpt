@@ -16,7 +16,10 @@ var_dump($l->tryLock());
 $key = $l->key();
 $fence = rlock_test_companion($key, 'fence');
 $token = $l->fencingToken();
-$ours = fn (int $i) => $m[$i]['cmd']('GET', $key) === $l->token();
+// whether master i has the key of the lock $l is now, under its token
+$ours = function (int $i) use ($m, &$l): bool {
+    return $m[$i]['cmd']('GET', $l->key()) === $l->token();
+};
 // master i restarts (with what restore puts there, in the same MULTI: before any heal), and
 // its heal is awaited, with a deadline
 $restart = function (int $i, array $restore = []) use ($m, $ours, $s): bool {
@@ -48,6 +51,24 @@ echo "healed: ", json_encode($restart(2, ['RPUSH', $fence, 'x'])), ", counter le
     json_encode($m[2]['cmd']('TYPE', $fence) === 'list'), "\n";
 var_dump($l->lost(), $l->isAcquired(), $l->fencingToken() === $token);
 var_dump($l->unlock());
+
+// the hold's fence, not the object's option: a fenced hold re-entered by an object without
+// fencing (and with the watchdog) heals the counter all the same, by the watchdog and by
+// extend()
+$outer = new RLock('b', ['fencing' => true, 'watchdog' => false] + $o);
+$inner = new RLock('b', ['fencing' => false] + $o);
+var_dump($outer->tryLock(), $inner->tryLock());
+[$l, $fence, $token] = [$outer, rlock_test_companion($outer->key(), 'fence'), $outer->fencingToken()];
+echo "healed: ", json_encode($restart(0)), ", counter at the token: ",
+    json_encode($m[0]['cmd']('GET', $fence) === (string) $token), "\n";
+// (an extend() puts the watchdog's next round a third of the lease away: the heal below is
+// extend()'s)
+$inner->extend();
+$m[1]['cmd']('FLUSHALL');
+var_dump($inner->extend());
+echo "extend healed: ", json_encode($ours(1)), ", counter at the token: ",
+    json_encode($m[1]['cmd']('GET', $fence) === (string) $token), "\n";
+var_dump($inner->unlock(), $outer->unlock());
 ?>
 --EXPECT--
 bool(true)
@@ -57,5 +78,12 @@ healed: true, counter kept above: true
 healed: true, counter left alone: true
 bool(false)
 bool(true)
+bool(true)
+bool(true)
+bool(true)
+bool(true)
+healed: true, counter at the token: true
+bool(true)
+extend healed: true, counter at the token: true
 bool(true)
 bool(true)

@@ -14,6 +14,7 @@
 --@include lib/atleast.lua
 --@include lib/clock_ms.lua
 --@include lib/holds.lua
+if #KEYS % 2 == 1 then return redis.error_reply('ERR renew: a fencing counter for each key') end
 local n = #KEYS / 2
 local out = {}
 for i = 1, n do
