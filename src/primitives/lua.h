@@ -286,10 +286,12 @@
 	"      redis.call('set', KEYS[i], ARGV[i], 'PX', -ttl)\n" \
 	"      out[i] = 3\n" \
 	"      local fence, f = tonumber(ARGV[2 * n + i]), KEYS[n + i]\n" \
-	"      local last = fence > 0 and redis.pcall('get', f)\n" \
-	"      if fence > 0 and type(last) ~= 'table' then\n" \
-	"        if (tonumber(last) or 0) < fence then redis.call('set', f, ARGV[2 * n + i], 'KEEPTTL') end\n" \
-	"        atleast(f, ARGV[3 * n + i])\n" \
+	"      if fence > 0 then\n" \
+	"        local last = redis.pcall('get', f)\n" \
+	"        if type(last) ~= 'table' then\n" \
+	"          if (tonumber(last) or 0) < fence then redis.call('set', f, ARGV[2 * n + i], 'KEEPTTL') end\n" \
+	"          atleast(f, ARGV[3 * n + i])\n" \
+	"        end\n" \
 	"      end\n" \
 	"    end\n" \
 	"  elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then\n" \

@@ -414,7 +414,8 @@ static int acquire(const rlock_algo *a, rlock_opts *o, zend_string *key, zend_lo
 			rc = rc < 0 ? -1 : 0;
 		}
 		zend_string_release(hold.token);
-		if (h && rc == 1 && o->watchdog && !h->wd && !(h->wd = watch(a, o, key, h->hold.token, h->hold.fence, h->hold.valid_until, &h->nwd, err))) {
+		if (h && rc == 1 && o->watchdog && !h->wd
+				&& !(h->wd = watch(a, o, key, h->hold.token, h->hold.fence, h->hold.valid_until, &h->nwd, err))) {
 			rc = -1;
 		}
 		if (rc != 0) {

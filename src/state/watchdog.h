@@ -23,8 +23,8 @@ void rlock_watchdog_minit(void);
 void rlock_watchdog_mshutdown(void);
 
 /* Renew key (held with token; fence: the hold's fencing token, 0 none, which a Redlock
- * master's heal sets its counter back to) to ttl ms every ttl/3 from now on (renewals and failures
- * counted in the statistics under stats_key: rlock_stats_watch_hash(); 0 none; valid_until:
+ * master's heal sets its counter back to) to ttl ms every ttl/3 from now on (renewals and
+ * failures counted in the statistics under stats_key: rlock_stats_watch_hash(); 0 none; valid_until:
  * when the hold's validity ends as the acquire found it, rlock_now_ms(), 0 unknown: a
  * Redlock lock is lost at the latest then unless renewed), starting the thread if it
  * does not run. Copies what it needs: nothing of o, key or token is kept. NULL with err set

@@ -30,11 +30,13 @@ for i = 1, n do
       redis.call('set', KEYS[i], ARGV[i], 'PX', -ttl)
       out[i] = 3
       local fence, f = tonumber(ARGV[2 * n + i]), KEYS[n + i]
-      -- (a counter of another type, the user's doing, stops no other key's renewal)
-      local last = fence > 0 and redis.pcall('get', f)
-      if fence > 0 and type(last) ~= 'table' then
-        if (tonumber(last) or 0) < fence then redis.call('set', f, ARGV[2 * n + i], 'KEEPTTL') end
-        atleast(f, ARGV[3 * n + i])
+      if fence > 0 then
+        -- (a counter of another type, the user's doing, stops no other key's renewal)
+        local last = redis.pcall('get', f)
+        if type(last) ~= 'table' then
+          if (tonumber(last) or 0) < fence then redis.call('set', f, ARGV[2 * n + i], 'KEEPTTL') end
+          atleast(f, ARGV[3 * n + i])
+        end
       end
     end
   elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then
