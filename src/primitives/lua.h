@@ -93,6 +93,10 @@
 	"  ms = tonumber(ms)\n" \
 	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
 	"end\n" \
+	"local function raise(counter, fence, keep)\n" \
+	"  if (tonumber(redis.call('get', counter)) or 0) < tonumber(fence) then redis.call('set', counter, fence, 'KEEPTTL') end\n" \
+	"  atleast(counter, keep)\n" \
+	"end\n" \
 	"local function holds(v, token)\n" \
 	"  return v == token or v == token .. '+'\n" \
 	"end\n" \
@@ -100,10 +104,7 @@
 	"if holds(v, ARGV[1]) then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end\n" \
 	"if v then return 0 end\n" \
 	"redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])\n" \
-	"if tonumber(ARGV[3]) > 0 then\n" \
-	"  if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[3]) then redis.call('set', KEYS[2], ARGV[3], 'KEEPTTL') end\n" \
-	"  atleast(KEYS[2], ARGV[4])\n" \
-	"end\n" \
+	"if tonumber(ARGV[3]) > 0 then raise(KEYS[2], ARGV[3], ARGV[4]) end\n" \
 	"return 2\n"
 
 /* src/primitives/lua/lock/fence_floor.lua */
@@ -112,13 +113,16 @@
 	"  ms = tonumber(ms)\n" \
 	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
 	"end\n" \
+	"local function raise(counter, fence, keep)\n" \
+	"  if (tonumber(redis.call('get', counter)) or 0) < tonumber(fence) then redis.call('set', counter, fence, 'KEEPTTL') end\n" \
+	"  atleast(counter, keep)\n" \
+	"end\n" \
 	"local function holds(v, token)\n" \
 	"  return v == token or v == token .. '+'\n" \
 	"end\n" \
 	"local v = redis.call('get', KEYS[1])\n" \
 	"if not holds(v, ARGV[3]) then return 0 end\n" \
-	"if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[1]) then redis.call('set', KEYS[2], ARGV[1], 'KEEPTTL') end\n" \
-	"atleast(KEYS[2], ARGV[2])\n" \
+	"raise(KEYS[2], ARGV[1], ARGV[2])\n" \
 	"return 1\n"
 
 /* src/primitives/lua/lock/force_release.lua */
@@ -263,6 +267,10 @@
 	"  ms = tonumber(ms)\n" \
 	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
 	"end\n" \
+	"local function raise(counter, fence, keep)\n" \
+	"  if (tonumber(redis.call('get', counter)) or 0) < tonumber(fence) then redis.call('set', counter, fence, 'KEEPTTL') end\n" \
+	"  atleast(counter, keep)\n" \
+	"end\n" \
 	"local function clock_ms()\n" \
 	"  local t = redis.call('time')\n" \
 	"  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n" \
@@ -285,13 +293,9 @@
 	"    if ttl < 0 then\n" \
 	"      redis.call('set', KEYS[i], ARGV[i], 'PX', -ttl)\n" \
 	"      out[i] = 3\n" \
-	"      local fence, f = tonumber(ARGV[2 * n + i]), KEYS[n + i]\n" \
-	"      if fence > 0 then\n" \
-	"        local last = redis.pcall('get', f)\n" \
-	"        if type(last) ~= 'table' then\n" \
-	"          if (tonumber(last) or 0) < fence then redis.call('set', f, ARGV[2 * n + i], 'KEEPTTL') end\n" \
-	"          atleast(f, ARGV[3 * n + i])\n" \
-	"        end\n" \
+	"      local f = KEYS[n + i]\n" \
+	"      if tonumber(ARGV[2 * n + i]) > 0 and type(redis.pcall('get', f)) ~= 'table' then\n" \
+	"        raise(f, ARGV[2 * n + i], ARGV[3 * n + i])\n" \
 	"      end\n" \
 	"    end\n" \
 	"  elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then\n" \

@@ -5,13 +5,11 @@
 -- caller counts a heal only when a quorum of masters extended in the same call, and
 -- releases it otherwise (redlock.c).
 --@include lib/atleast.lua
+--@include lib/raise.lua
 --@include lib/holds.lua
 local v = redis.call('get', KEYS[1])
 if holds(v, ARGV[1]) then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end
 if v then return 0 end
 redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-if tonumber(ARGV[3]) > 0 then
-  if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[3]) then redis.call('set', KEYS[2], ARGV[3], 'KEEPTTL') end
-  atleast(KEYS[2], ARGV[4])
-end
+if tonumber(ARGV[3]) > 0 then raise(KEYS[2], ARGV[3], ARGV[4]) end
 return 2

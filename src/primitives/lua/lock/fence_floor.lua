@@ -3,9 +3,9 @@
 -- (the lease ran out before the raise came) 0, and nothing changed: a raise that counts
 -- came while the holder still had this master, so whoever takes it next comes after it.
 --@include lib/atleast.lua
+--@include lib/raise.lua
 --@include lib/holds.lua
 local v = redis.call('get', KEYS[1])
 if not holds(v, ARGV[3]) then return 0 end
-if (tonumber(redis.call('get', KEYS[2])) or 0) < tonumber(ARGV[1]) then redis.call('set', KEYS[2], ARGV[1], 'KEEPTTL') end
-atleast(KEYS[2], ARGV[2])
+raise(KEYS[2], ARGV[1], ARGV[2])
 return 1

@@ -12,6 +12,7 @@
 -- by the server's clock, the key living as long as its longest lease). Run by the watchdog
 -- thread on its own connections.
 --@include lib/atleast.lua
+--@include lib/raise.lua
 --@include lib/clock_ms.lua
 --@include lib/holds.lua
 if #KEYS % 2 == 1 then return redis.error_reply('ERR renew: a fencing counter for each key') end
@@ -29,14 +30,11 @@ for i = 1, n do
     if ttl < 0 then
       redis.call('set', KEYS[i], ARGV[i], 'PX', -ttl)
       out[i] = 3
-      local fence, f = tonumber(ARGV[2 * n + i]), KEYS[n + i]
-      if fence > 0 then
-        -- (a counter of another type, the user's doing, stops no other key's renewal)
-        local last = redis.pcall('get', f)
-        if type(last) ~= 'table' then
-          if (tonumber(last) or 0) < fence then redis.call('set', f, ARGV[2 * n + i], 'KEEPTTL') end
-          atleast(f, ARGV[3 * n + i])
-        end
+      -- (a counter of another type, the user's doing, is left alone: it stops no other key's
+      -- renewal)
+      local f = KEYS[n + i]
+      if tonumber(ARGV[2 * n + i]) > 0 and type(redis.pcall('get', f)) ~= 'table' then
+        raise(f, ARGV[2 * n + i], ARGV[3 * n + i])
       end
     end
   elseif type(v) == 'table' and type(redis.pcall('zscore', KEYS[i], ARGV[i])) == 'string' then
