@@ -105,6 +105,39 @@ static void set_aside(zend_object **thrown, zend_execute_data *ex)
 	}
 }
 
+/* The engine takes a SEND at the op an exception is thrown from for made: its handling
+ * (HANDLE_EXCEPTION: cleanup_unfinished_calls()) frees that argument's slot in the call being
+ * prepared, with the slots of those sent before it. Thrown from an interrupt, at the op the
+ * code was about to run (the target of a jump: f($c ? 1 : 2), after the ternary), that SEND
+ * has not run: its slot holds what an earlier call left there, freed once more (an object
+ * still in use freed: the API fuzz found it; pcntl's signal handlers that throw meet it too).
+ * Emptied first, as the engine empties the op's own result before it frees that
+ * (zend_interrupt_helper). */
+static void unsent_arg_forget(zend_execute_data *ex, const zend_op *at)
+{
+	if (!ex->call) {
+		return;
+	}
+	switch (at->opcode) {
+		case ZEND_SEND_VAL:
+		case ZEND_SEND_VAL_EX:
+		case ZEND_SEND_VAR:
+		case ZEND_SEND_VAR_EX:
+		case ZEND_SEND_FUNC_ARG:
+		case ZEND_SEND_REF:
+		case ZEND_SEND_VAR_NO_REF:
+		case ZEND_SEND_VAR_NO_REF_EX:
+		case ZEND_SEND_USER:
+			/* (a named argument, op2 its name, is not counted: its slot is found as it is sent) */
+			if (at->op2_type != IS_CONST) {
+				ZVAL_UNDEF(ZEND_CALL_VAR(ex->call, at->result.var));
+			}
+			break;
+		default:
+			break;
+	}
+}
+
 /* Call every callback due, each once. One that throws does not keep the others from running
  * (its exception is kept aside meanwhile, as the engine does around destructors): the
  * exceptions surface together where the code runs, the later one's getPrevious() the earlier.
@@ -168,6 +201,11 @@ static void dispatch(rlock_ctx cur)
 	} else if (thrown) {
 		/* thrown where the code runs */
 		zend_throw_exception_internal(thrown);
+	}
+	/* (one of ours, or exit(), thrown at the op the code was about to run) */
+	if (EG(exception) && ex && at && ex->func && ZEND_USER_CODE(ex->func->type)
+			&& ex->opline->opcode == ZEND_HANDLE_EXCEPTION && EG(opline_before_exception) == at) {
+		unsent_arg_forget(ex, at);
 	}
 }
 
