@@ -105,19 +105,20 @@ static void set_aside(zend_object **thrown, zend_execute_data *ex)
 	}
 }
 
-/* The engine takes a SEND at the op an exception is thrown from for made: its handling
- * (HANDLE_EXCEPTION: cleanup_unfinished_calls()) frees that argument's slot in the call being
- * prepared, with the slots of those sent before it. Thrown from an interrupt, at the op the
- * code was about to run (the target of a jump: f($c ? 1 : 2), after the ternary), that SEND
- * has not run: its slot holds what an earlier call left there, freed once more (an object
- * still in use freed: the API fuzz found it; pcntl's signal handlers that throw meet it too).
- * Emptied first, as the engine empties the op's own result before it frees that
- * (zend_interrupt_helper). */
-static void unsent_arg_forget(zend_execute_data *ex, const zend_op *at)
+/* What the engine's exception handling frees at the op an exception is thrown from, taking
+ * that op for run, when it has not: thrown from an interrupt, it is the op the code was about
+ * to run (the target of a jump, the op after an internal call). Made right first, as the
+ * engine empties that op's own result before it frees it (zend_interrupt_helper):
+ * - a SEND (f($c ? 1 : 2), at the ternary's jump): HANDLE_EXCEPTION (cleanup_unfinished_calls)
+ *   frees that argument's slot in the call being prepared with those sent before it; the slot
+ *   holds what an earlier call left there, freed once more: emptied;
+ * - a ROPE_ADD ("x{$o->m()}y", after the call): the rope's cleanup (cleanup_live_vars) frees
+ *   its parts up to the one that op adds, which holds what an earlier rope left there: given
+ *   an empty string, and the value the op would have taken (the call's) freed, as it would have.
+ * An object still in use lost a reference each time, then was freed: the API fuzz found it;
+ * pcntl's signal handlers that throw meet it too. */
+static void unrun_op_settle(zend_execute_data *ex, const zend_op *at)
 {
-	if (!ex->call) {
-		return;
-	}
 	switch (at->opcode) {
 		case ZEND_SEND_VAL:
 		case ZEND_SEND_VAL_EX:
@@ -129,8 +130,15 @@ static void unsent_arg_forget(zend_execute_data *ex, const zend_op *at)
 		case ZEND_SEND_VAR_NO_REF_EX:
 		case ZEND_SEND_USER:
 			/* (a named argument, op2 its name, is not counted: its slot is found as it is sent) */
-			if (at->op2_type != IS_CONST) {
+			if (ex->call && at->op2_type != IS_CONST) {
 				ZVAL_UNDEF(ZEND_CALL_VAR(ex->call, at->result.var));
+			}
+			break;
+		case ZEND_ROPE_ADD:
+			((zend_string **) ZEND_CALL_VAR(ex, at->op1.var))[at->extended_value] = ZSTR_EMPTY_ALLOC();
+			if (at->op2_type & (IS_TMP_VAR | IS_VAR)) {
+				zval_ptr_dtor_nogc(ZEND_CALL_VAR(ex, at->op2.var));
+				ZVAL_UNDEF(ZEND_CALL_VAR(ex, at->op2.var));
 			}
 			break;
 		default:
@@ -205,7 +213,7 @@ static void dispatch(rlock_ctx cur)
 	/* (one of ours, or exit(), thrown at the op the code was about to run) */
 	if (EG(exception) && ex && at && ex->func && ZEND_USER_CODE(ex->func->type)
 			&& ex->opline->opcode == ZEND_HANDLE_EXCEPTION && EG(opline_before_exception) == at) {
-		unsent_arg_forget(ex, at);
+		unrun_op_settle(ex, at);
 	}
 }
 
