@@ -112,11 +112,18 @@ static void set_aside(zend_object **thrown, zend_execute_data *ex)
  * - a SEND (f($c ? 1 : 2), at the ternary's jump): HANDLE_EXCEPTION (cleanup_unfinished_calls)
  *   frees that argument's slot in the call being prepared with those sent before it; the slot
  *   holds what an earlier call left there, freed once more: emptied;
- * - a ROPE_ADD ("x{$o->m()}y", after the call): the rope's cleanup (cleanup_live_vars) frees
- *   its parts up to the one that op adds, which holds what an earlier rope left there: given
- *   an empty string, and the value the op would have taken (the call's) freed, as it would have.
+ * - a ROPE_INIT or ROPE_ADD (a string built at a loop's first op, "$name-$i"; "x{$o->m()}y"
+ *   after the call): the rope's cleanup (cleanup_live_vars) frees its parts up to the one that
+ *   op adds, which holds what an earlier rope left there: given an empty string, and the value
+ *   the op would have taken freed, as it would have;
+ * - an END_SILENCE (@f(), after the call): the @'s range ends before it, error_reporting would
+ *   stay silenced for the rest of the request: given back, as the op does.
  * An object still in use lost a reference each time, then was freed: the API fuzz found it;
- * pcntl's signal handlers that throw meet it too. */
+ * pcntl's signal handlers that throw meet it too (PHP 8.4 interrupts an internal call before
+ * it returns: the jumps' cases are left there). Called from zend_call_function()'s look after
+ * an internal function instead (an internal error handler, a destructor), the op at is still
+ * running: a SEND_VAR_NO_REF's notice, say, comes after it filled the slot, which then leaks
+ * (not freed twice). */
 static void unrun_op_settle(zend_execute_data *ex, const zend_op *at)
 {
 	switch (at->opcode) {
@@ -134,11 +141,21 @@ static void unrun_op_settle(zend_execute_data *ex, const zend_op *at)
 				ZVAL_UNDEF(ZEND_CALL_VAR(ex->call, at->result.var));
 			}
 			break;
+		case ZEND_ROPE_INIT:
 		case ZEND_ROPE_ADD:
-			((zend_string **) ZEND_CALL_VAR(ex, at->op1.var))[at->extended_value] = ZSTR_EMPTY_ALLOC();
+			/* (the rope is the op's result; a ROPE_INIT's live range takes it in: its part 0) */
+			((zend_string **) ZEND_CALL_VAR(ex, at->result.var))[at->opcode == ZEND_ROPE_INIT ? 0 : at->extended_value]
+				= ZSTR_EMPTY_ALLOC();
 			if (at->op2_type & (IS_TMP_VAR | IS_VAR)) {
 				zval_ptr_dtor_nogc(ZEND_CALL_VAR(ex, at->op2.var));
 				ZVAL_UNDEF(ZEND_CALL_VAR(ex, at->op2.var));
+			}
+			break;
+		case ZEND_END_SILENCE:
+			/* the @'s live range ends before this op: nothing else gives error_reporting back */
+			if (E_HAS_ONLY_FATAL_ERRORS(EG(error_reporting))
+					&& !E_HAS_ONLY_FATAL_ERRORS(Z_LVAL_P(ZEND_CALL_VAR(ex, at->op1.var)))) {
+				EG(error_reporting) = Z_LVAL_P(ZEND_CALL_VAR(ex, at->op1.var));
 			}
 			break;
 		default:
@@ -211,7 +228,7 @@ static void dispatch(rlock_ctx cur)
 		zend_throw_exception_internal(thrown);
 	}
 	/* (one of ours, or exit(), thrown at the op the code was about to run) */
-	if (EG(exception) && ex && at && ex->func && ZEND_USER_CODE(ex->func->type)
+	if (EG(exception) && ex && ex->func && ZEND_USER_CODE(ex->func->type) && at
 			&& ex->opline->opcode == ZEND_HANDLE_EXCEPTION && EG(opline_before_exception) == at) {
 		unrun_op_settle(ex, at);
 	}
