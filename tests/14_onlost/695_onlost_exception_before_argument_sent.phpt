@@ -8,7 +8,7 @@ rlock
 max_execution_time=300
 --FILE--
 <?php
-require __DIR__ . '/../config.inc';
+require __DIR__ . '/../onlost.inc';
 // $obj, held here and in $keep: a reference taken from it shows in its refcount (the 1000
 // keep it alive, so that a test that fails does so by its output, not by a crash)
 $obj = new stdClass();
@@ -23,7 +23,7 @@ function f(int $a): int
 // g($obj) leaves $obj in the slot f's argument takes next; the ternary's true branch, a long
 // run of opcodes without a jump or a call, is where the callback's exception is most likely
 // due, surfacing at the jump to f's SEND
-$long = implode(' + ', array_fill(0, 400, '$a'));
+$long = rlock_test_long_run();
 $spin = eval("return function (object \$obj): void {
     \$t = true;
     \$a = 1;
@@ -36,18 +36,7 @@ $o = rlock_test_options(['ttl' => 300 * rlock_test_slow(), 'watchdog' => true]);
 $l = (new RLock('k', $o))->onLost(function () {
     throw new RuntimeException('lost');
 });
-$lost = 0;
-for ($i = 0; $i < 24; $i++) {
-    $l->lock();
-    rlock_test_cmd('DEL', $l->key());
-    try {
-        $spin($obj);
-    } catch (RuntimeException $e) {
-        $lost++;
-    }
-    $l->unlock();
-}
-unset($e);  // (its trace may hold $obj: g's argument)
+$lost = rlock_test_lose_while($l, 24, fn () => $spin($obj));
 echo "lost $lost times\n";
 ob_start();
 debug_zval_dump($obj);

@@ -8,7 +8,7 @@ rlock
 max_execution_time=300
 --FILE--
 <?php
-require __DIR__ . '/../config.inc';
+require __DIR__ . '/../onlost.inc';
 // as in 695: $obj is left in the slot of f's argument by g($obj), and the callback is most
 // likely due at the end of the ternary's long true branch
 $obj = new stdClass();
@@ -20,7 +20,7 @@ function f(int $a): int
 {
     return $a;
 }
-$long = implode(' + ', array_fill(0, 400, '$a'));
+$long = rlock_test_long_run();
 $spin = eval("return function (object \$obj): void {
     \$t = true;
     \$a = 1;

@@ -8,7 +8,7 @@ rlock
 max_execution_time=300
 --FILE--
 <?php
-require __DIR__ . '/../config.inc';
+require __DIR__ . '/../onlost.inc';
 // a() leaves $s in the parts of its string; b(), called after it in the same place with the
 // same frame, builds its string in the same slots: the callback is due after its internal call
 // (offsetGet(), an interned string), before the part that call gives is added
@@ -28,21 +28,12 @@ $o = rlock_test_options(['ttl' => 300 * rlock_test_slow(), 'watchdog' => true]);
 $l = (new RLock('k', $o))->onLost(function () {
     throw new RuntimeException('lost');
 });
-$lost = 0;
-for ($i = 0; $i < 24; $i++) {
-    $l->lock();
-    rlock_test_cmd('DEL', $l->key());
-    try {
-        while (true) {
-            a($s, null);
-            b($ao, $s);
-        }
-    } catch (RuntimeException $e) {
-        $lost++;
+$lost = rlock_test_lose_while($l, 24, function () use ($ao, $s) {
+    while (true) {
+        a($s, null);
+        b($ao, $s);
     }
-    $l->unlock();
-}
-unset($e);  // (its trace may hold $s: a()'s and b()'s argument)
+});
 echo "lost $lost times\n";
 debug_zval_dump($s);
 ?>

@@ -8,12 +8,12 @@ rlock
 max_execution_time=300
 --FILE--
 <?php
-require __DIR__ . '/../config.inc';
+require __DIR__ . '/../onlost.inc';
 // each turn's string leaves $name in its first part; the loop's jump back to the string's
 // start is where the callback is most likely due, after the long run of opcodes before it
 $name = str_repeat('n', 64);
 $keep = array_fill(0, 1000, $name);
-$long = implode(' + ', array_fill(0, 400, '$a'));
+$long = rlock_test_long_run();
 $spin = eval("return function (string \$name): void {
     \$a = 1;
     \$i = 0;
@@ -26,18 +26,7 @@ $o = rlock_test_options(['ttl' => 300 * rlock_test_slow(), 'watchdog' => true]);
 $l = (new RLock('k', $o))->onLost(function () {
     throw new RuntimeException('lost');
 });
-$lost = 0;
-for ($i = 0; $i < 24; $i++) {
-    $l->lock();
-    rlock_test_cmd('DEL', $l->key());
-    try {
-        $spin($name);
-    } catch (RuntimeException $e) {
-        $lost++;
-    }
-    $l->unlock();
-}
-unset($e);  // (its trace may hold $name)
+$lost = rlock_test_lose_while($l, 24, fn () => $spin($name));
 echo "lost $lost times\n";
 debug_zval_dump($name);
 ?>

@@ -9,7 +9,7 @@ max_execution_time=300
 error_reporting=E_ALL
 --FILE--
 <?php
-require __DIR__ . '/../config.inc';
+require __DIR__ . '/../onlost.inc';
 // the callback is most likely due in the silenced internal call (a long one), and surfaces
 // after it, at the op that ends the silence
 $big = range(1, 20000);
@@ -17,19 +17,11 @@ $o = rlock_test_options(['ttl' => 300 * rlock_test_slow(), 'watchdog' => true]);
 $l = (new RLock('k', $o))->onLost(function () {
     throw new RuntimeException('lost');
 });
-$lost = 0;
-for ($i = 0; $i < 24; $i++) {
-    $l->lock();
-    rlock_test_cmd('DEL', $l->key());
-    try {
-        while (true) {
-            @array_reverse($big);
-        }
-    } catch (RuntimeException $e) {
-        $lost++;
+$lost = rlock_test_lose_while($l, 24, function () use ($big) {
+    while (true) {
+        @array_reverse($big);
     }
-    $l->unlock();
-}
+});
 echo "lost $lost times\n";
 var_dump(error_reporting() === E_ALL);
 echo $undefined;
