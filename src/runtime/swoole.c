@@ -79,27 +79,34 @@ long rlock_swoole_coroutine(void)
 #define SW_EVENT_WRITE_ (1u << 10)
 
 /* One fd's wait for a read or a write, the coroutine resumed by the reactor's callback as
- * the fd gets ready: the fd wrapped as a coroutine socket of Swoole's for the wait alone
- * (created, waited on, unwrapped: Swoole's table of sockets never keeps an fd that hiredis
- * closes later). Swoole makes the fd non-blocking, as rlock's connections are already
- * (conn.c): nothing to restore. swoole_coroutine_poll() resumes from a callback the reactor
- * defers to the end of its round, after every other ready fd's: a woken waiter, the next
- * holder, started later. 1 ready (or in error: the read or write that follows says); -1 not
- * waited on this way (an fd wrapped already, no coroutine), or the wait ended without the fd
- * ready: a timeout, a cancel (the caller looks again). */
+ * the fd gets ready: the fd wrapped as a coroutine socket of Swoole's at its first wait, and
+ * kept so until its owner closes it (rlock_swoole_fd_closable()): a wrap per wait cost two
+ * fcntl() and a socket object each time (the wrap found is ours: an fd of Swoole's table is
+ * never closed without its unwrap, so an entry can only be this open fd's). Swoole makes the
+ * fd non-blocking, as rlock's connections are already (conn.c). swoole_coroutine_poll()
+ * resumes from a callback the reactor defers to the end of its round, after every other
+ * ready fd's: a woken waiter, the next holder, started later. 1 ready (or in error: the read
+ * or write that follows says); -1 not waited on this way (no coroutine), or the wait ended
+ * without the fd ready: a timeout, a cancel (the caller looks again). */
 static int socket_wait(struct pollfd *fd, zend_long ms)
 {
 	int event = fd->events == POLLIN ? SW_EVENT_READ_ : fd->events == POLLOUT ? SW_EVENT_WRITE_ : 0;
-	if (!api.socket_create || event == 0 || api.socket_exists(fd->fd) || api.socket_create(fd->fd) != 0) {
+	if (!api.socket_create || event == 0 || (!api.socket_exists(fd->fd) && api.socket_create(fd->fd) != 0)) {
 		return -1;
 	}
-	int rc = api.socket_wait(fd->fd, event, (double) ms / 1000);
-	api.socket_unwrap(fd->fd);
-	if (rc != 0) {
+	if (api.socket_wait(fd->fd, event, (double) ms / 1000) != 0) {
 		return -1;
 	}
 	fd->revents = fd->events;
 	return 1;
+}
+
+bool rlock_swoole_fd_closable(int fd)
+{
+	/* (Swoole unwraps inside a coroutine only: outside one, at a request's or the process'
+	 * end, the entry stays, and Swoole's own close of it, when it frees its table, is the
+	 * only one: a close here would leave the entry to close the fd's next owner) */
+	return !api.socket_create || fd < 0 || !api.socket_exists(fd) || api.socket_unwrap(fd) == 0;
 }
 
 /* Swoole's poll() yields until an fd is ready or ms passed; it returns -1 for both a
@@ -188,5 +195,11 @@ const char *rlock_swoole_resolve(const char *host, char *buf, size_t size)
 {
 	(void) host; (void) buf; (void) size;
 	return NULL;
+}
+
+bool rlock_swoole_fd_closable(int fd)
+{
+	(void) fd;
+	return true;
 }
 #endif

@@ -41,6 +41,11 @@ long rlock_swoole_coroutine(void);
 int rlock_swoole_poll(struct pollfd *fds, nfds_t n, zend_long ms);
 void rlock_swoole_sleep_us(zend_long us);
 
+/* Whether fd's owner may close it now: its wrap as a socket of Swoole's (kept from its first
+ * wait, swoole.c), if any, undone. false: Swoole's table keeps the fd, and Swoole closes it
+ * (outside a coroutine Swoole keeps its entries): its owner must not. */
+bool rlock_swoole_fd_closable(int fd);
+
 /* host's address as text into buf (the running coroutine yields while it is resolved): buf,
  * or NULL when it could not be resolved that way (hiredis then resolves it, and says why it
  * cannot). */

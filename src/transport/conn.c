@@ -568,8 +568,12 @@ int rlock_conn_handshake_append(redisContext *ctx, const char *user, size_t user
 
 static void conn_free(rlock_conn *c)
 {
-	/* redisFree closes the socket without a word to the server: safe in a forked child. */
+	/* redisFree closes the socket without a word to the server: safe in a forked child.
+	 * Not one Swoole keeps (swoole.h): Swoole closes it (hiredis' REDIS_INVALID_FD, -1). */
 	if (c->ctx) {
+		if (UNEXPECTED(rlock_swoole != NULL) && !rlock_swoole_fd_closable(c->ctx->fd)) {
+			c->ctx->fd = -1;
+		}
 		redisFree(c->ctx);
 	}
 	pefree(c, 1);

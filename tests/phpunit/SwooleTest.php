@@ -597,6 +597,55 @@ final class SwooleTest extends OneServerTestCase
             'locked a' => true, 'locked b' => true], $r);
     }
 
+    /** A connection's socket, wrapped for Swoole's reactor at its first wait, stays so while
+     * the connection lives (swoole.c): the pool's connections wait in a second Co\run (a new
+     * reactor), connections killed by the server are dropped and made anew, a forked child
+     * drops those it inherited and makes its own, the app's own hooked sockets work beside
+     * them, and the process ends without a fault or a memory error (valgrind), each with
+     * persistent connections and without. */
+    public function testKeptSocketsAcrossRunsKillsAndForks(): void
+    {
+        foreach (['1', '0'] as $persistent) {
+            $i = $this->swoole(self::HOOKS . self::RAW . '
+                [, $dsn, $persistent] = $argv;
+                $cycle = function (string $k) use ($dsn, $persistent): bool {
+                    $ok = true;
+                    Co\run(function () use ($dsn, $persistent, $k, &$ok) {
+                        $wg = new Swoole\Coroutine\WaitGroup();
+                        for ($c = 0; $c < 4; $c++) {
+                            $wg->add();
+                            go(function () use ($dsn, $persistent, $k, &$ok, $wg) {
+                                for ($j = 0; $j < 10; $j++) {
+                                    $l = new RLock($k, ["server" => $dsn, "wait" => 5000, "persistent" => $persistent === "1"]);
+                                    $ok = $l->lock() && $l->unlock() && $ok;
+                                }
+                                $wg->done();
+                            });
+                        }
+                        $wg->wait();
+                    });
+                    return $ok;
+                };
+                $r = ["first" => $cycle("a"), "again" => $cycle("b")];
+                Co\run(fn () => raw($dsn, "CLIENT", "KILL", "TYPE", "normal"));
+                $r["killed"] = $cycle("c");
+                if (($pid = pcntl_fork()) === 0) {
+                    exit($cycle("d") ? 0 : 1);
+                }
+                pcntl_waitpid($pid, $st);
+                $r["child"] = pcntl_wifexited($st) && pcntl_wexitstatus($st) === 0;
+                $r["after"] = $cycle("e");
+                Co\run(function () use ($dsn, &$r) {
+                    $l = new RLock("f", ["server" => $dsn, "persistent" => $GLOBALS["persistent"] === "1"]);
+                    $r["app"] = $l->lock() && raw($dsn, "GET", $l->key()) === $l->token() && $l->unlock()
+                        && raw($dsn, "PING") === "+PONG";
+                });
+                echo json_encode($r), "\n";', [$persistent], true);
+            $this->assertSame(['first' => true, 'again' => true, 'killed' => true, 'child' => true, 'after' => true,
+                'app' => true], $this->finish($i, 120)[0], "persistent $persistent");
+        }
+    }
+
     /** /ping on the worker answers while 100 coroutines of it wait for a held lock. */
     public function testWorkerServesWhileCoroutinesWait(): void
     {
