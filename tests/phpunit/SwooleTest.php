@@ -635,8 +635,8 @@ final class SwooleTest extends OneServerTestCase
                 pcntl_waitpid($pid, $st);
                 $r["child"] = pcntl_wifexited($st) && pcntl_wexitstatus($st) === 0;
                 $r["after"] = $cycle("e");
-                Co\run(function () use ($dsn, &$r) {
-                    $l = new RLock("f", ["server" => $dsn, "persistent" => $GLOBALS["persistent"] === "1"]);
+                Co\run(function () use ($dsn, $persistent, &$r) {
+                    $l = new RLock("f", ["server" => $dsn, "persistent" => $persistent === "1"]);
                     $r["app"] = $l->lock() && raw($dsn, "GET", $l->key()) === $l->token() && $l->unlock()
                         && raw($dsn, "PING") === "+PONG";
                 });
