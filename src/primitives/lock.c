@@ -182,8 +182,15 @@ static zend_long wake_at(redisReply *r1, void *arg, rlock_wake_how *how)
  * the BLPOP have returned something else first). */
 static void wake_cmds(rlock_cmd wake[2], zend_string *self)
 {
-	wake[0] = (rlock_cmd) { .argc = 3, .argv = { "RPUSH", ZSTR_VAL(self), "0" }, .lens = { 5, ZSTR_LEN(self), 1 } };
-	wake[1] = (rlock_cmd) { .argc = 3, .argv = { "PEXPIRE", ZSTR_VAL(self), "10000" }, .lens = { 7, ZSTR_LEN(self), 5 } };
+	/* (their arguments set one by one: a compound literal would zero both commands' 2 x 56
+	 * arguments, at every round, for two commands seldom sent) */
+	static const char *const verb[2] = { "RPUSH", "PEXPIRE" }, *const last[2] = { "0", "10000" };
+	for (int i = 0; i < 2; i++) {
+		wake[i].argc = 3;
+		wake[i].argv[0] = verb[i]; wake[i].lens[0] = strlen(verb[i]);
+		wake[i].argv[1] = ZSTR_VAL(self); wake[i].lens[1] = ZSTR_LEN(self);
+		wake[i].argv[2] = last[i]; wake[i].lens[2] = strlen(last[i]);
+	}
 }
 
 /* Whether r, what w's BLPOP popped, is a grant of w's primitive (1, res filled). */
@@ -206,14 +213,13 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long rema
 
 	w->call(&c, w, o, remaining, *queued, self);
 	round_arg arg = { .remaining = remaining, .bare = c.script == &rlock_script_acquire };
-	rlock_call eval = c;
-	rlock_call_use_eval(&eval);
 	blpop_lists(&blpop, timeout, sizeof(timeout), self, w->lists ? w->lists : &w->list,
 		w->lists ? w->nlists : w->list != NULL, remaining);
 	rlock_cmd wake[2];
 	wake_cmds(wake, self);
-	rlock_block b = { .first = &c.cmd, .first_new = &eval.cmd, .blocking = &blpop, .block_ms = remaining,
+	rlock_block b = { .first = &c.cmd, .blocking = &blpop, .block_ms = remaining,
 		.wake_at = wake_at, .arg = &arg, .wake = wake, .nwake = 2 };
+	rlock_call_eval_head(&c, b.first_new, b.first_new_lens);
 	if (rlock_route_call_block(o, w->k->keys[0], &b, &r1, &r2, err) < 0) {
 		if (r1) {
 			/* the server answered, then went away while we waited */

@@ -52,8 +52,9 @@ void rlock_script_init(rlock_script *s)
 {
 	PHP_SHA1_CTX ctx;
 	unsigned char digest[20];
+	s->len = strlen(s->source);
 	PHP_SHA1Init(&ctx);
-	PHP_SHA1Update(&ctx, (const unsigned char *) s->source, strlen(s->source));
+	PHP_SHA1Update(&ctx, (const unsigned char *) s->source, s->len);
 	PHP_SHA1Final(digest, &ctx);
 	make_sha1_digest(s->sha, digest);
 }
@@ -362,10 +363,15 @@ void rlock_call_fence_floor(rlock_call *c, rlock_keys *k, zend_long floor, zend_
 	rlock_call_str(c, token);
 }
 
+void rlock_call_eval_head(const rlock_call *c, const char *argv[2], size_t lens[2])
+{
+	argv[0] = "EVAL"; lens[0] = 4;
+	argv[1] = c->script->source; lens[1] = c->script->len;
+}
+
 void rlock_call_use_eval(rlock_call *c)
 {
-	c->cmd.argv[0] = "EVAL"; c->cmd.lens[0] = 4;
-	c->cmd.argv[1] = c->script->source; c->cmd.lens[1] = strlen(c->script->source);
+	rlock_call_eval_head(c, c->cmd.argv, c->cmd.lens);
 }
 
 bool rlock_call_noscript(rlock_call *c, redisReply *r)

@@ -20,6 +20,7 @@ zend_long rlock_fence_keep(zend_long ttl);
 
 typedef struct {
 	const char *source;
+	size_t len;  /* the source's (set with sha by rlock_script_init()) */
 	char sha[41];
 } rlock_script;
 
@@ -96,6 +97,8 @@ void rlock_call_token(rlock_call *c, zend_string *token);
 void rlock_call_flag(rlock_call *c, bool flag);
 /* The packed argument: "token n n ..." (m numbers, m <= 5; no token when NULL). */
 void rlock_call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m);
+/* The first two arguments that send c's script itself (EVAL), not its SHA. */
+void rlock_call_eval_head(const rlock_call *c, const char *argv[2], size_t lens[2]);
 /* Send the script itself (EVAL), not its SHA. */
 void rlock_call_use_eval(rlock_call *c);
 /* True (and c switched to EVAL) when r says the server does not know the script. */

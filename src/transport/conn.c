@@ -1229,14 +1229,24 @@ int rlock_conn_call_block(const rlock_opts *o, const rlock_server *s, const rloc
 {
 	static const rlock_cmd ping = { .argc = 1, .argv = { "PING" }, .lens = { 4 } };
 	rlock_conn *c = conn_get(o, s, err);
-	const rlock_cmd *first = c && !c->blocked_before && b->first_new ? b->first_new : b->first;
+	const rlock_cmd *first = b->first;
+	rlock_cmd first_new;
 	zend_long own = add_sat(o->read_timeout, b->block_ms), deadline = deadline_of(own);
 	*r1 = *r2 = NULL;
 
 	if (!c) {
 		return -1;
 	}
-	c->blocked_before |= b->first_new != NULL;
+	if (first && b->first_new[0] && !c->blocked_before) {
+		/* (first copied only as far as its arguments go) */
+		first_new.argc = first->argc;
+		memcpy(first_new.argv, first->argv, first->argc * sizeof(first->argv[0]));
+		memcpy(first_new.lens, first->lens, first->argc * sizeof(first->lens[0]));
+		memcpy(first_new.argv, b->first_new, sizeof(b->first_new));
+		memcpy(first_new.lens, b->first_new_lens, sizeof(b->first_new_lens));
+		first = &first_new;
+	}
+	c->blocked_before |= b->first_new[0] != NULL;
 	conn_sent(c);
 	if ((first && append_command(c->ctx, first) != REDIS_OK) || append_command(c->ctx, b->blocking) != REDIS_OK
 			|| !flush(c->ctx, deadline) || !finish_handshake(c, s, deadline, err)

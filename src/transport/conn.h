@@ -146,8 +146,10 @@ typedef zend_long (*rlock_wake_fn)(redisReply *first, void *arg, rlock_wake_how 
 /* A command that blocks on the server, and what goes with it. */
 typedef struct {
 	const rlock_cmd *first;      /* sent in the same write just before it, or NULL */
-	const rlock_cmd *first_new;  /* first on a connection that never did this: the EVAL of an
-	                              * EVALSHA, as a NOSCRIPT there would leave blocking to block */
+	/* first's first two arguments on a connection that never did this (NULL: none): the EVAL
+	 * of an EVALSHA, as a NOSCRIPT there would leave blocking to block */
+	const char *first_new[2];
+	size_t first_new_lens[2];
 	const rlock_cmd *blocking;   /* blocks up to block_ms on the server */
 	zend_long block_ms;
 	rlock_wake_fn wake_at;       /* NULL: wait as long as blocking does */
