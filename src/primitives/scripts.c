@@ -369,17 +369,12 @@ void rlock_call_eval_head(const rlock_call *c, const char *argv[2], size_t lens[
 	argv[1] = c->script->source; lens[1] = c->script->len;
 }
 
-void rlock_call_use_eval(rlock_call *c)
-{
-	rlock_call_eval_head(c, c->cmd.argv, c->cmd.lens);
-}
-
 bool rlock_call_noscript(rlock_call *c, redisReply *r)
 {
 	if (!c->script || !r || r->type != REDIS_REPLY_ERROR || r->len < 8 || strncmp(r->str, "NOSCRIPT", 8) != 0) {
 		return false;
 	}
-	rlock_call_use_eval(c);
+	rlock_call_eval_head(c, c->cmd.argv, c->cmd.lens);
 	return true;
 }
 

@@ -99,8 +99,6 @@ void rlock_call_flag(rlock_call *c, bool flag);
 void rlock_call_packed(rlock_call *c, zend_string *token, const zend_long *nums, int m);
 /* The first two arguments that send c's script itself (EVAL), not its SHA. */
 void rlock_call_eval_head(const rlock_call *c, const char *argv[2], size_t lens[2]);
-/* Send the script itself (EVAL), not its SHA. */
-void rlock_call_use_eval(rlock_call *c);
 /* True (and c switched to EVAL) when r says the server does not know the script. */
 bool rlock_call_noscript(rlock_call *c, redisReply *r);
 
