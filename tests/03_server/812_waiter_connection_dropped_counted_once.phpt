@@ -11,8 +11,6 @@ if (!function_exists('pcntl_fork')) die('skip pcntl_fork not available');
 ?>
 --INI--
 pcre.jit=0
---XFAIL--
-Not fixed yet: lock.c's wait loop counts a waiter again after its connection drops (queued = false), which a Redis restart needs (the count gone with it)
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
