@@ -222,16 +222,14 @@ static int wait_round(const rlock_opts *o, const rlock_waiter *w, zend_long rema
 	rlock_call_eval_head(&c, b.first_new, b.first_new_lens);
 	if (rlock_route_call_block(o, w->k->keys[0], &b, &r1, &r2, err) < 0) {
 		if (r1) {
-			/* The server answered, then went away while we waited. Its answer says whether
-			 * its script counted us, and the count outlives our connection: a waiter that
-			 * waits again on a new one (CLIENT KILL, a proxy's idle timeout) is counted
-			 * once. A restart that lost the count is found by the script (a queued caller
-			 * finding no count counts itself); one where another waiter counted itself into
-			 * a new count first leaves us uncounted, and our BLPOP then ends at the lease
-			 * its script saw, as for a holder that expires. */
-			if (rlock_reply_is_attempt(r1, arg.bare)) {
-				*queued = rlock_reply_block(r1, remaining) >= 0;
-			}
+			/* The server answered, then went away while we waited: the next round counts us
+			 * again. A restart lost the count (each waiter back counts itself anew), and a
+			 * grant popped for us may have gone with the connection (its release counted us
+			 * out); a mere drop (CLIENT KILL, a proxy's timeout) so counts us twice, and the
+			 * last release hands the key to nobody, which the next acquire takes over (phpt
+			 * 812). Counting too few instead leaves waiters to sleep out leases: keeping
+			 * queued here did, after a restart, about two waiters a lease. */
+			*queued = false;
 			*reached = true;
 			freeReplyObject(r1);
 		}
@@ -323,6 +321,7 @@ int rlock_lock_wait(const rlock_opts *o, rlock_waiter *w, zend_long deadline, rl
 			rlock_stats_handed();
 		}
 		if (rc < 0 && rlock_lock_wait_out(o, reached, deadline, err)) {
+			queued = false;
 			continue;
 		}
 		if (rc != 0) {

@@ -308,6 +308,10 @@
 
 /* src/primitives/lua/multi/acquire.lua */
 #define RLOCK_LUA_MULTI_ACQUIRE \
+	"local function atleast(key, ms, more)\n" \
+	"  ms = tonumber(ms)\n" \
+	"  if redis.call('pttl', key) < ms then redis.call('pexpire', key, ms + (more or 0)) end\n" \
+	"end\n" \
 	"local function holds(v, token)\n" \
 	"  return v == token or v == token .. '+'\n" \
 	"end\n" \
@@ -347,10 +351,8 @@
 	"local block = wait\n" \
 	"if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end\n" \
 	"for i = 0, n - 1 do\n" \
-	"  local waiters = KEYS[3 * i + 3]\n" \
-	"  local left = redis.call('pttl', waiters)\n" \
-	"  if not queued or left == -2 then redis.call('incrby', waiters, 4294967296) end\n" \
-	"  if left < wait + 500 then redis.call('pexpire', waiters, wait + 1500) end\n" \
+	"  if not queued then redis.call('incrby', KEYS[3 * i + 3], 4294967296) end\n" \
+	"  atleast(KEYS[3 * i + 3], wait + 500, 1000)\n" \
 	"  if held[i] then redis.call('append', KEYS[3 * i + 1], '+') end\n" \
 	"end\n" \
 	"return {0, pttl, block}\n"

@@ -3,6 +3,7 @@
 -- block} none, pttl the shortest lease of the keys held by others, and with wait > 0 the
 -- caller counted (queued: already) in every key's waiters, and each key others hold
 -- marked (lock/acquire.lua: the mark; a key set here is marked where waiters are counted).
+--@include lib/atleast.lua
 --@include lib/holds.lua
 local token, ttl, wait, queued, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1', tonumber(ARGV[5])
 local self = KEYS[3 * n + 1]
@@ -39,12 +40,9 @@ end
 if wait <= 0 then leave() return {0, pttl, 0} end
 local block = wait
 if pttl >= 0 and pttl + 1 < block then block = pttl + 1 end
--- (a queued caller that finds a key's count gone, lost in a restart, counts itself again)
 for i = 0, n - 1 do
-  local waiters = KEYS[3 * i + 3]
-  local left = redis.call('pttl', waiters)
-  if not queued or left == -2 then redis.call('incrby', waiters, 4294967296) end
-  if left < wait + 500 then redis.call('pexpire', waiters, wait + 1500) end
+  if not queued then redis.call('incrby', KEYS[3 * i + 3], 4294967296) end
+  atleast(KEYS[3 * i + 3], wait + 500, 1000)
   if held[i] then redis.call('append', KEYS[3 * i + 1], '+') end
 end
 return {0, pttl, block}
