@@ -5,7 +5,7 @@
 #
 #   scripts/demo.sh [--full] [--stock=100] [--requests=5000] [--concurrency=200]
 #                   [--skip-deaths] [--workers="16 64"] [--rounds=1] [--compare-requests=1000]
-#                   [--locks=rlock,baton,phpredis,symfony,laravel,symfony_rlock,laravel_rlock,none] [--out=DIR]
+#                   [--locks=rlock,baton,floor,phpredis,symfony,laravel,symfony_rlock,laravel_rlock,none] [--out=DIR]
 #
 # Installs what is missing (apt-get, as root or through sudo: nginx, redis-server,
 # php8.x-fpm, php8.x-cli, php8.x-redis, php-symfony-lock, php-illuminate-cache,
@@ -27,7 +27,8 @@
 #      request_terminate_timeout is 3 s; every other step's is 30 s (STACK_TERMINATE), well
 #      above a sale's wait (3 s) plus its work: a slow machine never has a holder killed
 #   8. at each worker count: 100 items, 1,000 buyers, 1 ms of work in the sale, under
-#      rlock, the baton (the floor of a hand-over lock, unsafe), the classic SET NX +
+#      rlock, the baton (the floor of a hand-over lock, unsafe), the owner-checked FIFO
+#      floor (the least an owner check and a queue cost, unsafe), the classic SET NX +
 #      usleep + EVAL lock, symfony/lock, Laravel's lock, the same two over rlock's
 #      framework bridge (bridge/), and no lock; one watched run per lock (MONITOR counts
 #      its commands), then one round; the table, and a chart: DIR/demo.md, DIR/demo.png
@@ -39,7 +40,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 stock=100 requests=5000 concurrency=200 deaths=1
-workers="16 64" rounds=1 compare_requests=1000 locks=rlock,baton,phpredis,symfony,laravel,symfony_rlock,laravel_rlock,none
+workers="16 64" rounds=1 compare_requests=1000 locks=rlock,baton,floor,phpredis,symfony,laravel,symfony_rlock,laravel_rlock,none
 out=$repo/examples/seckill/out goals=()
 for arg in "$@"; do
 	case $arg in

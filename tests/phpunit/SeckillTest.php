@@ -236,7 +236,7 @@ final class SeckillTest extends TestCase
 
 	public static function peers(): array
 	{
-		return ['baton' => ['baton'], 'phpredis' => ['phpredis'], 'symfony' => ['symfony'], 'laravel' => ['laravel']];
+		return ['baton' => ['baton'], 'floor' => ['floor'], 'phpredis' => ['phpredis'], 'symfony' => ['symfony'], 'laravel' => ['laravel']];
 	}
 
 	/**

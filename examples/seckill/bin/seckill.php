@@ -5,7 +5,7 @@
  * environment).
  *
  *   php seckill.php run [--sku=S] [--stock=100] [--requests=5000] [--concurrency=200]
- *                       [--lock=rlock|baton|phpredis|symfony|laravel|symfony_rlock|laravel_rlock|none] [--persistent=1] [--wait=3000] [--work-us=0]
+ *                       [--lock=rlock|baton|floor|phpredis|symfony|laravel|symfony_rlock|laravel_rlock|none] [--persistent=1] [--wait=3000] [--work-us=0]
  *                       [--clicks=1] [--limit=0] [--title=T] [--json=FILE]
  *       sell and print the report; with the lock on, exit 1 unless exactly stock orders
  *       were made, none oversold, no lock left, and (persistent) no more lock connections
@@ -15,7 +15,7 @@
  *   php seckill.php stats --sku=S
  *   php seckill.php summary TITLE=FILE.json ...
  *       the runs saved with --json side by side
- *   php seckill.php compare [--locks=rlock,baton,phpredis,symfony,laravel,symfony_rlock,laravel_rlock,none] [--rounds=3]
+ *   php seckill.php compare [--locks=rlock,baton,floor,phpredis,symfony,laravel,symfony_rlock,laravel_rlock,none] [--rounds=3]
  *                       [--stock=100] [--requests=3000] [--concurrency=200] [--work-us=1000]
  *                       [--wait=3000] [--json=FILE]
  *       the same sale under each lock (lib/compare.php), a line per run; exit 1 unless

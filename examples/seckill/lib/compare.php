@@ -26,6 +26,7 @@ const SECKILL_COLUMNS = [
 const SECKILL_LOCK_TITLES = [
 	'rlock' => 'rlock',
 	'baton' => 'baton (floor, unsafe)',
+	'floor' => 'owner-checked FIFO floor (unsafe)',
 	'phpredis' => 'classic SET NX + usleep + EVAL',
 	'symfony' => 'symfony/lock RedisStore',
 	'laravel' => 'Laravel RedisLock block(3)',
@@ -171,6 +172,14 @@ function seckill_targets(array $cmp): array
 			$vs('fpm_cpu_us_per_req', $baton('fpm_cpu_us_per_req')), 1.1, true],
 		["oversold with rlock, all rounds, $w workers", '= 0', (float) $oversold, 0.0, true],
 	];
+	if (isset($cmp['watched']['floor'])) {
+		// the least an owner-checked FIFO lock costs (bench/lib/floor.php): what rlock's
+		// guarantees past an owner check and a queue cost
+		$floor = fn (string $field) => fn (array $round): ?float => $round['floor'][$field] ?? null;
+		$rows[] = ["req/s / owner-checked floor's, $w workers", '>= 0.95', $vs('rps', $floor('rps')), 0.95, false];
+		$rows[] = ["lock-Redis CPU per request / floor's, $w workers", '<= 1.1',
+			$vs('lock_cpu_us_per_req', $floor('lock_cpu_us_per_req')), 1.1, true];
+	}
 	foreach (array_intersect(['symfony_rlock', 'laravel_rlock'], array_keys($cmp['watched'])) as $bridge) {
 		$of = fn (string $field) => fn (array $round): ?float => $round[$bridge][$field] ?? null;
 		$title = SECKILL_LOCK_TITLES[$bridge];

@@ -28,7 +28,7 @@ const SECKILL_LOCK_TTL_MS = 5000;
  * bridge: symfony_rlock (LockFactory over RLock\Bridge\Symfony\RLockStore), laravel_rlock
  * (RLock\Bridge\Laravel\RLockStore's RLockLock, block()).
  */
-const SECKILL_LOCKS = ['rlock', 'baton', 'phpredis', 'symfony', 'laravel', 'symfony_rlock', 'laravel_rlock', 'none'];
+const SECKILL_LOCKS = ['rlock', 'baton', 'floor', 'phpredis', 'symfony', 'laravel', 'symfony_rlock', 'laravel_rlock', 'none'];
 
 /** A ?lock= value as one of SECKILL_LOCKS: '1' (and friends) is rlock, '0' none; null if unknown. */
 function seckill_lock_kind(string $value): ?string

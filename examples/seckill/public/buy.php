@@ -5,7 +5,7 @@
  * Optional parameters:
  *   lock=0          the same code without the lock (the oversell rlock prevents);
  *                   the environment variable SECKILL_LOCK=0 makes that the default
- *   lock=KIND       the same code under another lock, to compare: baton, phpredis,
+ *   lock=KIND       the same code under another lock, to compare: baton, floor, phpredis,
  *                   symfony, laravel (SECKILL_LOCKS in lib/shop.php); rlock, none
  *   persistent=0    the lock opens a new Redis connection for this request
  *   wait=MS         how long to queue for the lock (3000)
