@@ -19,6 +19,11 @@
 # BENCH_SWOOLE=1: then the flash sale on Swoole (bench/swoole.php, with the swoole.so that
 # scripts/lib/swoole.sh caches, built the first time: 10-20 minutes), its table appended to
 # the report and its rows a panel of the chart; BENCH_SWOOLE=only: that alone.
+# The flash sale on php-fpm: examples/seckill's comparison (nginx, php-fpm with
+# BENCH_FPM_WORKERS workers, default 64, never recycled), rlock against the baton and the
+# owner-checked FIFO floor, BENCH_FPM_ROUNDS rounds (default 5; BENCH_QUICK: 2), its table
+# and goals appended to the report (about a minute); BENCH_FPM=0: not run; BENCH_FPM=only:
+# that alone.
 # With rlock_redlock: bench/redlock_wait.php, the wait distribution of 8 processes x 25 holds
 # of 5 ms over 3 masters beside one server's, a table of the report.
 set -euo pipefail
@@ -116,6 +121,33 @@ swoole() {
 }
 if [ "${BENCH_SWOOLE:-}" = only ]; then
 	swoole
+	exit
+fi
+# fpm: the demo's comparison (examples/seckill/lib/compare.php) on a stack of its own
+# (scripts/lib/stack.sh), rlock, the baton and the floor in rotated order. php-fpm's workers
+# are never recycled: under an even load all of them reach pm.max_requests together, and the
+# run where that falls, respawning every one, loses 10-20% (bench/README.md).
+fpm() {
+	local rounds=${BENCH_FPM_ROUNDS:-5}
+	[ -z "${BENCH_QUICK:-}" ] || rounds=${BENCH_FPM_ROUNDS:-2}
+	rlock_install nginx "php$v-fpm"
+	say "php-fpm: examples/seckill compare, ${BENCH_FPM_WORKERS:-64} workers"
+	(
+		export RLOCK_SO=$SO STACK_WORKERS=${BENCH_FPM_WORKERS:-64} STACK_MAX_REQUESTS=0 STACK_TERMINATE=30
+		[ ! -f "$TMP/rlock.so" ] || RLOCK_SO=$TMP/rlock.so
+		export STACK_FPM_ARGS="-d opcache.preload=$REPO/examples/seckill/preload.php -d opcache.preload_user=$(id -un)"
+		. "$REPO/scripts/lib/stack.sh"
+		trap stack_stop EXIT
+		stack_start >&2
+		php "$REPO/examples/seckill/bin/seckill.php" compare --locks=rlock,baton,floor \
+			--rounds="$rounds" --requests=3000 --concurrency=200 --work-us=1000 \
+			--json="$OUT/fpm.json" >&2
+		printf '\n## The flash sale on php-fpm (%s workers)\n\n' "$STACK_WORKERS"
+		php "$REPO/examples/seckill/bin/seckill.php" table --goals "$OUT/fpm.json"
+	) | tee "$OUT/fpm.md"
+}
+if [ "${BENCH_FPM:-}" = only ]; then
+	fpm
 	exit
 fi
 
@@ -267,6 +299,9 @@ fi
 rm -f "$OUT/swoole.dat"
 if [ -n "${BENCH_SWOOLE:-}" ]; then
 	swoole >>"$OUT/report.md"
+fi
+if [ "${BENCH_FPM:-}" != 0 ]; then
+	fpm >>"$OUT/report.md"
 fi
 gnuplot -e "out='$OUT'; libs='$BENCH_LIBS'" "$BENCH/chart.gp"
 if [ -n "${BENCH_RATELIMIT:-}" ]; then
