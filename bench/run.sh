@@ -22,7 +22,7 @@
 # The flash sale on php-fpm: examples/seckill's comparison (nginx, php-fpm with
 # BENCH_FPM_WORKERS workers, default 64, never recycled), rlock against the baton and the
 # owner-checked FIFO floor, BENCH_FPM_ROUNDS rounds (default 5; BENCH_QUICK: 2), its table
-# and goals appended to the report (about a minute); BENCH_FPM=0: not run; BENCH_FPM=only:
+# and goals appended to the report (about 25 s); BENCH_FPM=0: not run; BENCH_FPM=only:
 # that alone.
 # With rlock_redlock: bench/redlock_wait.php, the wait distribution of 8 processes x 25 holds
 # of 5 ms over 3 masters beside one server's, a table of the report.

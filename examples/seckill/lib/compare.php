@@ -156,36 +156,35 @@ function seckill_targets(array $cmp): array
 		$b = $other($round);
 		return $a === null || !$b ? null : $a / $b;
 	});
-	$baton = fn (string $field) => fn (array $round): ?float => $round['baton'][$field] ?? null;
+	// $kind's $field in a round, for $vs()
+	$of = fn (string $kind, string $field) => fn (array $round): ?float => $round[$kind][$field] ?? null;
 	$oversold = 0;
 	foreach ($cmp['rounds'] as $round) {
 		$oversold += $round['rlock']['oversold'] ?? 0;
 	}
 	$w = $cmp['workers'];
 	$rows = [
-		["req/s / baton's, $w workers", '>= 0.95', $vs('rps', $baton('rps')), 0.95, false],
+		["req/s / baton's, $w workers", '>= 0.95', $vs('rps', $of('baton', 'rps')), 0.95, false],
 		["req/s / best peer's, $w workers", '>= 1.5', $vs('rps', fn ($r) => $best($r, 'rps', true)), 1.5, false],
 		["p99 / best peer's, $w workers", '<= 0.6', $vs('p99_ms', fn ($r) => $best($r, 'p99_ms', false)), 0.6, true],
 		["lock-Redis CPU per request / baton's, $w workers", '<= 1.25',
-			$vs('lock_cpu_us_per_req', $baton('lock_cpu_us_per_req')), 1.25, true],
+			$vs('lock_cpu_us_per_req', $of('baton', 'lock_cpu_us_per_req')), 1.25, true],
 		["fpm CPU per request / baton's, $w workers", '<= 1.1',
-			$vs('fpm_cpu_us_per_req', $baton('fpm_cpu_us_per_req')), 1.1, true],
+			$vs('fpm_cpu_us_per_req', $of('baton', 'fpm_cpu_us_per_req')), 1.1, true],
 		["oversold with rlock, all rounds, $w workers", '= 0', (float) $oversold, 0.0, true],
 	];
 	if (isset($cmp['watched']['floor'])) {
 		// the least an owner-checked FIFO lock costs (bench/lib/floor.php): what rlock's
 		// guarantees past an owner check and a queue cost
-		$floor = fn (string $field) => fn (array $round): ?float => $round['floor'][$field] ?? null;
-		$rows[] = ["req/s / owner-checked floor's, $w workers", '>= 0.95', $vs('rps', $floor('rps')), 0.95, false];
+		$rows[] = ["req/s / owner-checked floor's, $w workers", '>= 0.95', $vs('rps', $of('floor', 'rps')), 0.95, false];
 		$rows[] = ["lock-Redis CPU per request / floor's, $w workers", '<= 1.1',
-			$vs('lock_cpu_us_per_req', $floor('lock_cpu_us_per_req')), 1.1, true];
+			$vs('lock_cpu_us_per_req', $of('floor', 'lock_cpu_us_per_req')), 1.1, true];
 	}
 	foreach (array_intersect(['symfony_rlock', 'laravel_rlock'], array_keys($cmp['watched'])) as $bridge) {
-		$of = fn (string $field) => fn (array $round): ?float => $round[$bridge][$field] ?? null;
 		$title = SECKILL_LOCK_TITLES[$bridge];
 		// within 1.1x: rlock's req/s at most 1.1x the bridge's, the bridge's p99 at most 1.1x rlock's
-		$rows[] = ["rlock's req/s / $title's, $w workers", '<= 1.1', $vs('rps', $of('rps')), 1.1, true];
-		$rows[] = ["rlock's p99 / $title's, $w workers", '>= 0.91', $vs('p99_ms', $of('p99_ms')), 1 / 1.1, false];
+		$rows[] = ["rlock's req/s / $title's, $w workers", '<= 1.1', $vs('rps', $of($bridge, 'rps')), 1.1, true];
+		$rows[] = ["rlock's p99 / $title's, $w workers", '>= 0.91', $vs('p99_ms', $of($bridge, 'p99_ms')), 1 / 1.1, false];
 	}
 	return array_map(fn (array $t): array => [
 		$t[0], $t[1],
