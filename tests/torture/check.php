@@ -273,7 +273,9 @@ function ms(int|float $ns): string
 /* The report of a violation: what, and the last lines of each process involved up to it. */
 function torture_report(array $v, array $lines, int $seed): string
 {
-    $out = "torture: VIOLATION {$v['what']} seed=$seed\n";
+    // (a what of several lines, as a process' stderr: its first line, then the rest indented)
+    [$what, $more] = explode("\n", $v['what'], 2) + [1 => null];
+    $out = "torture: VIOLATION $what seed=$seed\n" . ($more === null ? '' : preg_replace('/^/m', '  ', $more) . "\n");
     foreach (array_unique($v['pids']) as $pid) {
         // up to the violation (both sections' releases), and a few lines after it
         $until = ($v['until'] ?? $v['t']) + 1000000;
