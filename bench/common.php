@@ -101,6 +101,17 @@ function bench_lock_redis(array $cfg): Redis
 }
 
 /**
+ * The seconds a BLPOP of $redis waits within $cfg['wait_ms'] (phpredis 5 takes whole seconds),
+ * its socket made to outlive that wait.
+ */
+function bench_blpop_seconds(Redis $redis, array $cfg): int
+{
+    $seconds = max(1, intdiv($cfg['wait_ms'] + 999, 1000));
+    $redis->setOption(Redis::OPT_READ_TIMEOUT, $seconds + 1);
+    return $seconds;
+}
+
+/**
  * The RLock options of the adapters that lock with rlock (itself or through a framework
  * bridge): the key as the peers name theirs (no prefix), persistent connections unless
  * $cfg says otherwise.

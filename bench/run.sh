@@ -135,7 +135,7 @@ fpm() {
 	(
 		export RLOCK_SO=$SO STACK_WORKERS=${BENCH_FPM_WORKERS:-64} STACK_MAX_REQUESTS=0 STACK_TERMINATE=30
 		[ ! -f "$TMP/rlock.so" ] || RLOCK_SO=$TMP/rlock.so
-		export STACK_FPM_ARGS="-d opcache.preload=$REPO/examples/seckill/preload.php -d opcache.preload_user=$(id -un)"
+		export STACK_FPM_ARGS= STACK_PRELOAD=$REPO/examples/seckill/preload.php
 		. "$REPO/scripts/lib/stack.sh"
 		trap stack_stop EXIT
 		stack_start >&2

@@ -103,7 +103,7 @@ sale_terminate=${STACK_TERMINATE:-30}
 death_terminate=3
 export STACK_TERMINATE=$sale_terminate
 # the framework rows' classes preloaded (opcache.preload, as symfony advises for production)
-export STACK_FPM_ARGS="${STACK_FPM_ARGS:-} -d opcache.preload=$repo/examples/seckill/preload.php -d opcache.preload_user=$(id -un)"
+export STACK_PRELOAD=$repo/examples/seckill/preload.php
 stack_info() {
 	cat <<-INFO
 

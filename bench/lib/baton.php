@@ -9,9 +9,7 @@
 return [
     'connect' => function (array $cfg): Closure {
         $redis = bench_lock_redis($cfg);
-        // BLPOP takes whole seconds here (phpredis 5); the socket outlives the wait.
-        $seconds = max(1, intdiv($cfg['wait_ms'] + 999, 1000));
-        $redis->setOption(Redis::OPT_READ_TIMEOUT, $seconds + 1);
+        $seconds = bench_blpop_seconds($redis, $cfg);
 
         return function (string $key) use ($redis, $seconds): array {
             return [

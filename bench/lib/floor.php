@@ -12,9 +12,7 @@ require_once __DIR__ . '/../../examples/swoole/floor_lock.php';
 return [
     'connect' => function (array $cfg): Closure {
         $redis = bench_lock_redis($cfg);
-        // BLPOP takes whole seconds here (phpredis 5); the socket outlives the wait.
-        $seconds = max(1, intdiv($cfg['wait_ms'] + 999, 1000));
-        $redis->setOption(Redis::OPT_READ_TIMEOUT, $seconds + 1);
+        $seconds = bench_blpop_seconds($redis, $cfg);
         $acquire = sha1(FLOOR_ACQUIRE);
         $release = sha1(FLOOR_RELEASE);
 

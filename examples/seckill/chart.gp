@@ -13,26 +13,25 @@ set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
 set grid ytics
-set yrange [0:*]
 set xtics rotate by -35 font ",9"
 set key top right font ",9"
 color(w) = w == 1 ? '#88aadd' : w == 2 ? '#2255aa' : '#112244'
 col(w, f) = 1 + (w - 1) * NF + f
 
-set title "requests/s (higher is better)"
-plot for [w=1:NW] dat using (column(col(w, 1))):xtic(1) title word(workers, w).' workers' lc rgb color(w)
-set title "p50 latency, ms"
-plot for [w=1:NW] dat using (column(col(w, 2))):xtic(1) title word(workers, w).' workers' lc rgb color(w)
-set title "p99 latency, ms"
-plot for [w=1:NW] dat using (column(col(w, 3))):xtic(1) title word(workers, w).' workers' lc rgb color(w)
-set title "503s (lock not acquired in time)"
-plot for [w=1:NW] dat using (column(col(w, 4))):xtic(1) title word(workers, w).' workers' lc rgb color(w)
-set title "oversold items"
-plot for [w=1:NW] dat using (column(col(w, 5))):xtic(1) title word(workers, w).' workers' lc rgb color(w)
-set title "lock-Redis CPU per request, us (INFO cpu)"
-plot for [w=1:NW] dat using (column(col(w, 6))):xtic(1) title word(workers, w).' workers' lc rgb color(w)
-set title "php-fpm CPU per request, us (/proc)"
-plot for [w=1:NW] dat using (column(col(w, 7))):xtic(1) title word(workers, w).' workers' lc rgb color(w)
-set title "lock-Redis commands per request from clients (MONITOR)"
-plot for [w=1:NW] dat using (column(col(w, 8))):xtic(1) title word(workers, w).' workers' lc rgb color(w)
+array title[NF] = ["requests/s (higher is better)", "p50 latency, ms", "p99 latency, ms", \
+	"503s (lock not acquired in time)", "oversold items", "lock-Redis CPU per request, us (INFO cpu)", \
+	"php-fpm CPU per request, us (/proc)", "lock-Redis commands per request from clients (MONITOR)"]
+do for [f=1:NF] {
+	set title title[f]
+	# (a panel of zeros, as 503s and oversold should be, is drawn from 0 to 1: gnuplot would
+	# warn of an empty range)
+	set autoscale y  # (stats reads within the y range: the last panel's)
+	top = 0
+	do for [w=1:NW] {
+		stats dat using (column(col(w, f))) nooutput
+		top = STATS_max > top ? STATS_max : top
+	}
+	if (top > 0) { set yrange [0:*] } else { set yrange [0:1] }
+	plot for [w=1:NW] dat using (column(col(w, f))):xtic(1) title word(workers, w).' workers' lc rgb color(w)
+}
 unset multiplot

@@ -15,6 +15,7 @@
 #   STACK_MAX_REQUESTS   pm.max_requests: a worker is recycled after this many requests (200)
 #   STACK_TERMINATE      request_terminate_timeout in seconds (3)
 #   STACK_FPM_ARGS       more php-fpm arguments, e.g. "-d rlock.ttl=5000" (none)
+#   STACK_PRELOAD        a script for opcache.preload, run as this user (none)
 #
 # After stack_start: STACK_DIR, STACK_URL, STACK_NGINX_PORT, STACK_LOCK_PORT,
 # STACK_SHOP_PORT, STACK_LOCK_REDIS, STACK_SHOP_REDIS, STACK_FPM_SOCK, STACK_FPM_PID
@@ -129,6 +130,7 @@ stack_start() {
 	EOF
 	local more=() ini=$STACK_DIR/php-ini
 	read -r -a more <<<"${STACK_FPM_ARGS:-}"
+	[ -z "${STACK_PRELOAD:-}" ] || more+=(-d "opcache.preload=$STACK_PRELOAD" -d "opcache.preload_user=$(id -un)")
 	# php-fpm's own configuration less an rlock installed system-wide (phpini.sh): it runs
 	# the extension given here, not the installed one
 	rlock_ini_copy "$STACK_FPM_BIN" "$ini"
